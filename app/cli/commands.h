@@ -1,0 +1,16 @@
+#pragma once
+// The subcommands of dtsim-cli. Each takes its own arguments (after the command name)
+// and returns the process exit code: 0 success, 2 bad input, 1 internal error.
+#include <QStringList>
+
+namespace dtsim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternal = 1;
+inline constexpr int kExitBadInput = 2;
+
+int runSimulate(const QStringList& args);
+int runPresets(const QStringList& args);
+int runHardware(const QStringList& args);
+
+} // namespace dtsim::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Where the shipped data lives: presets/, resources/hardware/, resources/calibration/.
+#include <QString>
+
+#include <string>
+
+namespace dtsim::cli {
+
+struct DataPaths {
+    QString root;
+    std::string hardwareDir() const;
+    std::string calibrationFile() const;
+    std::string presetsDir() const;
+};
+
+// Search order: --data DIR, $DTSIM_DATA_DIR, <bin>/../share/dtsim, the source tree.
+// Returns an empty root when none holds resources/hardware.
+DataPaths findDataPaths(const QString& explicitDir);
+
+} // namespace dtsim::cli

@@ -1,0 +1,58 @@
+// dtsim-cli: the same engine as the desktop app, for scripts and batch runs.
+#include "commands.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <exception>
+
+namespace {
+
+void usage(FILE* to)
+{
+    std::fprintf(to,
+        "usage: dtsim-cli COMMAND [options]\n\n"
+        "commands:\n"
+        "  simulate FILE [--set path=value ...] [--json]   simulate one training step and the run\n"
+        "  presets [--json]                                list the shipped scenario presets\n"
+        "  hardware [--json]                               list the hardware catalogue\n\n"
+        "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
+        "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("dtsim-cli");
+    QCoreApplication::setApplicationVersion(DTSIM_VERSION);
+    QStringList args = app.arguments().mid(1);
+    if (args.isEmpty()) {
+        usage(stderr);
+        return dtsim::cli::kExitBadInput;
+    }
+    const QString command = args.takeFirst();
+    try {
+        if (command == "simulate")
+            return dtsim::cli::runSimulate(args);
+        if (command == "presets")
+            return dtsim::cli::runPresets(args);
+        if (command == "hardware")
+            return dtsim::cli::runHardware(args);
+        if (command == "--version" || command == "version") {
+            std::printf("dtsim-cli %s\n", DTSIM_VERSION);
+            return dtsim::cli::kExitOk;
+        }
+        if (command == "--help" || command == "-h" || command == "help") {
+            usage(stdout);
+            return dtsim::cli::kExitOk;
+        }
+        std::fprintf(stderr, "dtsim-cli: unknown command \"%s\"\n\n", qPrintable(command));
+        usage(stderr);
+        return dtsim::cli::kExitBadInput;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "dtsim-cli: internal error: %s\n", e.what());
+        return dtsim::cli::kExitInternal;
+    }
+}

@@ -1,0 +1,82 @@
+#include "report_json.h"
+
+#include <QJsonArray>
+#include <QString>
+
+namespace dtsim::cli {
+
+namespace {
+QString str(std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); }
+}
+
+QJsonObject reportToJson(const Scenario& s, const Report& r)
+{
+    const StepReport& st = r.step;
+    const StepBreakdown& b = st.breakdown;
+    const MemoryReport& m = st.memory;
+
+    QJsonObject breakdown {
+        { "forward", b.forward },
+        { "backward", b.backward },
+        { "recompute", b.recompute },
+        { "bubble", b.bubble },
+        { "optimizer", b.optimizer },
+        { "overhead", b.overhead },
+    };
+    QJsonObject comm;
+    for (int i = 0; i < kCommGroupCount; ++i) {
+        const auto g = static_cast<CommGroup>(i);
+        const CommReport& c = st.comm[i];
+        breakdown.insert(str(commGroupName(g)) + "_comm", b.exposedComm[i]);
+        comm.insert(str(commGroupName(g)), QJsonObject {
+            { "total_s", c.totalSeconds },
+            { "exposed_s", c.exposedSeconds },
+            { "hidden_share", c.hiddenShare() },
+            { "bytes_per_gpu", c.bytesPerGpu },
+            { "collective", str(collectiveName(c.collective)) },
+            { "algorithm", str(algorithmName(c.algorithm)) },
+            { "group_size", c.groupSize },
+            { "scale_up_domains", c.domains },
+        });
+    }
+    const ParameterCounts params = countParameters(s.model, s.training.seqLen);
+    const ParallelPlan& p = s.plan;
+
+    return QJsonObject {
+        { "scenario", QString::fromStdString(s.name) },
+        { "gpu", QString::fromStdString(s.hardware.id) },
+        { "gpus", p.gpus() },
+        { "parallel", QJsonObject { { "tp", p.tp }, { "pp", p.pp }, { "dp", p.dp }, { "cp", p.cp }, { "ep", p.ep },
+                          { "schedule", str(scheduleName(p.schedule)) }, { "virtual_stages", p.virtualStages },
+                          { "zero", p.zeroStage }, { "recompute", str(recomputeName(p.recompute)) },
+                          { "sequence_parallel", p.sequenceParallel } } },
+        { "parameters", params.total },
+        { "active_parameters", params.active },
+        { "step_time_s", st.stepTime },
+        { "microbatches_per_step", st.microbatches },
+        { "bubble_fraction", st.bubbleFraction },
+        { "mfu", st.mfu },
+        { "hfu", st.hfu },
+        { "tflops_per_gpu", st.tflopsPerGpu },
+        { "tokens_per_s", st.tokensPerSecond },
+        { "tokens_per_s_per_gpu", st.tokensPerSecond / p.gpus() },
+        { "model_flops_per_step", st.modelFlopsPerStep },
+        { "hardware_flops_per_step", st.hardwareFlopsPerStep },
+        { "memory_per_gpu_bytes", m.total },
+        { "memory_capacity_bytes", m.capacity },
+        { "fits_in_memory", m.fits },
+        { "memory", QJsonObject { { "weights", m.weights }, { "gradients", m.gradients }, { "optimizer", m.optimizer },
+                        { "activations", m.activations }, { "logits", m.logits }, { "reserved", m.reserved },
+                        { "inflight_microbatches", m.inflightMicrobatches }, { "worst_stage", m.worstStage } } },
+        { "steps", r.steps },
+        { "time_to_train_s", r.timeToTrain },
+        { "theoretical_min_time_s", r.theoreticalMinTime },
+        { "gpu_hours", r.gpuHours },
+        { "sync_wall_gpus", r.syncWallGpus },
+        { "sync_wall_time_to_train_s", r.syncWallTimeToTrain },
+        { "breakdown", breakdown },
+        { "communication", comm },
+    };
+}
+
+} // namespace dtsim::cli

@@ -1,0 +1,12 @@
+#pragma once
+// Report -> JSON for `dtsim-cli simulate --json`. Keys are documented in docs/cli.md.
+#include "simcore/report.h"
+#include "simcore/scenario.h"
+
+#include <QJsonObject>
+
+namespace dtsim::cli {
+
+QJsonObject reportToJson(const Scenario& s, const Report& r);
+
+} // namespace dtsim::cli

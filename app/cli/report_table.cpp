@@ -1,0 +1,105 @@
+#include "report_table.h"
+
+#include "simcore/units.h"
+
+#include <cstdio>
+#include <string>
+
+namespace dtsim::cli {
+
+namespace {
+
+std::string pct(double f)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * f);
+    return buf;
+}
+
+std::string num(double v, const char* fmt = "%.3g")
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+void row(std::string& out, const std::string& label, const std::string& value, const std::string& note = {})
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-30s %-16s %s\n", label.c_str(), value.c_str(), note.c_str());
+    out += buf;
+}
+
+} // namespace
+
+std::string reportToText(const Scenario& s, const Report& r)
+{
+    const StepReport& st = r.step;
+    const ParallelPlan& p = s.plan;
+    const ParameterCounts params = countParameters(s.model, s.training.seqLen);
+    std::string out;
+    out += s.name.empty() ? std::string("Scenario") : s.name;
+    out += "\n  " + formatCount(params.total) + " parameters";
+    if (s.model.isMoe())
+        out += " (" + formatCount(params.active) + " active)";
+    out += " on " + std::to_string(p.gpus()) + " x " + s.hardware.name + "\n";
+    out += "  TP " + std::to_string(p.tp) + "  PP " + std::to_string(p.pp) + "  DP " + std::to_string(p.dp) + "  CP "
+        + std::to_string(p.cp) + "  EP " + std::to_string(p.ep) + "  schedule " + std::string(scheduleName(p.schedule))
+        + (p.virtualStages > 1 ? " (v=" + std::to_string(p.virtualStages) + ")" : std::string()) + "  ZeRO "
+        + std::to_string(p.zeroStage) + "  recompute " + std::string(recomputeName(p.recompute)) + "\n\n";
+
+    out += "Step\n";
+    row(out, "step time", formatSeconds(st.stepTime), std::to_string(st.microbatches) + " micro-batches");
+    row(out, "MFU / HFU", pct(st.mfu) + " / " + pct(st.hfu));
+    row(out, "achieved per GPU", num(st.tflopsPerGpu, "%.1f") + " TFLOP/s",
+        "of " + formatFlops(st.peakFlopsPerGpu) + " peak");
+    row(out, "throughput", formatCount(st.tokensPerSecond) + " tok/s",
+        formatCount(st.tokensPerSecond / p.gpus()) + " tok/s per GPU");
+    row(out, "pipeline bubble", pct(st.bubbleFraction), "(p-1)/(v m)");
+
+    out += "\nWhere the step goes\n";
+    const StepBreakdown& b = st.breakdown;
+    auto part = [&](const std::string& name, double v) {
+        if (v > 0)
+            row(out, name, formatSeconds(v), pct(v / st.stepTime));
+    };
+    part("forward", b.forward);
+    part("backward", b.backward);
+    part("recompute", b.recompute);
+    for (int i = 0; i < kCommGroupCount; ++i) {
+        const CommReport& c = st.comm[i];
+        if (c.totalSeconds <= 0)
+            continue;
+        std::string note = pct(b.exposedComm[i] / st.stepTime) + "  " + std::string(collectiveName(c.collective))
+            + " " + std::string(algorithmName(c.algorithm)) + ", group " + std::to_string(c.groupSize) + ", "
+            + pct(c.hiddenShare()) + " hidden";
+        row(out, std::string(commGroupName(static_cast<CommGroup>(i))) + " communication (exposed)",
+            formatSeconds(b.exposedComm[i]), note);
+    }
+    part("pipeline bubble", b.bubble);
+    part("optimizer", b.optimizer);
+    part("framework overhead", b.overhead);
+
+    const MemoryReport& m = st.memory;
+    out += "\nMemory per GPU (" + std::string(m.worstStage == 0 ? "first" : "last") + " pipeline stage)\n";
+    row(out, "weights", formatBytes(m.weights));
+    row(out, "gradients", formatBytes(m.gradients));
+    row(out, "optimizer states", formatBytes(m.optimizer));
+    row(out, "activations", formatBytes(m.activations), num(m.inflightMicrobatches, "%.3g") + " micro-batches in flight");
+    if (m.logits > 0)
+        row(out, "logits", formatBytes(m.logits));
+    row(out, "reserved + fragmentation", formatBytes(m.reserved));
+    row(out, "total", formatBytes(m.total),
+        (m.fits ? "fits in " : "DOES NOT FIT in ") + formatBytes(m.capacity));
+
+    out += "\nRun\n";
+    row(out, "tokens", formatCount(s.training.tokens), formatCount(r.steps) + " steps");
+    row(out, "time to train (predicted)", formatDuration(r.timeToTrain));
+    row(out, "time to train (at 100% peak)", formatDuration(r.theoreticalMinTime));
+    row(out, "GPU-hours", formatCount(r.gpuHours));
+    row(out, "sync wall", std::to_string(r.syncWallGpus) + " GPUs",
+        "fastest run at this global batch: " + formatDuration(r.syncWallTimeToTrain));
+    return out;
+}
+
+} // namespace dtsim::cli

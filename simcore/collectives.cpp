@@ -1,0 +1,144 @@
+#include "collectives.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim {
+
+std::string_view collectiveName(CollectiveKind k)
+{
+    switch (k) {
+    case CollectiveKind::AllReduce: return "all-reduce";
+    case CollectiveKind::ReduceScatter: return "reduce-scatter";
+    case CollectiveKind::AllGather: return "all-gather";
+    case CollectiveKind::AllToAll: return "all-to-all";
+    case CollectiveKind::Broadcast: return "broadcast";
+    case CollectiveKind::SendRecv: return "send/recv";
+    }
+    return "?";
+}
+
+std::string_view algorithmName(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::None: return "none";
+    case Algorithm::Ring: return "ring";
+    case Algorithm::Tree: return "tree";
+    case Algorithm::Hierarchical: return "hierarchical";
+    case Algorithm::Direct: return "direct";
+    }
+    return "?";
+}
+
+namespace {
+double log2ceil(int p) { return p <= 1 ? 0.0 : std::ceil(std::log2(double(p))); }
+}
+
+double ringAllReduceTime(double n, int p, Link l)
+{
+    if (p <= 1)
+        return 0.0;
+    return 2.0 * (p - 1) * (l.alpha + n / (double(p) * l.beta));
+}
+
+double treeAllReduceTime(double n, int p, Link l)
+{
+    if (p <= 1)
+        return 0.0;
+    return 2.0 * log2ceil(p) * l.alpha + 2.0 * n / l.beta;
+}
+
+double ringReduceScatterTime(double n, int p, Link l)
+{
+    if (p <= 1)
+        return 0.0;
+    return (p - 1) * (l.alpha + n / (double(p) * l.beta));
+}
+
+double ringAllGatherTime(double n, int p, Link l) { return ringReduceScatterTime(n, p, l); }
+double allToAllTime(double n, int p, Link l) { return ringReduceScatterTime(n, p, l); }
+
+double treeBroadcastTime(double n, int p, Link l)
+{
+    if (p <= 1)
+        return 0.0;
+    return log2ceil(p) * l.alpha + n / l.beta;
+}
+
+double sendRecvTime(double n, Link l) { return l.alpha + n / l.beta; }
+
+double ringAllReduceBytesSent(double n, int p) { return p <= 1 ? 0.0 : 2.0 * (p - 1) / p * n; }
+
+namespace {
+
+CollectiveCost flatCost(CollectiveKind kind, double n, int p, Link l)
+{
+    switch (kind) {
+    case CollectiveKind::AllReduce: {
+        const double ring = ringAllReduceTime(n, p, l);
+        const double tree = treeAllReduceTime(n, p, l);
+        return ring <= tree ? CollectiveCost { ring, Algorithm::Ring } : CollectiveCost { tree, Algorithm::Tree };
+    }
+    case CollectiveKind::ReduceScatter: return { ringReduceScatterTime(n, p, l), Algorithm::Ring };
+    case CollectiveKind::AllGather: return { ringAllGatherTime(n, p, l), Algorithm::Ring };
+    case CollectiveKind::AllToAll: return { allToAllTime(n, p, l), Algorithm::Direct };
+    case CollectiveKind::Broadcast: {
+        const double ring = (p - 1) * l.alpha + n / l.beta;
+        const double tree = treeBroadcastTime(n, p, l);
+        return ring <= tree ? CollectiveCost { ring, Algorithm::Ring } : CollectiveCost { tree, Algorithm::Tree };
+    }
+    case CollectiveKind::SendRecv: return { sendRecvTime(n, l), Algorithm::Direct };
+    }
+    return {};
+}
+
+} // namespace
+
+CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan& g,
+    const ClusterSpec& c, const CommEfficiency& eff)
+{
+    if (bytes <= 0.0 || (g.size <= 1 && kind != CollectiveKind::SendRecv))
+        return {};
+    const Link up { c.scaleUpLatency, c.scaleUpBandwidth * eff.scaleUp };
+    const Link out { g.interLatency, g.interBandwidth * eff.scaleOut };
+
+    if (kind == CollectiveKind::SendRecv)
+        return flatCost(kind, bytes, 2, g.domains > 1 ? out : up);
+    if (g.domains <= 1)
+        return flatCost(kind, bytes, g.size, up);
+
+    // Flat over the whole group: every step is bounded by the slowest (scale-out) link.
+    CollectiveCost flat = flatCost(kind, bytes, g.size, out);
+    if (g.perDomain <= 1)
+        return flat;
+
+    // Hierarchical: k = perDomain ranks per domain each drive their own NIC on 1/k of
+    // the data (rail-style), so the inter-domain phase moves n/k per GPU.
+    const int k = g.perDomain, d = g.domains;
+    double t = 0.0;
+    switch (kind) {
+    case CollectiveKind::AllReduce:
+        t = ringReduceScatterTime(bytes, k, up) + flatCost(kind, bytes / k, d, out).seconds
+            + ringAllGatherTime(bytes, k, up);
+        break;
+    case CollectiveKind::ReduceScatter:
+        t = ringReduceScatterTime(bytes, k, up) + ringReduceScatterTime(bytes / k, d, out);
+        break;
+    case CollectiveKind::AllGather:
+        t = ringAllGatherTime(bytes / k, d, out) + ringAllGatherTime(bytes, k, up);
+        break;
+    case CollectiveKind::AllToAll:
+        // Intra-domain share at scale-up speed, the (d-1)/d remote share over scale-out.
+        t = allToAllTime(bytes / d, k, up) + (d - 1) * (out.alpha + bytes / (double(d) * out.beta));
+        break;
+    case CollectiveKind::Broadcast:
+        t = treeBroadcastTime(bytes, d, out) + treeBroadcastTime(bytes, k, up);
+        break;
+    case CollectiveKind::SendRecv: break;
+    }
+    if (t < flat.seconds)
+        return { t, Algorithm::Hierarchical };
+    return flat;
+}
+
+} // namespace dtsim

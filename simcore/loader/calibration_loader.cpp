@@ -1,0 +1,80 @@
+#include "calibration_loader.h"
+
+#include "read_file.h"
+#include "sourced_value.h"
+
+namespace dtsim {
+
+namespace {
+
+GemmEfficiency readGemm(const YamlReader& r, const YAML::Node& n, const std::string& field, bool named)
+{
+    r.expectMap(n, field);
+    if (named)
+        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "memory_fraction" });
+    else
+        r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "memory_fraction" });
+    GemmEfficiency g;
+    if (named) {
+        if (!n["generation"])
+            r.fail(n, field + ".generation", "is required");
+        g.generation = r.string(n["generation"], field + ".generation");
+    }
+    auto frac = [&](const char* key) {
+        if (!n[key])
+            r.fail(n, field + "." + key, "is required");
+        const double v = sourcedQuantity(r, n[key], field + "." + key, Dimension::Count, Bound::Positive);
+        if (v > 1.0)
+            r.fail(n[key], field + "." + key, "a fraction must be at most 1");
+        return v;
+    };
+    g.peakFraction = frac("peak_fraction");
+    g.attentionFraction = frac("attention_fraction");
+    g.memoryFraction = frac("memory_fraction");
+    if (!n["half_dim"])
+        r.fail(n, field + ".half_dim", "is required");
+    g.halfDim = sourcedQuantity(r, n["half_dim"], field + ".half_dim", Dimension::Count, Bound::NonNegative);
+    return g;
+}
+
+} // namespace
+
+Calibration loadCalibration(const std::string& path)
+{
+    YamlReader r(path);
+    const YAML::Node root = r.parse(readTextFile(path, "calibration file"));
+    r.expectMap(root, "");
+    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "fp8_gemm_share",
+                              "fp8_speedup", "kernel_overhead", "scale_up_bus_efficiency",
+                              "scale_out_bus_efficiency", "overlap_efficiency", "grad_bucket_bytes",
+                              "step_overhead", "reserved_memory", "allocator_overhead",
+                              "optimizer_bytes_per_param" });
+    if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
+        r.fail(root, "version", "unsupported version");
+    Calibration c;
+    const YAML::Node gemm = r.required(root, "", "gemm");
+    if (!gemm.IsSequence())
+        r.fail(gemm, "gemm", "expected a list of per-generation entries");
+    for (std::size_t i = 0; i < gemm.size(); ++i)
+        c.generations.push_back(readGemm(r, gemm[i], "gemm[" + std::to_string(i) + "]", true));
+    c.fallback = readGemm(r, r.required(root, "", "fallback"), "fallback", false);
+
+    auto value = [&](const char* key, Dimension dim, Bound b) {
+        return sourcedQuantity(r, r.required(root, "", key), key, dim, b);
+    };
+    c.attentionBackwardFactor = value("attention_backward_factor", Dimension::Count, Bound::Positive);
+    c.fp8GemmShare = value("fp8_gemm_share", Dimension::Count, Bound::NonNegative);
+    c.fp8Speedup = value("fp8_speedup", Dimension::Count, Bound::Positive);
+    c.kernelOverhead = value("kernel_overhead", Dimension::Seconds, Bound::NonNegative);
+    c.scaleUpBusEfficiency = value("scale_up_bus_efficiency", Dimension::Count, Bound::Positive);
+    c.scaleOutBusEfficiency = value("scale_out_bus_efficiency", Dimension::Count, Bound::Positive);
+    c.overlapEfficiency = value("overlap_efficiency", Dimension::Count, Bound::NonNegative);
+    c.gradBucketBytes = value("grad_bucket_bytes", Dimension::Bytes, Bound::Positive);
+    c.stepOverhead = value("step_overhead", Dimension::Seconds, Bound::NonNegative);
+    c.reservedMemoryBytes = value("reserved_memory", Dimension::Bytes, Bound::NonNegative);
+    c.allocatorOverhead = value("allocator_overhead", Dimension::Count, Bound::NonNegative);
+    c.optimizerBytesPerParam = value("optimizer_bytes_per_param", Dimension::Count, Bound::Positive);
+    return c;
+}
+
+} // namespace dtsim

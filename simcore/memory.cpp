@@ -1,0 +1,158 @@
+#include "memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim {
+
+namespace {
+
+int layersOnStage(const Scenario& s) { return (s.model.layers + s.plan.pp - 1) / s.plan.pp; }
+
+int moeLayersOnStage(const Scenario& s)
+{
+    return (s.model.moeLayerCount() + s.plan.pp - 1) / s.plan.pp;
+}
+
+double weightBytes(Precision p) { return storageBytes(p); }
+
+} // namespace
+
+double activationBytesPerLayer(const Scenario& s, bool moeLayer)
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const double t = p.tp;
+    const double tokens = double(s.training.microBatch) * s.training.seqLen / p.cp;
+    const double e = storageBytes(s.training.precision);
+    const bool sp = p.sequenceParallel && p.tp > 1;
+    const double repl = sp ? 1.0 / t : 1.0; // tensors TP leaves replicated unless SP
+    const double h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
+    const double mask = m.dropout ? 1.0 : 0.0;
+
+    if (p.recompute == Recompute::Full)
+        return tokens * e * h * repl; // the layer input only
+
+    // Per token, bytes. Norm inputs (2), QKV input, Q/K/V, out-projection input, dropout mask.
+    double perToken = 2 * e * h * repl + e * h * repl + e * (qd + 2 * kvd) / t + e * qd / t
+        + mask * h * repl;
+    // Attention scores: kept unless flash-style kernels or selective recompute drop them.
+    const bool storeScores = !s.training.flashAttention && p.recompute == Recompute::None;
+    const double ctx = double(s.training.seqLen); // full key length per query (CP splits queries)
+    if (storeScores)
+        perToken += (e + mask * (1.0 + e)) * m.heads / t * ctx;
+    else
+        perToken += 4.0 * m.heads / t; // fp32 softmax statistics (log-sum-exp)
+
+    auto mlp = [&](double ffn, double tokensShare) {
+        const double upOut = (m.gatedMlp ? 2.0 : 1.0) * ffn / t; // activation-function input
+        const double downIn = ffn / t;                           // down-projection input
+        return tokensShare * e * (h * repl + upOut + downIn);
+    };
+    if (moeLayer) {
+        const double cf = std::max(1.0, m.moe.capacityFactor);
+        perToken += e * h * repl;                                   // router input
+        perToken += mlp(m.moe.expertFfnHidden, cf * m.moe.topK);    // routed experts
+        perToken += mlp(m.moe.expertFfnHidden, m.moe.sharedExperts); // shared experts
+    } else {
+        perToken += mlp(m.ffnHidden, 1.0);
+    }
+    perToken += mask * h * repl;
+    return tokens * perToken;
+}
+
+StageParams stageParameters(const Scenario& s, int stage)
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const ParameterCounts c = countParameters(m, s.training.seqLen);
+    const int layers = layersOnStage(s);
+    const int moeLayers = std::min(layers, moeLayersOnStage(s));
+    const int denseLayers = layers - moeLayers;
+    const double routedExpertsPerLayer = c.expertParamsPerLayer;
+
+    StageParams out;
+    out.dense = layers * (c.attentionPerLayer / p.tp + c.normsPerLayer)
+        + denseLayers * c.denseMlpPerLayer / p.tp
+        + moeLayers * (c.moeMlpPerLayer - routedExpertsPerLayer) / p.tp;
+    out.experts = moeLayers * routedExpertsPerLayer / (double(p.ep) * p.tp);
+    const bool first = stage == 0, last = stage == p.pp - 1;
+    if (first)
+        out.dense += c.embedding / p.tp;
+    if (last) {
+        // Untied: the output head; tied with PP > 1: a copy of the embedding (Megatron).
+        const double head = m.tiedEmbeddings ? (p.pp > 1 ? c.embedding : 0.0) : c.outputHead;
+        out.dense += head / p.tp + c.finalNorm;
+    }
+    return out;
+}
+
+MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
+{
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& tr = s.training;
+    const int microbatches = tr.globalBatch / std::max(1, p.dp * tr.microBatch);
+
+    // Micro-batches whose activations the first stage holds at the peak.
+    double inflight = 1.0;
+    if (p.pp > 1) {
+        switch (p.schedule) {
+        case Schedule::GPipe: inflight = microbatches; break;
+        case Schedule::OneFOneB: inflight = std::min(p.pp, microbatches); break;
+        case Schedule::Interleaved1F1B:
+            inflight = std::min<double>(microbatches, p.pp * (1.0 + (p.pp - 1.0) / (p.pp * p.virtualStages)));
+            break;
+        }
+    }
+
+    const double paramBytes = weightBytes(tr.precision);
+    const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
+    const double gradBytes = storageBytes(tr.gradReduce);
+    const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
+    const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
+    const double denseShard = double(p.dp) * p.cp;
+    const double expertShard = std::max(1.0, denseShard / p.ep);
+    auto shard = [&](const StageParams& sp, int minStage) {
+        return p.zeroStage >= minStage ? sp.dense / denseShard + sp.experts / expertShard : sp.total();
+    };
+
+    const int layers = layersOnStage(s);
+    const int moeLayers = std::min(layers, moeLayersOnStage(s));
+    const double denseAct = activationBytesPerLayer(s, false);
+    const double moeAct = s.model.isMoe() ? activationBytesPerLayer(s, true) : 0.0;
+    double perMicrobatch = (layers - moeLayers) * denseAct + moeLayers * moeAct;
+    if (p.recompute == Recompute::Full) {
+        // Backward recomputes one layer at a time: its full activations exist briefly.
+        Scenario noRecompute = s;
+        noRecompute.plan.recompute = Recompute::Selective;
+        perMicrobatch += activationBytesPerLayer(noRecompute, moeLayers > 0);
+    }
+
+    MemoryReport best;
+    for (int stage : { 0, p.pp - 1 }) {
+        const StageParams sp = stageParameters(s, stage);
+        MemoryReport r;
+        r.weights = shard(sp, 3) * paramBytes;
+        r.gradients = shard(sp, 2) * gradBytes;
+        r.optimizer = shard(sp, 1) * stateBytes;
+        // Stage k of a 1F1B pipeline holds pp - k micro-batches; the last holds one.
+        const double stageInflight = stage == 0 ? inflight : 1.0;
+        r.activations = perMicrobatch * stageInflight;
+        if (stage == p.pp - 1) {
+            const double tokens = double(tr.microBatch) * tr.seqLen / p.cp;
+            r.logits = tokens * s.model.vocab / double(p.tp) * 4.0;
+        }
+        const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
+        r.reserved = c.reservedMemoryBytes + c.allocatorOverhead * allocated;
+        r.total = allocated + r.reserved;
+        r.capacity = s.hardware.memoryBytes;
+        r.inflightMicrobatches = inflight;
+        r.worstStage = stage;
+        r.fits = r.total <= r.capacity;
+        if (r.total > best.total)
+            best = r;
+    }
+    return best;
+}
+
+} // namespace dtsim

@@ -1,0 +1,40 @@
+#pragma once
+// Memory per GPU: weights, gradients, optimizer states (sharded as the plan shards
+// them), activations (by schedule, micro-batches in flight and recompute policy),
+// logits, and reserved/allocator overhead. The worst pipeline stage is reported.
+#include "calibration.h"
+#include "scenario.h"
+
+namespace dtsim {
+
+struct MemoryReport {
+    double weights = 0;
+    double gradients = 0;
+    double optimizer = 0;
+    double activations = 0;
+    double logits = 0;   // fp32 logits of one micro-batch on the last stage
+    double reserved = 0; // context, workspaces, allocator fragmentation
+    double total = 0;
+    double capacity = 0;
+    double inflightMicrobatches = 0; // on the first pipeline stage
+    int worstStage = 0;              // 0 = first, pp-1 = last
+    bool fits = false;
+};
+
+// Activation bytes of one transformer layer for one micro-batch on one GPU, stored
+// for backward (Korthikanti et al. 2022, generalized to GQA, gated MLPs, MoE, CP and
+// no-dropout models). With `full` recompute only the layer input is kept.
+double activationBytesPerLayer(const Scenario& s, bool moeLayer);
+
+// Parameters held by one GPU of pipeline stage `stage` (before ZeRO sharding), split
+// into those replicated across expert-parallel ranks and the routed experts.
+struct StageParams {
+    double dense = 0;   // sharded by DP x CP under ZeRO
+    double experts = 0; // sharded by the expert-data-parallel group under ZeRO
+    double total() const { return dense + experts; }
+};
+StageParams stageParameters(const Scenario& s, int stage);
+
+MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c);
+
+} // namespace dtsim

@@ -1,0 +1,98 @@
+#pragma once
+// The network being trained: a decoder-only transformer, dense or mixture-of-experts,
+// and the closed forms for its parameter count and FLOPs per token.
+#include <string>
+
+namespace dtsim {
+
+enum class NormKind { LayerNorm, RmsNorm };
+enum class PositionKind { Learned, Rotary };
+
+struct MoeSpec {
+    int experts = 0; // 0 = dense model
+    int topK = 0;
+    int sharedExperts = 0;
+    int expertFfnHidden = 0;
+    int firstDenseLayers = 0; // leading layers that keep a dense MLP (DeepSeek style)
+    int layerInterval = 1;    // every n-th layer after those is MoE (1 = all)
+    double capacityFactor = 1.0;
+};
+
+struct ModelSpec {
+    std::string name;
+    int layers = 0;
+    int hidden = 0;
+    int heads = 0;
+    int kvHeads = 0; // == heads for MHA, < heads for GQA, 1 for MQA
+    int headDim = 0; // usually hidden / heads
+    int ffnHidden = 0;
+    bool gatedMlp = false; // SwiGLU/GeGLU: three matrices instead of two
+    int vocab = 0;
+    bool tiedEmbeddings = false;
+    bool linearBias = false; // GPT-2/3 style biases on every linear layer
+    NormKind norm = NormKind::LayerNorm;
+    PositionKind position = PositionKind::Rotary;
+    bool dropout = false; // dropout masks are stored for backward when on
+    MoeSpec moe;
+
+    bool isMoe() const { return moe.experts > 0; }
+    int moeLayerCount() const;
+    int denseLayerCount() const { return layers - moeLayerCount(); }
+    int queryDim() const { return heads * headDim; }
+    int kvDim() const { return kvHeads * headDim; }
+    int mlpMatrices() const { return gatedMlp ? 3 : 2; }
+};
+
+struct ParameterCounts {
+    double attentionPerLayer = 0; // QKV + output projection (+ biases)
+    double normsPerLayer = 0;
+    double denseMlpPerLayer = 0;
+    double moeMlpPerLayer = 0;       // router + all routed experts + shared experts
+    double moeMlpActivePerLayer = 0; // router + top-k routed + shared
+    double expertParamsPerLayer = 0; // routed experts only (sharded by EP)
+    double embedding = 0;            // input token embedding (+ learned positions)
+    double outputHead = 0;           // 0 when tied
+    double finalNorm = 0;
+    double total = 0;
+    double active = 0; // per token
+    double nonEmbeddingActive = 0;
+};
+
+ParameterCounts countParameters(const ModelSpec& m, int seqLen);
+
+// FLOPs per token for one forward pass, by kind. Matmul FLOPs are 2 per multiply-add.
+// Attention scores and values are counted with the causal mask: each token attends
+// on average to (seq+1)/2 positions.
+struct ForwardFlops {
+    double denseMatmul = 0;   // QKV/out projections, dense MLPs
+    double expertMatmul = 0;  // routed + shared expert MLPs and routers (active only)
+    double attention = 0;     // QK^T and AV
+    double logits = 0;        // output projection to the vocabulary
+    double total() const { return denseMatmul + expertMatmul + attention + logits; }
+};
+
+ForwardFlops forwardFlopsPerToken(const ModelSpec& m, int seqLen);
+
+// Model FLOPs for training one token: forward + backward = 3 x forward.
+double trainingFlopsPerToken(const ModelSpec& m, int seqLen);
+
+// Compute-optimal sizing from a FLOP budget. Rule: C = k_c * N * D with D = r * N,
+// default k_c = 6, r = 20 (Hoffmann et al. 2022), so N = sqrt(C / (6 * 20)).
+struct ComputeOptimalRule {
+    double flopsPerParamToken = 6.0;
+    double tokensPerParam = 20.0;
+    double aspectRatio = 128.0; // hidden / layers (Kaplan et al. 2020 find ~50-200 flat)
+    int headDim = 128;
+    int seqLen = 2048;
+    int vocab = 50304;
+};
+
+struct ComputeOptimalModel {
+    double parameters = 0;
+    double tokens = 0;
+    ModelSpec model;
+};
+
+ComputeOptimalModel computeOptimalModel(double flopBudget, const ComputeOptimalRule& rule = {});
+
+} // namespace dtsim

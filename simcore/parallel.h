@@ -1,0 +1,48 @@
+#pragma once
+// How the work is split: the degrees of each kind of parallelism, the pipeline
+// schedule, optimizer sharding, recomputation, and how groups map onto ranks.
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace dtsim {
+
+enum class Schedule { GPipe, OneFOneB, Interleaved1F1B };
+enum class Recompute { None, Selective, Full };
+
+// The four axes whose product is the GPU count. Expert parallelism (EP) is carved
+// out of the data-parallel x context-parallel ranks, as in Megatron-Core.
+enum class Axis { TP, CP, DP, PP };
+inline constexpr int kAxisCount = 4;
+
+struct ParallelPlan {
+    int tp = 1;
+    int pp = 1;
+    int dp = 1;
+    int cp = 1;
+    int ep = 1;
+    bool sequenceParallel = false;
+    Schedule schedule = Schedule::OneFOneB;
+    int virtualStages = 1; // model chunks per pipeline rank (interleaved schedule)
+    int zeroStage = 0;     // 0: replicated; 1: optimizer states; 2: + gradients; 3: + weights (FSDP)
+    Recompute recompute = Recompute::None;
+    // Rank layout, innermost (consecutive ranks) first. Default TP-CP-DP-PP as in Megatron.
+    std::array<Axis, kAxisCount> order { Axis::TP, Axis::CP, Axis::DP, Axis::PP };
+    bool overlapGradReduce = true;  // DP reduce hidden behind backward (bucketed)
+    bool overlapParamGather = true; // ZeRO all-gather hidden behind next forward
+    bool tpCommOverlap = false;     // TP collectives pipelined with GEMMs (TE userbuffers)
+
+    int gpus() const { return tp * pp * dp * cp; }
+    int degree(Axis a) const;
+    // Rank distance between consecutive members of an axis' group under `order`.
+    int stride(Axis a) const;
+};
+
+std::string_view scheduleName(Schedule s);
+std::optional<Schedule> scheduleFromName(std::string_view n);
+std::string_view recomputeName(Recompute r);
+std::optional<Recompute> recomputeFromName(std::string_view n);
+std::string_view axisName(Axis a);
+std::optional<Axis> axisFromName(std::string_view n);
+
+} // namespace dtsim

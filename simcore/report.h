@@ -1,0 +1,66 @@
+#pragma once
+// What a simulation returns: step time and where it goes, throughput and
+// utilization, memory, and the whole-run figures. Plain values, no allocation.
+#include "collectives.h"
+#include "memory.h"
+
+#include <array>
+#include <string_view>
+
+namespace dtsim {
+
+// Communication by the parallelism that causes it.
+enum class CommGroup { TP, CP, EP, PP, DP };
+inline constexpr int kCommGroupCount = 5;
+std::string_view commGroupName(CommGroup g);
+
+struct CommReport {
+    double totalSeconds = 0;   // per step, if nothing were overlapped (steady state)
+    double exposedSeconds = 0; // what remains on the critical path
+    double bytesPerGpu = 0;    // per step, sent by one GPU
+    CollectiveKind collective = CollectiveKind::AllReduce;
+    Algorithm algorithm = Algorithm::None;
+    int groupSize = 1;
+    int domains = 1; // scale-up domains the group spans
+    double hiddenShare() const { return totalSeconds > 0 ? 1.0 - exposedSeconds / totalSeconds : 1.0; }
+};
+
+// Seconds per step by component; the parts add up to the step time.
+struct StepBreakdown {
+    double forward = 0;   // forward compute of all micro-batches (steady state)
+    double backward = 0;  // backward compute
+    double recompute = 0; // activation recomputation
+    std::array<double, kCommGroupCount> exposedComm {};
+    double bubble = 0;    // pipeline fill and drain
+    double optimizer = 0;
+    double overhead = 0;  // per-step framework overhead
+    double sum() const;
+};
+
+struct StepReport {
+    double stepTime = 0;
+    StepBreakdown breakdown;
+    std::array<CommReport, kCommGroupCount> comm {};
+    int microbatches = 0;
+    double bubbleFraction = 0; // bubble / (step time without bubble) = (p-1)/(v m)
+    double modelFlopsPerStep = 0;
+    double hardwareFlopsPerStep = 0; // + recomputation
+    double peakFlopsPerGpu = 0;
+    double mfu = 0;
+    double hfu = 0;
+    double tflopsPerGpu = 0; // achieved model TFLOP/s per GPU
+    double tokensPerSecond = 0;
+    MemoryReport memory;
+};
+
+struct Report {
+    StepReport step;
+    double steps = 0;
+    double timeToTrain = 0;        // predicted, seconds
+    double theoreticalMinTime = 0; // all GPUs at peak, no communication
+    double gpuHours = 0;
+    int syncWallGpus = 0; // GPU count with the shortest run at this global batch
+    double syncWallTimeToTrain = 0;
+};
+
+} // namespace dtsim

@@ -1,0 +1,24 @@
+#pragma once
+// Everything one simulation needs, as plain values. Built by the YAML loader or by
+// code (the planner, the GUI); simcore's functions never read files themselves.
+#include "cluster.h"
+#include "hardware.h"
+#include "model.h"
+#include "parallel.h"
+#include "training.h"
+
+#include <string>
+
+namespace dtsim {
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    ModelSpec model;
+    TrainingSpec training;
+    HardwareSpec hardware;
+    ClusterSpec cluster;
+    ParallelPlan plan;
+};
+
+} // namespace dtsim

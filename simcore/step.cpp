@@ -1,0 +1,460 @@
+#include "step.h"
+
+#include "plan_check.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim {
+
+std::string_view commGroupName(CommGroup g)
+{
+    switch (g) {
+    case CommGroup::TP: return "tp";
+    case CommGroup::CP: return "cp";
+    case CommGroup::EP: return "ep";
+    case CommGroup::PP: return "pp";
+    case CommGroup::DP: return "dp";
+    }
+    return "?";
+}
+
+double StepBreakdown::sum() const
+{
+    double s = forward + backward + recompute + bubble + optimizer + overhead;
+    for (double c : exposedComm)
+        s += c;
+    return s;
+}
+
+double gemmEfficiency(const GemmEfficiency& g, double m, double n, double k)
+{
+    auto f = [&](double d) { return d / (d + g.halfDim); };
+    return g.peakFraction * f(m) * f(n) * f(k);
+}
+
+namespace {
+
+constexpr int idx(CommGroup g) { return static_cast<int>(g); }
+
+// Execution rates of one GPU for this scenario.
+struct Rates {
+    double gemmPeak = 0;      // FLOP/s GEMMs see at 100% efficiency (FP8 recipes mixed in)
+    double attentionRate = 0; // achieved FLOP/s of fused attention
+    double memoryRate = 0;    // achieved bytes/s of streaming kernels
+    double kernel = 0;        // per-kernel fixed cost
+    const GemmEfficiency* eff = nullptr;
+};
+
+Rates ratesFor(const Scenario& s, const Calibration& c)
+{
+    Rates r;
+    r.eff = &c.forGeneration(s.hardware.generation);
+    const HardwareSpec& hw = s.hardware;
+    const Precision p = s.training.precision;
+    // Attention and non-FP8 GEMMs run in 16-bit on parts that have it.
+    const double half = hw.supports(Precision::BF16) ? hw.peak(Precision::BF16) : hw.peak(p);
+    if (p == Precision::FP8 || p == Precision::FP4) {
+        const double low = std::min(hw.peak(p), half * c.fp8Speedup);
+        const double share = c.fp8GemmShare;
+        r.gemmPeak = 1.0 / (share / low + (1.0 - share) / half);
+        r.attentionRate = half * r.eff->attentionFraction;
+    } else {
+        r.gemmPeak = hw.peak(p);
+        r.attentionRate = hw.peak(p) * r.eff->attentionFraction;
+    }
+    r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
+    r.kernel = c.kernelOverhead;
+    return r;
+}
+
+double gemmTime(const Rates& r, double m, double n, double k)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return 0.0;
+    return 2.0 * m * n * k / (r.gemmPeak * gemmEfficiency(*r.eff, m, n, k)) + r.kernel;
+}
+
+double streamTime(const Rates& r, double bytes, int kernels)
+{
+    return bytes / r.memoryRate + kernels * r.kernel;
+}
+
+// Time of one layer's work for one micro-batch on one GPU.
+struct LayerTimes {
+    double gemmForward = 0;
+    double attentionForward = 0;
+    double streamForward = 0;
+    double forward() const { return gemmForward + attentionForward + streamForward; }
+    double backward(double attnFactor) const
+    {
+        return 2.0 * gemmForward + attnFactor * attentionForward + 2.0 * streamForward;
+    }
+};
+
+struct Shape {
+    double tokens;      // per micro-batch per GPU (after CP split)
+    double normTokens;  // tokens the replicated elementwise work touches (T/tp with SP)
+    double elem;        // bytes per activation element
+};
+
+LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool moeLayer)
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
+    const double e = sh.elem;
+    LayerTimes lt;
+
+    lt.gemmForward = gemmTime(r, T, (qd + 2 * kvd) / t, h) + gemmTime(r, T, h, qd / t);
+    const double attnFlops = 4.0 * (qd / t) * T * (s.training.seqLen + 1) / 2.0;
+    lt.attentionForward = attnFlops / r.attentionRate + r.kernel;
+
+    // Streaming kernels: 2 norms (read+write), 2 residual adds (2 reads, 1 write),
+    // rotary on Q and K, the activation function, dropout when on.
+    double bytes = sh.normTokens * e * h * (2 * 2 + 2 * 3) + T * e * 2 * (qd + kvd) / t;
+    int kernels = 5;
+    if (m.dropout) {
+        bytes += sh.normTokens * 2 * (2 * e + 1) * h;
+        kernels += 2;
+    }
+
+    auto mlp = [&](double tokens, double ffn) {
+        const double up = gemmTime(r, tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h);
+        const double down = gemmTime(r, tokens, h, ffn / t);
+        bytes += tokens * e * (m.gatedMlp ? 3.0 : 2.0) * ffn / t;
+        ++kernels;
+        return up + down;
+    };
+
+    if (!moeLayer) {
+        lt.gemmForward += mlp(T, m.ffnHidden);
+    } else {
+        const MoeSpec& moe = m.moe;
+        const double cf = std::max(1.0, moe.capacityFactor);
+        lt.gemmForward += gemmTime(r, T, moe.experts, h); // router
+        // Balanced routing: each of the E/ep local experts sees cf * T * topK * ep / E tokens.
+        const double localExperts = double(moe.experts) / p.ep;
+        const double perExpert = cf * T * moe.topK * p.ep / moe.experts;
+        lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden);
+        if (moe.sharedExperts > 0)
+            lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden);
+        // Token permutation before and after the experts (read + write, top-k copies).
+        bytes += 2.0 * 2.0 * cf * moe.topK * T * h * e;
+        kernels += 4;
+    }
+    lt.streamForward = streamTime(r, bytes, kernels);
+    return lt;
+}
+
+double sentFraction(CollectiveKind k, int p)
+{
+    if (p <= 1)
+        return k == CollectiveKind::SendRecv ? 1.0 : 0.0;
+    const double f = double(p - 1) / p;
+    return k == CollectiveKind::AllReduce ? 2.0 * f : k == CollectiveKind::SendRecv ? 1.0 : f;
+}
+
+struct CommOp {
+    double seconds = 0;
+    double bytesSent = 0;
+};
+
+CommOp comm(CollectiveKind k, double bytes, const GroupSpan& g, const Scenario& s,
+    const CommEfficiency& eff, CommReport& rep)
+{
+    const CollectiveCost cost = collectiveCost(k, bytes, g, s.cluster, eff);
+    rep.collective = k;
+    rep.algorithm = cost.algorithm;
+    rep.groupSize = g.size;
+    rep.domains = g.domains;
+    return { cost.seconds, bytes * sentFraction(k, g.size) };
+}
+
+} // namespace
+
+StepReport simulateStep(const Scenario& s, const Calibration& c)
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& tr = s.training;
+    const Rates r = ratesFor(s, c);
+    const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency };
+    const double eta = c.overlapEfficiency;
+
+    StepReport out;
+    const int mb = std::max(1, microbatchesPerStep(s));
+    out.microbatches = mb;
+    const int v = p.schedule == Schedule::Interleaved1F1B ? std::max(1, p.virtualStages) : 1;
+
+    Shape sh;
+    sh.tokens = double(tr.microBatch) * tr.seqLen / p.cp;
+    sh.normTokens = (p.sequenceParallel && p.tp > 1) ? sh.tokens / p.tp : sh.tokens;
+    sh.elem = storageBytes(tr.precision);
+
+    const int layersPerStage = m.layers / p.pp;
+    const int moePerStage = std::min(layersPerStage, (m.moeLayerCount() + p.pp - 1) / p.pp);
+    const int densePerStage = layersPerStage - moePerStage;
+
+    const LayerTimes dense = layerTimes(s, r, sh, false);
+    const LayerTimes moe = m.isMoe() ? layerTimes(s, r, sh, true) : LayerTimes {};
+    const double attnBack = c.attentionBackwardFactor;
+
+    // --- Per-layer communication (one micro-batch) ---------------------------------
+    auto& tpRep = out.comm[idx(CommGroup::TP)];
+    auto& cpRep = out.comm[idx(CommGroup::CP)];
+    auto& epRep = out.comm[idx(CommGroup::EP)];
+    auto& ppRep = out.comm[idx(CommGroup::PP)];
+    auto& dpRep = out.comm[idx(CommGroup::DP)];
+
+    // Tensor parallel: two collectives per layer each way (after attention and after
+    // the MLP): all-reduces, or all-gather + reduce-scatter pairs with sequence parallel.
+    CommOp tpLayer; // forward of one layer
+    if (p.tp > 1) {
+        const GroupSpan g = groupSpan(s.cluster, p.tp, p.stride(Axis::TP));
+        const double n = sh.tokens * m.hidden * sh.elem;
+        if (p.sequenceParallel) {
+            CommOp ag = comm(CollectiveKind::AllGather, n, g, s, eff, tpRep);
+            CommOp rs = comm(CollectiveKind::ReduceScatter, n, g, s, eff, tpRep);
+            tpLayer = { 2 * (ag.seconds + rs.seconds), 2 * (ag.bytesSent + rs.bytesSent) };
+        } else {
+            CommOp ar = comm(CollectiveKind::AllReduce, n, g, s, eff, tpRep);
+            tpLayer = { 2 * ar.seconds, 2 * ar.bytesSent };
+        }
+    }
+    const bool full = p.recompute == Recompute::Full;
+    const double tpPasses = full ? 3.0 : 2.0; // forward, backward, forward again
+    auto tpExposed = [&](const LayerTimes& lt) {
+        const double perPass = p.tpCommOverlap ? std::max(0.0, tpLayer.seconds - eta * lt.gemmForward)
+                                               : tpLayer.seconds;
+        return perPass * tpPasses;
+    };
+
+    // Context parallel: ring attention passes K/V chunks (cp-1) times, each hop hidden
+    // behind one chunk of attention; backward passes K/V and their gradients.
+    double cpExposedLayer = 0, cpTotalLayer = 0, cpBytesLayer = 0;
+    if (p.cp > 1) {
+        const GroupSpan g = groupSpan(s.cluster, p.cp, p.stride(Axis::CP));
+        const double chunk = 2.0 * sh.tokens * m.kvDim() / p.tp * sh.elem;
+        CommOp hop = comm(CollectiveKind::SendRecv, chunk, g, s, eff, cpRep);
+        cpRep.groupSize = p.cp;
+        const double hops = p.cp - 1;
+        const double fwdChunk = dense.attentionForward / p.cp;
+        const double fwdExposed = hops * std::max(0.0, hop.seconds - eta * fwdChunk);
+        const double bwdExposed = hops * std::max(0.0, 2 * hop.seconds - eta * attnBack * fwdChunk);
+        const double passes = full ? 2.0 : 1.0;
+        cpExposedLayer = passes * fwdExposed + bwdExposed;
+        cpTotalLayer = hops * hop.seconds * (passes + 2.0);
+        cpBytesLayer = hops * chunk * (passes + 2.0);
+    }
+
+    // Expert parallel: dispatch and combine all-to-alls, forward and backward.
+    double epLayer = 0, epBytesLayer = 0;
+    if (m.isMoe() && p.ep > 1) {
+        const GroupSpan g = groupSpan(s.cluster, p.ep, p.stride(Axis::DP));
+        const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.tokens * m.hidden * sh.elem;
+        CommOp a2a = comm(CollectiveKind::AllToAll, n, g, s, eff, epRep);
+        const double passes = full ? 3.0 : 2.0;
+        epLayer = 2 * a2a.seconds * passes;
+        epBytesLayer = 2 * a2a.bytesSent * passes;
+    }
+
+    // --- Stage times per micro-batch ---------------------------------------------
+    double fwdCompute = densePerStage * dense.forward() + moePerStage * moe.forward();
+    double bwdCompute = densePerStage * dense.backward(attnBack) + moePerStage * moe.backward(attnBack);
+    double recompute = 0;
+    if (full)
+        recompute = fwdCompute;
+    else if (p.recompute == Recompute::Selective && !tr.flashAttention)
+        recompute = layersPerStage * dense.attentionForward;
+
+    // Embedding lookup on the first stage; logits and cross-entropy on the last.
+    const double embedF = streamTime(r, sh.tokens * m.hidden * sh.elem, 1);
+    const double vocabLocal = double(m.vocab) / p.tp;
+    const double logitsGemm = gemmTime(r, sh.tokens, vocabLocal, m.hidden);
+    const double crossEntropy = streamTime(r, sh.tokens * vocabLocal * 4.0 * 2, 2); // fp32 softmax
+    const double logitsF = logitsGemm + crossEntropy;
+    const double logitsB = 2.0 * logitsGemm + crossEntropy;
+    if (p.pp == 1) {
+        fwdCompute += embedF + logitsF;
+        bwdCompute += embedF + logitsB;
+    } else {
+        // The slower of the two end stages sets the pipeline's pace.
+        fwdCompute += std::max(embedF, logitsF);
+        bwdCompute += std::max(embedF, logitsB);
+    }
+
+    const double tpTotalMb = layersPerStage * tpLayer.seconds * tpPasses;
+    const double tpExposedMb = densePerStage * tpExposed(dense) + moePerStage * tpExposed(moe);
+    const double cpExposedMb = layersPerStage * cpExposedLayer;
+    const double epMb = moePerStage * epLayer;
+
+    // ZeRO-3 / FSDP: every micro-batch gathers each layer's weights (forward and
+    // backward) and reduce-scatters its gradients, prefetched behind layer compute.
+    const int dpGroup = p.dp * p.cp;
+    const GroupSpan dpSpan = groupSpan(s.cluster, dpGroup, p.cp > 1 ? p.stride(Axis::CP) : p.stride(Axis::DP));
+    const double paramBytes = storageBytes(tr.precision);
+    const double gradBytes = storageBytes(tr.gradReduce);
+    StageParams sp = stageParameters(s, 0);
+    {
+        StageParams last = stageParameters(s, p.pp - 1);
+        if (last.total() > sp.total())
+            sp = last;
+    }
+    double zero3ExposedMb = 0, zero3TotalMb = 0, zero3BytesMb = 0;
+    if (p.zeroStage == 3 && dpGroup > 1) {
+        const double perLayer = sp.total() / std::max(1, layersPerStage);
+        const double ag = comm(CollectiveKind::AllGather, perLayer * paramBytes, dpSpan, s, eff, dpRep).seconds;
+        const double rs = comm(CollectiveKind::ReduceScatter, perLayer * gradBytes, dpSpan, s, eff, dpRep).seconds;
+        const double layerF = fwdCompute / std::max(1, layersPerStage);
+        const double layerB = bwdCompute / std::max(1, layersPerStage);
+        zero3ExposedMb = layersPerStage
+            * (std::max(0.0, ag - eta * layerF) + std::max(0.0, ag + rs - eta * layerB));
+        zero3TotalMb = layersPerStage * (2 * ag + rs);
+        const double frac = double(dpGroup - 1) / dpGroup;
+        zero3BytesMb = sp.total() * (2 * paramBytes + gradBytes) * frac;
+    }
+
+    // Pipeline: per micro-batch each stage receives activations and sends them on,
+    // once per model chunk, forward and backward.
+    double ppMb = 0, ppBytesMb = 0;
+    if (p.pp > 1) {
+        const GroupSpan g = groupSpan(s.cluster, 2, p.stride(Axis::PP));
+        const double n = sh.tokens * m.hidden * sh.elem / p.tp; // scatter/gather optimization
+        CommOp hop = comm(CollectiveKind::SendRecv, n, g, s, eff, ppRep);
+        ppRep.groupSize = p.pp;
+        ppMb = 2.0 * v * hop.seconds;
+        ppBytesMb = 2.0 * v * hop.bytesSent;
+    }
+
+    const double perMb = fwdCompute + bwdCompute + recompute + tpExposedMb + cpExposedMb + epMb
+        + zero3ExposedMb + ppMb;
+    const double bubbleMb = double(p.pp - 1) / v;
+
+    StepBreakdown& b = out.breakdown;
+    b.forward = mb * fwdCompute;
+    b.backward = mb * bwdCompute;
+    b.recompute = mb * recompute;
+    b.exposedComm[idx(CommGroup::TP)] = mb * tpExposedMb;
+    b.exposedComm[idx(CommGroup::CP)] = mb * cpExposedMb;
+    b.exposedComm[idx(CommGroup::EP)] = mb * epMb;
+    b.exposedComm[idx(CommGroup::PP)] = mb * ppMb;
+    b.bubble = bubbleMb * perMb;
+    out.bubbleFraction = bubbleMb / mb;
+
+    tpRep.totalSeconds = mb * tpTotalMb;
+    tpRep.exposedSeconds = b.exposedComm[idx(CommGroup::TP)];
+    tpRep.bytesPerGpu = mb * layersPerStage * tpLayer.bytesSent * tpPasses;
+    cpRep.totalSeconds = mb * layersPerStage * cpTotalLayer;
+    cpRep.exposedSeconds = b.exposedComm[idx(CommGroup::CP)];
+    cpRep.bytesPerGpu = mb * layersPerStage * cpBytesLayer;
+    epRep.totalSeconds = epRep.exposedSeconds = mb * epMb;
+    epRep.bytesPerGpu = mb * moePerStage * epBytesLayer;
+    ppRep.totalSeconds = ppRep.exposedSeconds = mb * ppMb;
+    ppRep.bytesPerGpu = mb * ppBytesMb;
+
+    // --- Data-parallel gradient synchronisation ----------------------------------
+    double dpTotal = mb * zero3TotalMb, dpExposed = mb * zero3ExposedMb, dpBytes = mb * zero3BytesMb;
+    if (p.zeroStage < 3) {
+        const int expertGroup = std::max(1, dpGroup / p.ep);
+        const GroupSpan expertSpan = groupSpan(s.cluster, expertGroup, p.stride(Axis::DP) * p.ep);
+        auto sync = [&](double params, const GroupSpan& g, int size) {
+            if (size <= 1 || params <= 0)
+                return std::pair<double, double> { 0.0, 0.0 };
+            double grad = 0, gather = 0;
+            if (p.zeroStage == 0) {
+                CommOp ar = comm(CollectiveKind::AllReduce, params * gradBytes, g, s, eff, dpRep);
+                grad = ar.seconds;
+                dpBytes += ar.bytesSent;
+            } else {
+                CommOp rs = comm(CollectiveKind::ReduceScatter, params * gradBytes, g, s, eff, dpRep);
+                CommOp ag = comm(CollectiveKind::AllGather, params * paramBytes, g, s, eff, dpRep);
+                grad = rs.seconds;
+                gather = ag.seconds;
+                dpBytes += rs.bytesSent + ag.bytesSent;
+            }
+            return std::pair<double, double> { grad, gather };
+        };
+        auto [gDense, aDense] = sync(sp.dense, dpSpan, dpGroup);
+        auto [gExp, aExp] = sync(sp.experts, expertSpan, expertGroup);
+        const double grad = gDense + gExp, gather = aDense + aExp;
+        dpRep.groupSize = dpGroup;
+        dpRep.domains = dpSpan.domains;
+        dpTotal = grad + gather;
+
+        const double gradBytesTotal = sp.total() * gradBytes;
+        const double lastBucket = gradBytesTotal > 0 ? std::min(1.0, c.gradBucketBytes / gradBytesTotal) : 1.0;
+        const double gradExposed = p.overlapGradReduce
+            ? std::max(grad - eta * (bwdCompute + recompute), grad * lastBucket)
+            : grad;
+        const double gatherExposed = p.overlapParamGather
+            ? std::max(gather - eta * fwdCompute, gather * lastBucket)
+            : gather;
+        dpExposed = gradExposed + gatherExposed;
+    }
+    b.exposedComm[idx(CommGroup::DP)] = dpExposed;
+    dpRep.totalSeconds = dpTotal;
+    dpRep.exposedSeconds = dpExposed;
+    dpRep.bytesPerGpu = dpBytes;
+
+    // --- Optimizer and overhead --------------------------------------------------
+    const double denseShard = p.zeroStage >= 1 ? dpGroup : 1;
+    const double expertShard = p.zeroStage >= 1 ? std::max(1, dpGroup / p.ep) : 1;
+    const double optParams = sp.dense / denseShard + sp.experts / expertShard;
+    const double optBytes = c.optimizerBytesPerParam * (tr.optimizer == Optimizer::Adam ? 1.0 : 0.5);
+    b.optimizer = streamTime(r, optParams * optBytes, 4);
+    b.overhead = c.stepOverhead;
+
+    out.stepTime = b.sum();
+
+    // --- Throughput and utilization ----------------------------------------------
+    const double tokens = tr.tokensPerStep();
+    const ForwardFlops ff = forwardFlopsPerToken(m, tr.seqLen);
+    out.modelFlopsPerStep = 3.0 * ff.total() * tokens;
+    double recomputeFlops = 0;
+    if (full)
+        recomputeFlops = ff.total() - ff.logits;
+    else if (p.recompute == Recompute::Selective && !tr.flashAttention)
+        recomputeFlops = ff.attention;
+    out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeFlops * tokens;
+    out.peakFlopsPerGpu = s.hardware.peak(tr.precision);
+    const double gpus = p.gpus();
+    out.tokensPerSecond = tokens / out.stepTime;
+    out.tflopsPerGpu = out.modelFlopsPerStep / out.stepTime / gpus / 1e12;
+    out.mfu = out.modelFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
+    out.hfu = out.hardwareFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
+    out.memory = memoryPerGpu(s, c);
+    return out;
+}
+
+Report simulate(const Scenario& s, const Calibration& c)
+{
+    Report rep;
+    rep.step = simulateStep(s, c);
+    const TrainingSpec& tr = s.training;
+    rep.steps = tr.steps();
+    rep.timeToTrain = rep.steps * rep.step.stepTime;
+    rep.gpuHours = rep.timeToTrain * s.plan.gpus() / 3600.0;
+    rep.theoreticalMinTime = rep.step.modelFlopsPerStep * rep.steps / (double(s.plan.gpus()) * rep.step.peakFlopsPerGpu);
+
+    // Sync wall: vary the data-parallel degree at fixed global batch, model split and
+    // micro-batch; the GPU count with the shortest run is where adding GPUs stops paying.
+    rep.syncWallGpus = s.plan.gpus();
+    rep.syncWallTimeToTrain = rep.timeToTrain;
+    const int maxDp = tr.globalBatch / std::max(1, tr.microBatch);
+    Scenario probe = s;
+    for (int dp = 1; dp <= maxDp; ++dp) {
+        probe.plan.dp = dp;
+        probe.cluster.gpus = probe.plan.gpus();
+        if (dp == s.plan.dp || checkPlan(probe))
+            continue;
+        const double t = simulateStep(probe, c).stepTime * rep.steps;
+        if (t < rep.syncWallTimeToTrain) {
+            rep.syncWallTimeToTrain = t;
+            rep.syncWallGpus = probe.plan.gpus();
+        }
+    }
+    return rep;
+}
+
+} // namespace dtsim

@@ -1,0 +1,22 @@
+#pragma once
+// One synchronous training step, analytically: per-layer compute as a roofline of
+// GEMMs at a shape-dependent efficiency and memory-bound kernels at achieved
+// bandwidth, the collectives each parallelism adds, the pipeline schedule's bubble,
+// data-parallel synchronisation overlapped with backward, and the optimizer step.
+// Formulas and sources: docs/model.md.
+#include "calibration.h"
+#include "report.h"
+#include "scenario.h"
+
+namespace dtsim {
+
+// Achieved fraction of peak of an (M x K) * (K x N) GEMM.
+double gemmEfficiency(const GemmEfficiency& g, double m, double n, double k);
+
+// The scenario must pass checkPlan(); otherwise results are meaningless.
+StepReport simulateStep(const Scenario& s, const Calibration& c);
+
+// Step plus run-level figures: time to train, GPU-hours, sync wall.
+Report simulate(const Scenario& s, const Calibration& c);
+
+} // namespace dtsim

@@ -1,0 +1,26 @@
+#pragma once
+// What one training run does: batch, sequence, data volume, number formats, optimizer.
+#include "precision.h"
+
+namespace dtsim {
+
+enum class Optimizer { Adam, Sgd };
+
+struct TrainingSpec {
+    int globalBatch = 0; // sequences per optimizer step
+    int microBatch = 1;  // sequences per forward/backward on one pipeline
+    int seqLen = 0;
+    double tokens = 0; // total training tokens
+    Precision precision = Precision::BF16;
+    Optimizer optimizer = Optimizer::Adam;
+    // Mixed precision keeps fp32 master weights; gradients are reduced in this format.
+    bool masterWeightsFp32 = true;
+    Precision gradReduce = Precision::FP32;
+    // Flash-style fused attention: scores are never materialized (Dao et al. 2022).
+    bool flashAttention = true;
+
+    double tokensPerStep() const { return double(globalBatch) * seqLen; }
+    double steps() const { return tokens / tokensPerStep(); }
+};
+
+} // namespace dtsim

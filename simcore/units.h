@@ -1,0 +1,49 @@
+#pragma once
+// Physical quantities as they appear in scenario and catalogue files ("80 GiB",
+// "400 Gbps", "3.35 TB/s", "2 us", "989 TFLOP/s") and their conversion to SI base
+// values: bytes, bytes/s, seconds, FLOP, FLOP/s, watts, plain counts.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dtsim {
+
+enum class Dimension {
+    Count,          // plain number; accepts k/M/B/G/T suffixes ("15.6T" tokens)
+    Bytes,          // B, kB, MB, GB, TB (powers of 1000), KiB, MiB, GiB, TiB (powers of 1024)
+    BytesPerSecond, // B/s, GB/s, TB/s, and bits: Gbps, Gb/s, Tbps
+    Seconds,        // ns, us, ms, s, min, h, day(s), week(s), month(s) (30.44 days), year(s)
+    Flop,           // FLOP with k..E prefixes
+    FlopPerSecond,  // FLOP/s, TFLOP/s, TFLOPS, PFLOP/s
+    Watts,          // W, kW, MW
+};
+
+const char* dimensionName(Dimension d);
+
+struct QuantityParse {
+    std::optional<double> value; // set on success, in SI base units
+    std::string error;           // why parsing failed, for the user
+};
+
+// Parses "number [unit]". A bare number is taken in the base unit of `dim`.
+QuantityParse parseQuantity(std::string_view text, Dimension dim);
+
+// Human-readable output with sensible prefixes ("1.37 GB", "27.3 ms").
+std::string formatBytes(double bytes);
+std::string formatSeconds(double seconds);
+std::string formatDuration(double seconds); // long spans: "34.2 days"
+std::string formatRate(double bytesPerSecond);
+std::string formatFlops(double flopPerSecond);
+std::string formatCount(double n);
+
+namespace units {
+    inline constexpr double KB = 1e3, MB = 1e6, GB = 1e9, TB = 1e12;
+    inline constexpr double KiB = 1024.0, MiB = KiB * 1024, GiB = MiB * 1024, TiB = GiB * 1024;
+    inline constexpr double us = 1e-6, ms = 1e-3;
+    inline constexpr double minute = 60, hour = 3600, day = 86400;
+    inline constexpr double month = 30.436875 * day; // mean Gregorian month
+    inline constexpr double year = 365.2425 * day;
+    inline constexpr double TFLOPS = 1e12;
+}
+
+} // namespace dtsim
