@@ -2,9 +2,9 @@
 
 namespace dtsim {
 
-const GemmEfficiency& Calibration::forGeneration(const std::string& generation) const
+const GenerationCalibration& Calibration::forGeneration(const std::string& generation) const
 {
-    for (const GemmEfficiency& g : generations)
+    for (const GenerationCalibration& g : generations)
         if (g.generation == generation)
             return g;
     return fallback;

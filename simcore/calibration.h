@@ -10,17 +10,18 @@ namespace dtsim {
 // Achieved matrix-multiply rate, as a fraction of the dense peak, for one generation.
 // efficiency(M,N,K) = peakFraction * prod_d d / (d + halfDim): large GEMMs approach
 // peakFraction; a dimension equal to halfDim halves it.
-struct GemmEfficiency {
+struct GenerationCalibration {
     std::string generation;
     double peakFraction = 0.8;
     double halfDim = 64;
     double attentionFraction = 0.5; // flash-attention forward, fraction of dense peak
     double memoryFraction = 0.8;    // achieved share of HBM bandwidth on streaming kernels
+    double reservedMemoryBytes = 2e9; // CUDA context, NCCL and cuBLAS workspaces of that era's stack
 };
 
 struct Calibration {
-    std::vector<GemmEfficiency> generations;
-    GemmEfficiency fallback;
+    std::vector<GenerationCalibration> generations;
+    GenerationCalibration fallback;
     double attentionBackwardFactor = 2.5; // flash backward FLOPs / forward FLOPs (recomputes S)
     double fp8GemmShare = 1.0;   // share of GEMM FLOPs an FP8 recipe runs in FP8
     double fp8Speedup = 2.0;     // cap on FP8 over BF16 GEMM rate realized
@@ -30,11 +31,10 @@ struct Calibration {
     double overlapEfficiency = 0.9; // share of a compute window usable to hide communication
     double gradBucketBytes = 40e6 * 4; // Megatron DDP bucket: 40M fp32 elements
     double stepOverhead = 0.0;     // per optimizer step: data loading, logging, syncs
-    double reservedMemoryBytes = 2e9; // CUDA context, NCCL and cuBLAS workspaces
     double allocatorOverhead = 0.05;  // fragmentation share of the allocated bytes
     double optimizerBytesPerParam = 32; // Adam update traffic per fp32 master parameter
 
-    const GemmEfficiency& forGeneration(const std::string& generation) const;
+    const GenerationCalibration& forGeneration(const std::string& generation) const;
 };
 
 } // namespace dtsim

@@ -31,8 +31,13 @@ struct GroupSpan {
     int size = 1;
     int perDomain = 1; // members sharing one scale-up domain
     int domains = 1;   // scale-up domains the group spans
-    double interBandwidth = 0; // per GPU, after the oversubscription of crossed tiers
-    double interLatency = 0;   // scale-out latency plus crossed tiers' latencies
+    // Per GPU scale-out bandwidth after oversubscription, for neighbour (ring) traffic,
+    // where only the ring edges between switch units cross an uplink...
+    double interBandwidth = 0;
+    // ... and for uniform (all-to-all) traffic, where a share (u-1)/u of every GPU's
+    // bytes leaves its unit.
+    double spreadBandwidth = 0;
+    double interLatency = 0; // scale-out latency plus crossed tiers' latencies
 };
 
 GroupSpan groupSpan(const ClusterSpec& c, int size, int stride);

@@ -41,11 +41,18 @@ double ringAllReduceTime(double n, int p, Link l)
     return 2.0 * (p - 1) * (l.alpha + n / (double(p) * l.beta));
 }
 
+// Pipelined binary tree: reduce up, broadcast down, the message cut into chunks so the
+// tree's depth L is paid once per chunk. With the best chunk size the time is
+// 2 (sqrt(L alpha) + sqrt(n / beta))^2 (Sanders, Speck, Traff 2009, "Two-tree algorithms
+// for full bandwidth broadcast, reduction and scan"): latency 2 L alpha for tiny
+// messages, and for large ones 2 n / beta plus a pipeline fill term that makes the ring
+// the better choice, as NCCL's tuner finds.
 double treeAllReduceTime(double n, int p, Link l)
 {
     if (p <= 1)
         return 0.0;
-    return 2.0 * log2ceil(p) * l.alpha + 2.0 * n / l.beta;
+    const double root = std::sqrt(log2ceil(p) * l.alpha) + std::sqrt(n / l.beta);
+    return 2.0 * root * root;
 }
 
 double ringReduceScatterTime(double n, int p, Link l)
@@ -62,7 +69,8 @@ double treeBroadcastTime(double n, int p, Link l)
 {
     if (p <= 1)
         return 0.0;
-    return log2ceil(p) * l.alpha + n / l.beta;
+    const double root = std::sqrt(log2ceil(p) * l.alpha) + std::sqrt(n / l.beta);
+    return root * root;
 }
 
 double sendRecvTime(double n, Link l) { return l.alpha + n / l.beta; }
@@ -101,6 +109,7 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
         return {};
     const Link up { c.scaleUpLatency, c.scaleUpBandwidth * eff.scaleUp };
     const Link out { g.interLatency, g.interBandwidth * eff.scaleOut };
+    const Link spread { g.interLatency, g.spreadBandwidth * eff.scaleOut };
 
     if (kind == CollectiveKind::SendRecv)
         return flatCost(kind, bytes, 2, g.domains > 1 ? out : up);
@@ -108,7 +117,7 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
         return flatCost(kind, bytes, g.size, up);
 
     // Flat over the whole group: every step is bounded by the slowest (scale-out) link.
-    CollectiveCost flat = flatCost(kind, bytes, g.size, out);
+    CollectiveCost flat = flatCost(kind, bytes, g.size, kind == CollectiveKind::AllToAll ? spread : out);
     if (g.perDomain <= 1)
         return flat;
 
@@ -129,7 +138,7 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
         break;
     case CollectiveKind::AllToAll:
         // Intra-domain share at scale-up speed, the (d-1)/d remote share over scale-out.
-        t = allToAllTime(bytes / d, k, up) + (d - 1) * (out.alpha + bytes / (double(d) * out.beta));
+        t = allToAllTime(bytes / d, k, up) + (d - 1) * (spread.alpha + bytes / (double(d) * spread.beta));
         break;
     case CollectiveKind::Broadcast:
         t = treeBroadcastTime(bytes, d, out) + treeBroadcastTime(bytes, k, up);

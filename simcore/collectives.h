@@ -28,11 +28,11 @@ struct CollectiveCost {
 // the tensor each rank holds; for reduce-scatter the input (output is bytes/p); for
 // all-gather the output; for all-to-all what each rank sends in total.
 double ringAllReduceTime(double bytes, int p, Link l);     // 2(p-1)(a + n/(p b))
-double treeAllReduceTime(double bytes, int p, Link l);     // 2 ceil(log2 p) a + 2 n / b
+double treeAllReduceTime(double bytes, int p, Link l);     // 2 (sqrt(L a) + sqrt(n/b))^2, L = ceil(log2 p)
 double ringReduceScatterTime(double bytes, int p, Link l); // (p-1)(a + n/(p b))
 double ringAllGatherTime(double bytes, int p, Link l);     // (p-1)(a + n/(p b))
 double allToAllTime(double bytes, int p, Link l);          // (p-1)(a + n/(p b))
-double treeBroadcastTime(double bytes, int p, Link l);     // ceil(log2 p) a + n / b
+double treeBroadcastTime(double bytes, int p, Link l);     // (sqrt(L a) + sqrt(n/b))^2
 double sendRecvTime(double bytes, Link l);                 // a + n / b
 
 // Bytes each rank sends in a ring all-reduce: 2 (p-1)/p n.

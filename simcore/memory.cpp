@@ -41,8 +41,8 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     const double ctx = double(s.training.seqLen); // full key length per query (CP splits queries)
     if (storeScores)
         perToken += (e + mask * (1.0 + e)) * m.heads / t * ctx;
-    else
-        perToken += 4.0 * m.heads / t; // fp32 softmax statistics (log-sum-exp)
+    else if (s.training.flashAttention)
+        perToken += 4.0 * m.heads / t; // fp32 softmax statistics (log-sum-exp) for backward
 
     auto mlp = [&](double ffn, double tokensShare) {
         const double upOut = (m.gatedMlp ? 2.0 : 1.0) * ffn / t; // activation-function input
@@ -143,7 +143,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
             r.logits = tokens * s.model.vocab / double(p.tp) * 4.0;
         }
         const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
-        r.reserved = c.reservedMemoryBytes + c.allocatorOverhead * allocated;
+        r.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
         r.total = allocated + r.reserved;
         r.capacity = s.hardware.memoryBytes;
         r.inflightMicrobatches = inflight;

@@ -22,10 +22,6 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
     const ParallelPlan& p = s.plan;
     const TrainingSpec& t = s.training;
 
-    if (p.gpus() != s.cluster.gpus)
-        return PlanIssue { "parallel",
-            "dp*tp*pp*cp = " + num(p.dp) + "*" + num(p.tp) + "*" + num(p.pp) + "*" + num(p.cp) + " = "
-                + num(p.gpus()) + " but cluster.gpus = " + num(s.cluster.gpus) };
     if (m.heads % p.tp != 0)
         return PlanIssue { "parallel.tp",
             "tp = " + num(p.tp) + " does not divide the " + num(m.heads) + " attention heads" };
@@ -38,20 +34,27 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
     if (m.isMoe() && m.moe.expertFfnHidden % p.tp != 0)
         return PlanIssue { "parallel.tp",
             "tp = " + num(p.tp) + " does not divide expert_ffn_hidden = " + num(m.moe.expertFfnHidden) };
-    if (m.layers % p.pp != 0)
+    // Uneven stages are allowed (Llama 3 drops a layer from each end stage); the
+    // slowest stage holds ceil(layers / pp) layers.
+    if (p.pp > m.layers)
         return PlanIssue { "parallel.pp",
-            "pp = " + num(p.pp) + " does not divide the " + num(m.layers) + " layers" };
+            "pp = " + num(p.pp) + " is more than the " + num(m.layers) + " layers" };
     if (p.virtualStages > 1 && p.schedule != Schedule::Interleaved1F1B)
         return PlanIssue { "parallel.virtual_stages",
             "virtual stages > 1 need schedule: interleaved" };
     if (p.schedule == Schedule::Interleaved1F1B) {
         if (p.pp < 2)
             return PlanIssue { "parallel.schedule", "the interleaved schedule needs pp >= 2" };
-        if (m.layers % (p.pp * p.virtualStages) != 0)
+        if (p.pp * p.virtualStages > m.layers)
             return PlanIssue { "parallel.virtual_stages",
-                "pp*virtual_stages = " + num(p.pp * p.virtualStages) + " does not divide the "
+                "pp*virtual_stages = " + num(p.pp * p.virtualStages) + " is more than the "
                     + num(m.layers) + " layers" };
     }
+    // Checked after the per-degree rules, so the message names the degree that is wrong.
+    if (p.gpus() != s.cluster.gpus)
+        return PlanIssue { "parallel",
+            "dp*tp*pp*cp = " + num(p.dp) + "*" + num(p.tp) + "*" + num(p.pp) + "*" + num(p.cp) + " = "
+                + num(p.gpus()) + " but cluster.gpus = " + num(s.cluster.gpus) };
     if (p.ep > 1 && !m.isMoe())
         return PlanIssue { "parallel.ep", "ep = " + num(p.ep) + " needs a mixture-of-experts model" };
     if (m.isMoe() && m.moe.experts % p.ep != 0)

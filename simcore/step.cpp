@@ -27,7 +27,7 @@ double StepBreakdown::sum() const
     return s;
 }
 
-double gemmEfficiency(const GemmEfficiency& g, double m, double n, double k)
+double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k)
 {
     auto f = [&](double d) { return d / (d + g.halfDim); };
     return g.peakFraction * f(m) * f(n) * f(k);
@@ -43,7 +43,7 @@ struct Rates {
     double attentionRate = 0; // achieved FLOP/s of fused attention
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
     double kernel = 0;        // per-kernel fixed cost
-    const GemmEfficiency* eff = nullptr;
+    const GenerationCalibration* eff = nullptr;
 };
 
 Rates ratesFor(const Scenario& s, const Calibration& c)
@@ -192,7 +192,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     sh.normTokens = (p.sequenceParallel && p.tp > 1) ? sh.tokens / p.tp : sh.tokens;
     sh.elem = storageBytes(tr.precision);
 
-    const int layersPerStage = m.layers / p.pp;
+    const int layersPerStage = (m.layers + p.pp - 1) / p.pp; // the slowest stage
     const int moePerStage = std::min(layersPerStage, (m.moeLayerCount() + p.pp - 1) / p.pp);
     const int densePerStage = layersPerStage - moePerStage;
 

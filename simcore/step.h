@@ -11,7 +11,7 @@
 namespace dtsim {
 
 // Achieved fraction of peak of an (M x K) * (K x N) GEMM.
-double gemmEfficiency(const GemmEfficiency& g, double m, double n, double k);
+double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k);
 
 // The scenario must pass checkPlan(); otherwise results are meaningless.
 StepReport simulateStep(const Scenario& s, const Calibration& c);

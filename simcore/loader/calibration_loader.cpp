@@ -7,14 +7,14 @@ namespace dtsim {
 
 namespace {
 
-GemmEfficiency readGemm(const YamlReader& r, const YAML::Node& n, const std::string& field, bool named)
+GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const std::string& field, bool named)
 {
     r.expectMap(n, field);
     if (named)
-        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "memory_fraction" });
+        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "memory_fraction", "reserved_memory" });
     else
-        r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "memory_fraction" });
-    GemmEfficiency g;
+        r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "memory_fraction", "reserved_memory" });
+    GenerationCalibration g;
     if (named) {
         if (!n["generation"])
             r.fail(n, field + ".generation", "is required");
@@ -34,6 +34,9 @@ GemmEfficiency readGemm(const YamlReader& r, const YAML::Node& n, const std::str
     if (!n["half_dim"])
         r.fail(n, field + ".half_dim", "is required");
     g.halfDim = sourcedQuantity(r, n["half_dim"], field + ".half_dim", Dimension::Count, Bound::NonNegative);
+    if (!n["reserved_memory"])
+        r.fail(n, field + ".reserved_memory", "is required");
+    g.reservedMemoryBytes = sourcedQuantity(r, n["reserved_memory"], field + ".reserved_memory", Dimension::Bytes, Bound::NonNegative);
     return g;
 }
 
@@ -47,7 +50,7 @@ Calibration loadCalibration(const std::string& path)
     r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "fp8_gemm_share",
                               "fp8_speedup", "kernel_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "grad_bucket_bytes",
-                              "step_overhead", "reserved_memory", "allocator_overhead",
+                              "step_overhead", "allocator_overhead",
                               "optimizer_bytes_per_param" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
         r.fail(root, "version", "unsupported version");
@@ -71,7 +74,6 @@ Calibration loadCalibration(const std::string& path)
     c.overlapEfficiency = value("overlap_efficiency", Dimension::Count, Bound::NonNegative);
     c.gradBucketBytes = value("grad_bucket_bytes", Dimension::Bytes, Bound::Positive);
     c.stepOverhead = value("step_overhead", Dimension::Seconds, Bound::NonNegative);
-    c.reservedMemoryBytes = value("reserved_memory", Dimension::Bytes, Bound::NonNegative);
     c.allocatorOverhead = value("allocator_overhead", Dimension::Count, Bound::NonNegative);
     c.optimizerBytesPerParam = value("optimizer_bytes_per_param", Dimension::Count, Bound::Positive);
     return c;

@@ -41,6 +41,10 @@ void YamlReader::fail(const YAML::Node& at, const std::string& field, const std:
     for (const auto& [path, text] : m_overrides)
         if (field == path || field.rfind(path + ".", 0) == 0)
             throw InputError("--set " + path + "=" + text, 0, field, reason);
+    // A field's recorded key line beats the value's mark (a section's value starts on
+    // the line after its key).
+    if (auto it = m_lines.find(field); it != m_lines.end())
+        throw InputError(m_file, it->second, field, reason);
     const YAML::Mark mark = at.Mark();
     const int line = mark.line >= 0 ? mark.line + 1 : lineOf(field);
     throw InputError(m_file, line, field, reason);
@@ -71,17 +75,29 @@ void YamlReader::checkKeys(const YAML::Node& map, const std::string& field,
 
 YAML::Node YamlReader::child(const YAML::Node& map, const std::string& parent, const char* key)
 {
-    YAML::Node n = map[key];
-    if (n && n.Mark().line >= 0)
-        m_lines[join(parent, key)] = n.Mark().line + 1;
-    return n;
+    // Record the key's own line: for a nested section the value starts a line later.
+    if (map.IsMap()) {
+        for (const auto& kv : map) {
+            if (kv.first.IsScalar() && kv.first.Scalar() == key) {
+                if (kv.first.Mark().line >= 0)
+                    m_lines[join(parent, key)] = kv.first.Mark().line + 1;
+                return kv.second;
+            }
+        }
+    }
+    return YAML::Node(YAML::NodeType::Undefined);
 }
 
 YAML::Node YamlReader::required(const YAML::Node& map, const std::string& parent, const char* key)
 {
     YAML::Node n = child(map, parent, key);
-    if (!n || n.IsNull())
+    if (!n.IsDefined() || n.IsNull()) {
+        // Point at the section that lacks the key (its own line, when known).
+        const int line = m_lines.count(parent) ? m_lines.at(parent) : 0;
+        if (line > 0)
+            throw InputError(m_file, line, join(parent, key), "is required");
         fail(map, join(parent, key), "is required");
+    }
     return n;
 }
 

@@ -1,0 +1,46 @@
+#pragma once
+// Shared fixtures: the shipped catalogue, calibration and presets from the source tree.
+#include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/scenario_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dtsim::test {
+
+inline std::string dataPath(const std::string& relative)
+{
+    return std::string(DTSIM_SOURCE_DATA_DIR) + "/" + relative;
+}
+
+inline const std::vector<HardwareSpec>& catalog()
+{
+    static const std::vector<HardwareSpec> c = loadHardwareCatalog(dataPath("resources/hardware"));
+    return c;
+}
+
+inline const Calibration& calibration()
+{
+    static const Calibration c = loadCalibration(dataPath("resources/calibration/default.yaml"));
+    return c;
+}
+
+inline Scenario preset(const std::string& name, const std::vector<Override>& overrides = {})
+{
+    return loadScenarioFile(dataPath("presets/" + name + ".yaml"), catalog(), overrides);
+}
+
+inline std::vector<std::string> presetNames()
+{
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dataPath("presets")))
+        if (e.path().extension() == ".yaml")
+            names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+} // namespace dtsim::test

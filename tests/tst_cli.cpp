@@ -1,0 +1,108 @@
+// dtsim-cli end to end: JSON keys and values, listing commands, exit codes and messages.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(DTSIM_CLI_PATH, args);
+    p.waitForFinished(120000);
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+QString preset(const char* name) { return QString(DTSIM_SOURCE_DATA_DIR) + "/presets/" + name + ".yaml"; }
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void simulateJsonHasTheDocumentedKeys()
+    {
+        const Run r = cli({ "simulate", preset("gpt3-175b-a100"), "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const char* key : { "step_time_s", "mfu", "hfu", "tflops_per_gpu", "tokens_per_s", "memory_per_gpu_bytes",
+                 "fits_in_memory", "time_to_train_s", "gpu_hours", "sync_wall_gpus", "breakdown" })
+            QVERIFY2(o.contains(key), key);
+        const double mfu = o["mfu"].toDouble();
+        QVERIFY2(mfu > 0.2 && mfu < 0.7, qPrintable(QString::number(mfu)));
+        QVERIFY(o["fits_in_memory"].toBool());
+        QVERIFY(o["hfu"].toDouble() > mfu); // full recompute
+        double sum = 0;
+        for (const QJsonValue v : o["breakdown"].toObject())
+            sum += v.toDouble();
+        QVERIFY(qAbs(sum - o["step_time_s"].toDouble()) < 1e-6 * sum);
+        // Days to train at a plausible MFU: tens of days for GPT-3 on 1,024 A100s.
+        const double days = o["time_to_train_s"].toDouble() / 86400;
+        QVERIFY2(days > 15 && days < 80, qPrintable(QString::number(days)));
+    }
+
+    void presetNameWorksAsFile()
+    {
+        const Run r = cli({ "simulate", "llama2-7b-8xa100" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("step time"));
+    }
+
+    void setOverridesAField()
+    {
+        const Run a = cli({ "simulate", preset("gpt3-175b-a100"), "--json" });
+        const Run b = cli({ "simulate", preset("gpt3-175b-a100"), "--json", "--set", "cluster.scale_out_bandwidth=25 Gbps" });
+        QCOMPARE(b.code, 0);
+        const double ta = QJsonDocument::fromJson(a.out).object()["step_time_s"].toDouble();
+        const double tb = QJsonDocument::fromJson(b.out).object()["step_time_s"].toDouble();
+        QVERIFY(tb > ta);
+    }
+
+    void listings()
+    {
+        const Run p = cli({ "presets" });
+        QCOMPARE(p.code, 0);
+        for (const char* n : { "gpt3-175b-a100", "llama3-405b-h100", "llama2-7b-8xa100", "mixtral-8x7b-h100", "gtx580-2012" })
+            QVERIFY2(p.out.contains(n), n);
+        const Run h = cli({ "hardware", "--json" });
+        QCOMPARE(h.code, 0);
+        QVERIFY(QJsonDocument::fromJson(h.out).array().size() >= 13);
+    }
+
+    void malformedScenarioExitsTwoWithLocation()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/bad.yaml";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("version: 1\nmodel:\n  layers: 0\n");
+        f.close();
+        const Run r = cli({ "simulate", path });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith((path + ":3: model.layers: ").toUtf8()), r.err.constData());
+    }
+
+    void badInvocationsExitTwo()
+    {
+        QCOMPARE(cli({}).code, 2);
+        QCOMPARE(cli({ "frobnicate" }).code, 2);
+        QCOMPARE(cli({ "simulate" }).code, 2);
+        QCOMPARE(cli({ "simulate", "/nonexistent/x.yaml" }).code, 2);
+        const Run r = cli({ "simulate", preset("gpt3-175b-a100"), "--set", "parallel.tp" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("path=value"));
+        QCOMPARE(cli({ "simulate", preset("gpt3-175b-a100"), "--bogus" }).code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,210 @@
+// Every class of malformed scenario is refused with "file:line: field: reason".
+#include "simcore/input_error.h"
+#include "test_data.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace dtsim;
+
+namespace {
+
+const char* kBase = R"(version: 1
+name: base
+model:
+  layers: 32
+  hidden: 4096
+  heads: 32
+  kv_heads: 8
+  ffn_hidden: 14336
+  gated_mlp: true
+  vocab: 32000
+  moe:
+    experts: 8
+    top_k: 2
+training:
+  global_batch: 512
+  micro_batch: 1
+  seq_len: 4096
+  tokens: 1T
+hardware:
+  gpu: h100-sxm
+cluster:
+  gpus: 64
+  scale_out_bandwidth: 400 Gbps
+parallel:
+  tp: 2
+  pp: 2
+  dp: 16
+  ep: 8
+)";
+
+// Replaces the first line starting with `from` (after indentation) by `to`.
+std::string edit(const std::string& from, const std::string& to)
+{
+    std::string text = kBase;
+    const auto pos = text.find(from);
+    if (pos == std::string::npos)
+        return text;
+    const auto end = text.find('\n', pos);
+    return text.substr(0, pos) + to + text.substr(end);
+}
+
+int lineOf(const std::string& text, const std::string& needle)
+{
+    const auto pos = text.find(needle);
+    return pos == std::string::npos ? 0 : 1 + int(std::count(text.begin(), text.begin() + long(pos), '\n'));
+}
+
+} // namespace
+
+class TestLoader : public QObject {
+    Q_OBJECT
+private slots:
+    void baseLoads()
+    {
+        const Scenario s = loadScenarioText(kBase, "test.yaml", test::catalog());
+        QCOMPARE(s.plan.ep, 8);
+        QCOMPARE(s.model.headDim, 128);
+        QCOMPARE(s.cluster.scaleOutBandwidth, 50e9);
+        QCOMPARE(s.training.tokens, 1e12);
+    }
+
+    void malformed_data()
+    {
+        QTest::addColumn<QString>("yaml");
+        QTest::addColumn<QString>("lineKey");  // text on the line the error must name
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("reason");
+        auto row = [](const char* name, const std::string& yaml, const char* lineKey, const char* field, const char* reason) {
+            QTest::newRow(name) << QString::fromStdString(yaml) << lineKey << field << reason;
+        };
+        row("unknown top-level key", std::string(kBase) + "colour: blue\n", "colour:", "colour", "unknown key");
+        row("unknown nested key", edit("  gated_mlp: true", "  gated_mpl: true"), "gated_mpl", "model.gated_mpl", "unknown key");
+        row("wrong type (text for integer)", edit("  layers: 32", "  layers: many"), "layers:", "model.layers", "whole number");
+        row("wrong type (fraction for integer)", edit("  layers: 32", "  layers: 2.5"), "layers:", "model.layers", "whole number");
+        {
+            std::string listForMap = kBase;
+            listForMap.replace(listForMap.find("hardware:\n  gpu: h100-sxm"), 25, "hardware: [h100-sxm]");
+            row("wrong type (list for map)", listForMap, "hardware:", "hardware", "mapping");
+        }
+        row("wrong type (map for text)", edit("name: base", "name: {a: 1}"), "name:", "name", "expected a string");
+        row("zero", edit("  layers: 32", "  layers: 0"), "layers:", "model.layers", "at least 1");
+        row("negative", edit("  hidden: 4096", "  hidden: -4096"), "hidden:", "model.hidden", "at least 1");
+        row("negative quantity", edit("  tokens: 1T", "  tokens: -5"), "tokens:", "training.tokens", "greater than zero");
+        row("NaN", edit("  tokens: 1T", "  tokens: nan"), "tokens:", "training.tokens", "finite");
+        row("YAML NaN", edit("  tokens: 1T", "  tokens: .nan"), "tokens:", "training.tokens", "is not");
+        row("infinity", edit("  scale_out_bandwidth: 400 Gbps", "  scale_out_bandwidth: .inf"), "scale_out_bandwidth", "cluster.scale_out_bandwidth", "is not");
+        row("bad unit", edit("  scale_out_bandwidth: 400 Gbps", "  scale_out_bandwidth: 400 GB"), "scale_out_bandwidth", "cluster.scale_out_bandwidth", "unknown unit");
+        row("unknown GPU", edit("  gpu: h100-sxm", "  gpu: h1000"), "gpu:", "hardware.gpu", "unknown GPU");
+        row("unknown choice", std::string(kBase) + "  schedule: zigzag\n", "schedule:", "parallel.schedule", "not one of");
+        row("missing field", edit("  seq_len: 4096", ""), "training:", "training.seq_len", "is required");
+        row("version", edit("version: 1", "version: 2"), "version:", "version", "unsupported version");
+        row("TP not dividing heads", edit("  tp: 2", "  tp: 3"), "tp:", "parallel.tp", "does not divide the 32 attention heads");
+        row("TP not dividing KV heads", edit("  tp: 2", "  tp: 16") , "tp:", "parallel.tp", "");
+        row("degrees not matching GPUs", edit("  dp: 16", "  dp: 8"), "parallel:", "parallel", "= 32 but cluster.gpus = 64");
+        row("EP not dividing experts", edit("  ep: 8", "  ep: 3"), "ep:", "parallel.ep", "does not divide the 8 experts");
+        row("batch not divisible", edit("  global_batch: 512", "  global_batch: 500"), "global_batch", "training.global_batch", "not a multiple");
+        row("top_k above experts", edit("    top_k: 2", "    top_k: 9"), "top_k", "model.moe.top_k", "larger than");
+        row("kv heads not dividing heads", edit("  kv_heads: 8", "  kv_heads: 5"), "kv_heads", "model.kv_heads", "must divide");
+    }
+    void malformed()
+    {
+        QFETCH(QString, yaml);
+        QFETCH(QString, lineKey);
+        QFETCH(QString, field);
+        QFETCH(QString, reason);
+        const std::string text = yaml.toStdString();
+        try {
+            loadScenarioText(text, "test.yaml", test::catalog());
+            QFAIL("accepted a malformed scenario");
+        } catch (const InputError& e) {
+            const QString msg = e.what();
+            const int line = lineOf(text, lineKey.toStdString());
+            QVERIFY(line > 0);
+            const QString prefix = QString("test.yaml:%1: %2: ").arg(line).arg(field);
+            QVERIFY2(msg.startsWith(prefix), qPrintable(msg + "  (expected prefix " + prefix + ")"));
+            QVERIFY2(msg.contains(reason), qPrintable(msg));
+        }
+    }
+
+    void syntaxErrorNamesLine()
+    {
+        const std::string text = edit("  heads: 32", "  heads: [32");
+        try {
+            loadScenarioText(text, "test.yaml", test::catalog());
+            QFAIL("accepted broken YAML");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith("test.yaml:"), e.what());
+            QVERIFY(e.line() > 0);
+            QVERIFY(QString(e.what()).contains("syntax"));
+        }
+    }
+
+    void overrideChangesField()
+    {
+        const Scenario s = loadScenarioText(kBase, "test.yaml", test::catalog(),
+            { parseOverride("parallel.tp=4"), parseOverride("parallel.dp=8"), parseOverride("cluster.scale_out_bandwidth=200 Gbps") });
+        QCOMPARE(s.plan.tp, 4);
+        QCOMPARE(s.cluster.scaleOutBandwidth, 25e9);
+    }
+
+    void overrideErrorsNameTheOverride()
+    {
+        try {
+            loadScenarioText(kBase, "test.yaml", test::catalog(), { parseOverride("parallel.tp=abc") });
+            QFAIL("accepted a bad override");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith("--set parallel.tp=abc: parallel.tp: expected a whole number"), e.what());
+        }
+        try {
+            loadScenarioText(kBase, "test.yaml", test::catalog(), { parseOverride("parallel.tpp=2") });
+            QFAIL("accepted an unknown override key");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("parallel.tpp: unknown key"), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, parseOverride("no-equals-sign"));
+        QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioText(kBase, "t", test::catalog(), { parseOverride("name.x=1") }));
+    }
+
+    void fileProblems()
+    {
+        QTemporaryDir dir;
+        const std::string missing = (dir.path() + "/nope.yaml").toStdString();
+        try {
+            loadScenarioFile(missing, test::catalog());
+            QFAIL("loaded a missing file");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(missing) + ": "), e.what());
+        }
+        try {
+            loadScenarioFile(dir.path().toStdString(), test::catalog());
+            QFAIL("loaded a directory");
+        } catch (const InputError& e) {
+            QVERIFY(QString(e.what()).contains("directory"));
+        }
+        const std::string empty = (dir.path() + "/empty.yaml").toStdString();
+        std::ofstream(empty).close();
+        QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioFile(empty, test::catalog()));
+        const std::string binary = (dir.path() + "/binary.yaml").toStdString();
+        std::ofstream(binary) << "version: 1\nmodel: \xff\xfe\x00\x01\n";
+        QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioFile(binary, test::catalog()));
+    }
+
+    void everyPresetLoads()
+    {
+        for (const std::string& name : test::presetNames()) {
+            try {
+                test::preset(name);
+            } catch (const InputError& e) {
+                QFAIL(e.what());
+            }
+        }
+        QVERIFY(test::presetNames().size() >= 5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoader)
+#include "tst_loader.moc"

@@ -1,0 +1,94 @@
+// Pipeline schedules: bubble (p-1)/m, its interleaved form (p-1)/(v m), and how the
+// schedule changes memory and step time.
+#include "simcore/step.h"
+#include "test_data.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace dtsim;
+
+namespace {
+
+double steadyState(const StepReport& r)
+{
+    const StepBreakdown& b = r.breakdown;
+    double s = b.forward + b.backward + b.recompute;
+    for (int i = 0; i < kCommGroupCount; ++i)
+        if (i != int(CommGroup::DP))
+            s += b.exposedComm[i];
+    return s;
+}
+
+} // namespace
+
+class TestPipeline : public QObject {
+    Q_OBJECT
+private slots:
+    void bubbleFraction_data()
+    {
+        QTest::addColumn<int>("schedule");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("v");
+        QTest::addColumn<int>("globalBatch");
+        QTest::newRow("1F1B p=8 m=96") << int(Schedule::OneFOneB) << 8 << 1 << 1536;
+        QTest::newRow("1F1B p=8 m=16") << int(Schedule::OneFOneB) << 8 << 1 << 256;
+        QTest::newRow("GPipe p=4 m=24") << int(Schedule::GPipe) << 4 << 1 << 384;
+        QTest::newRow("interleaved p=8 v=2") << int(Schedule::Interleaved1F1B) << 8 << 2 << 1536;
+        QTest::newRow("interleaved p=8 v=4") << int(Schedule::Interleaved1F1B) << 8 << 4 << 1536;
+    }
+    void bubbleFraction()
+    {
+        QFETCH(int, schedule);
+        QFETCH(int, pp);
+        QFETCH(int, v);
+        QFETCH(int, globalBatch);
+        Scenario s = test::preset("gpt3-175b-a100");
+        s.plan.schedule = Schedule(schedule);
+        s.plan.pp = pp;
+        s.plan.virtualStages = v;
+        s.plan.dp = 1024 / (8 * pp);
+        s.training.globalBatch = globalBatch;
+        const StepReport r = simulateStep(s, test::calibration());
+        const double m = r.microbatches;
+        QCOMPARE(m, double(globalBatch) / s.plan.dp);
+        const double expected = (pp - 1.0) / (v * m);
+        QVERIFY(std::abs(r.bubbleFraction - expected) < 1e-12);
+        // The bubble is that fraction of the steady-state pipeline time.
+        QVERIFY(std::abs(r.breakdown.bubble / steadyState(r) - expected) < 1e-9);
+    }
+
+    void interleavingShrinksBubble()
+    {
+        Scenario s = test::preset("gpt3-175b-a100");
+        s.plan.schedule = Schedule::OneFOneB;
+        s.plan.virtualStages = 1;
+        const StepReport plain = simulateStep(s, test::calibration());
+        s.plan.schedule = Schedule::Interleaved1F1B;
+        s.plan.virtualStages = 4;
+        const StepReport inter = simulateStep(s, test::calibration());
+        QVERIFY(inter.breakdown.bubble < plain.breakdown.bubble / 3.9);
+        // ... at the price of v times more pipeline sends.
+        QVERIFY(inter.comm[int(CommGroup::PP)].bytesPerGpu > 3.9 * plain.comm[int(CommGroup::PP)].bytesPerGpu);
+    }
+
+    void noPipelineNoBubble()
+    {
+        Scenario s = test::preset("llama2-7b-8xa100");
+        const StepReport r = simulateStep(s, test::calibration());
+        QCOMPARE(r.breakdown.bubble, 0.0);
+        QCOMPARE(r.bubbleFraction, 0.0);
+    }
+
+    void breakdownAddsUpToStepTime()
+    {
+        for (const std::string& name : test::presetNames()) {
+            const StepReport r = simulateStep(test::preset(name), test::calibration());
+            QVERIFY2(std::abs(r.breakdown.sum() - r.stepTime) < 1e-9 * r.stepTime, name.c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPipeline)
+#include "tst_pipeline.moc"
