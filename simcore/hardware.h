@@ -26,6 +26,7 @@ struct HardwareSpec {
     double tdpWatts = 0;
     double idleWatts = 0;
     double launchPriceUsd = 0;
+    double powerLimitWatts = 0; // a board power cap below TDP (0 = none); lowers clocks
 
     double peak(Precision p) const { return peakDenseFlops[precisionIndex(p)]; }
     bool supports(Precision p) const { return peak(p) > 0; }

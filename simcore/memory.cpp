@@ -27,14 +27,14 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     const double e = storageBytes(s.training.precision);
     const bool sp = p.sequenceParallel && p.tp > 1;
     const double repl = sp ? 1.0 / t : 1.0; // tensors TP leaves replicated unless SP
-    const double h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
+    const double h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.tp);
     const double mask = m.dropout ? 1.0 : 0.0;
 
     if (p.recompute == Recompute::Full)
         return tokens * e * h * repl; // the layer input only
 
     // Per token, bytes. Norm inputs (2), QKV input, Q/K/V, out-projection input, dropout mask.
-    double perToken = 2 * e * h * repl + e * h * repl + e * (qd + 2 * kvd) / t + e * qd / t
+    double perToken = 2 * e * h * repl + e * h * repl + e * (qd / t + 2 * kvdLocal) + e * qd / t
         + mask * h * repl;
     // Attention scores: kept unless flash-style kernels or selective recompute drop them.
     const bool storeScores = !s.training.flashAttention && p.recompute == Recompute::None;

@@ -40,6 +40,8 @@ struct ModelSpec {
     int denseLayerCount() const { return layers - moeLayerCount(); }
     int queryDim() const { return heads * headDim; }
     int kvDim() const { return kvHeads * headDim; }
+    // K/V width one tensor-parallel rank holds: heads are split, or replicated when tp > kv_heads.
+    double kvDimPerRank(int tp) const { return (kvHeads >= tp ? double(kvHeads) / tp : 1.0) * headDim; }
     int mlpMatrices() const { return gatedMlp ? 3 : 2; }
 };
 

@@ -25,9 +25,10 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
     if (m.heads % p.tp != 0)
         return PlanIssue { "parallel.tp",
             "tp = " + num(p.tp) + " does not divide the " + num(m.heads) + " attention heads" };
-    if (m.kvHeads % p.tp != 0)
+    // Key/value heads are split across TP ranks, or replicated when tp is a multiple.
+    if (m.kvHeads % p.tp != 0 && p.tp % m.kvHeads != 0)
         return PlanIssue { "parallel.tp",
-            "tp = " + num(p.tp) + " does not divide the " + num(m.kvHeads) + " key/value heads" };
+            "tp = " + num(p.tp) + " neither divides nor is a multiple of the " + num(m.kvHeads) + " key/value heads" };
     if (m.ffnHidden % p.tp != 0)
         return PlanIssue { "parallel.tp",
             "tp = " + num(p.tp) + " does not divide ffn_hidden = " + num(m.ffnHidden) };

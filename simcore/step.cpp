@@ -102,17 +102,17 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
-    const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
+    const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.tp);
     const double e = sh.elem;
     LayerTimes lt;
 
-    lt.gemmForward = gemmTime(r, T, (qd + 2 * kvd) / t, h) + gemmTime(r, T, h, qd / t);
+    lt.gemmForward = gemmTime(r, T, qd / t + 2 * kvdLocal, h) + gemmTime(r, T, h, qd / t);
     const double attnFlops = 4.0 * (qd / t) * T * (s.training.seqLen + 1) / 2.0;
     lt.attentionForward = attnFlops / r.attentionRate + r.kernel;
 
     // Streaming kernels: 2 norms (read+write), 2 residual adds (2 reads, 1 write),
     // rotary on Q and K, the activation function, dropout when on.
-    double bytes = sh.normTokens * e * h * (2 * 2 + 2 * 3) + T * e * 2 * (qd + kvd) / t;
+    double bytes = sh.normTokens * e * h * (2 * 2 + 2 * 3) + T * e * 2 * (qd / t + kvdLocal);
     int kernels = 5;
     if (m.dropout) {
         bytes += sh.normTokens * 2 * (2 * e + 1) * h;
@@ -235,7 +235,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     double cpExposedLayer = 0, cpTotalLayer = 0, cpBytesLayer = 0;
     if (p.cp > 1) {
         const GroupSpan g = groupSpan(s.cluster, p.cp, p.stride(Axis::CP));
-        const double chunk = 2.0 * sh.tokens * m.kvDim() / p.tp * sh.elem;
+        const double chunk = 2.0 * sh.tokens * m.kvDimPerRank(p.tp) * sh.elem;
         CommOp hop = comm(CollectiveKind::SendRecv, chunk, g, s, eff, cpRep);
         cpRep.groupSize = p.cp;
         const double hops = p.cp - 1;

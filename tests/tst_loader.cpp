@@ -103,7 +103,13 @@ private slots:
         row("missing field", edit("  seq_len: 4096", ""), "training:", "training.seq_len", "is required");
         row("version", edit("version: 1", "version: 2"), "version:", "version", "unsupported version");
         row("TP not dividing heads", edit("  tp: 2", "  tp: 3"), "tp:", "parallel.tp", "does not divide the 32 attention heads");
-        row("TP not dividing KV heads", edit("  tp: 2", "  tp: 16") , "tp:", "parallel.tp", "");
+        {
+            std::string kv = kBase;
+            kv.replace(kv.find("  heads: 32"), 11, "  heads: 48\n  head_dim: 128");
+            kv.replace(kv.find("  kv_heads: 8"), 13, "  kv_heads: 16");
+            kv.replace(kv.find("  tp: 2"), 7, "  tp: 3");
+            row("TP vs KV heads", kv, "tp:", "parallel.tp", "neither divides nor is a multiple of the 16 key/value heads");
+        }
         row("degrees not matching GPUs", edit("  dp: 16", "  dp: 8"), "parallel:", "parallel", "= 32 but cluster.gpus = 64");
         row("EP not dividing experts", edit("  ep: 8", "  ep: 3"), "ep:", "parallel.ep", "does not divide the 8 experts");
         row("batch not divisible", edit("  global_batch: 512", "  global_batch: 500"), "global_batch", "training.global_batch", "not a multiple");

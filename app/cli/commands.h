@@ -12,5 +12,6 @@ inline constexpr int kExitBadInput = 2;
 int runSimulate(const QStringList& args);
 int runPresets(const QStringList& args);
 int runHardware(const QStringList& args);
+int runValidate(const QStringList& args);
 
 } // namespace dtsim::cli

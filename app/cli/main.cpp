@@ -15,7 +15,8 @@ void usage(FILE* to)
         "commands:\n"
         "  simulate FILE [--set path=value ...] [--json]   simulate one training step and the run\n"
         "  presets [--json]                                list the shipped scenario presets\n"
-        "  hardware [--json]                               list the hardware catalogue\n\n"
+        "  hardware [--json]                               list the hardware catalogue\n"
+        "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
 }
@@ -40,6 +41,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runPresets(args);
         if (command == "hardware")
             return dtsim::cli::runHardware(args);
+        if (command == "validate")
+            return dtsim::cli::runValidate(args);
         if (command == "--version" || command == "version") {
             std::printf("dtsim-cli %s\n", DTSIM_VERSION);
             return dtsim::cli::kExitOk;

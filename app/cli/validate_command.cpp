@@ -1,0 +1,143 @@
+// dtsim-cli validate: the engine against a published-runs file.
+#include "commands.h"
+#include "data_paths.h"
+
+#include "simcore/input_error.h"
+#include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/published_runs_loader.h"
+#include "simcore/validation/validation.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace dtsim::cli {
+
+namespace {
+
+QJsonObject statsJson(const ErrorStats& s)
+{
+    return { { "count", s.count }, { "median_abs_rel_error", s.median }, { "p90_abs_rel_error", s.p90 },
+        { "max_abs_rel_error", s.max } };
+}
+
+QJsonObject bySourceJson(const std::map<std::string, ErrorStats>& good, const std::map<std::string, ErrorStats>& all)
+{
+    QJsonObject o;
+    for (const auto& [source, stats] : all) {
+        auto g = good.find(source);
+        o.insert(QString::fromStdString(source),
+            QJsonObject { { "good", statsJson(g != good.end() ? g->second : ErrorStats {}) }, { "all", statsJson(stats) } });
+    }
+    return o;
+}
+
+QString statsLine(const char* label, const ErrorStats& s)
+{
+    return QString("  %1 %2 runs   median %3%   p90 %4%   max %5%\n")
+        .arg(label, -22)
+        .arg(s.count, 4)
+        .arg(100 * s.median, 5, 'f', 1)
+        .arg(100 * s.p90, 5, 'f', 1)
+        .arg(100 * s.max, 6, 'f', 1);
+}
+
+} // namespace
+
+int runValidate(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription("validate");
+    p.addHelpOption();
+    p.addPositionalArgument("FILE", "A published-runs YAML file (schema: tests/validation/README.md).");
+    p.addOption({ "json", "Print the comparison as JSON." });
+    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
+    QStringList full = args;
+    full.prepend("dtsim-cli validate");
+    if (!p.parse(full) || p.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "dtsim-cli validate: %s\n",
+            p.errorText().isEmpty() ? "expected one FILE" : qPrintable(p.errorText()));
+        return kExitBadInput;
+    }
+    try {
+        const DataPaths d = findDataPaths(p.value("data"));
+        if (d.root.isEmpty())
+            throw InputError("dtsim-cli", 0, "--data", "cannot find dtsim's data; pass --data DIR");
+        const auto catalog = loadHardwareCatalog(d.hardwareDir());
+        const Calibration calibration = loadCalibration(d.calibrationFile());
+        const auto runs = loadPublishedRuns(p.positionalArguments().first().toStdString());
+        const ValidationResult v = validateRuns(runs, catalog, calibration);
+
+        QTextStream out(stdout);
+        if (p.isSet("json")) {
+            QJsonArray rows;
+            for (const ValidationRow& r : v.rows) {
+                QJsonObject o { { "id", QString::fromStdString(r.id) }, { "quality", QString::fromStdString(r.quality) },
+                    { "source", QString::fromStdString(r.source) }, { "skipped", r.skipped } };
+                if (r.skipped) {
+                    o.insert("skip_reason", QString::fromStdString(r.skipReason));
+                    o.insert("reported_tokens_per_s_per_gpu", QJsonValue::Null);
+                    o.insert("predicted_tokens_per_s_per_gpu", QJsonValue::Null);
+                    o.insert("rel_error", QJsonValue::Null);
+                } else {
+                    o.insert("reported_tokens_per_s_per_gpu", r.reported);
+                    o.insert("predicted_tokens_per_s_per_gpu", r.predicted);
+                    o.insert("rel_error", r.relError);
+                    o.insert("reported_basis", QString::fromStdString(r.basis));
+                    o.insert("predicted_mfu", r.predictedMfu);
+                    o.insert("predicted_fits_in_memory", r.predictedFits);
+                }
+                rows.append(o);
+            }
+            const QJsonObject doc { { "runs", rows }, { "good", statsJson(v.good) }, { "all", statsJson(v.all) },
+                { "per_source", bySourceJson(v.goodBySource, v.allBySource) } };
+            out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+            return kExitOk;
+        }
+
+        out << QString("%1 %2 %3 %4 %5\n").arg("id", -52).arg("quality", -15).arg("reported", 10).arg("predicted", 10).arg("error", 8);
+        QString skipped;
+        for (const ValidationRow& r : v.rows) {
+            if (r.skipped) {
+                skipped += QString("  %1 %2\n").arg(QString::fromStdString(r.id), -52).arg(QString::fromStdString(r.skipReason));
+                continue;
+            }
+            out << QString("%1 %2 %3 %4 %5%%6\n")
+                       .arg(QString::fromStdString(r.id), -52)
+                       .arg(QString::fromStdString(r.quality).left(15), -15)
+                       .arg(r.reported, 10, 'f', 1)
+                       .arg(r.predicted, 10, 'f', 1)
+                       .arg(100 * r.relError, 7, 'f', 1)
+                       .arg(r.predictedFits ? "" : "  (predicted out of memory)");
+        }
+        out << "\nAbsolute relative error of tokens/s per GPU\n";
+        out << statsLine("good rows", v.good);
+        out << statsLine("all rows", v.all);
+        out << "\nPer source (good rows | all rows)\n";
+        for (const auto& [source, all] : v.allBySource) {
+            auto g = v.goodBySource.find(source);
+            const ErrorStats good = g != v.goodBySource.end() ? g->second : ErrorStats {};
+            out << QString("  %1 good %2 median %3% p90 %4% | all %5 median %6% p90 %7%\n")
+                       .arg(QString::fromStdString(source), -12)
+                       .arg(good.count, 3)
+                       .arg(100 * good.median, 5, 'f', 1)
+                       .arg(100 * good.p90, 5, 'f', 1)
+                       .arg(all.count, 3)
+                       .arg(100 * all.median, 5, 'f', 1)
+                       .arg(100 * all.p90, 5, 'f', 1);
+        }
+        if (!skipped.isEmpty())
+            out << "\nSkipped\n" << skipped;
+        return kExitOk;
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitBadInput;
+    }
+}
+
+} // namespace dtsim::cli

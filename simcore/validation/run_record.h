@@ -1,0 +1,44 @@
+#pragma once
+// One measured training run from a published-runs file (schema: tests/validation/README.md),
+// as plain values. Absent fields stay empty; interpreting the free-text fields is the job
+// of run_to_scenario and reported_throughput.
+#include <optional>
+#include <string>
+
+namespace dtsim {
+
+struct RunRecord {
+    std::string id;
+    std::string quality;
+    std::string framework;
+    std::string model;
+    int line = 0; // where the record starts in its file
+
+    // architecture
+    std::string architectureType; // dense / moe
+    std::optional<int> layers, hidden, heads, kvHeads, headDim, ffnHidden, vocab, seqLen;
+    std::optional<int> experts, topK, expertFfnHidden, sharedExperts, denseLayers;
+
+    // hardware
+    std::string accelerator, gpuClass, interconnect;
+    std::optional<int> numGpus, gpusPerNode;
+    std::optional<double> peakBf16Tflops, peakFp8Tflops;
+
+    // parallelism
+    std::optional<int> tp, pp, dp, cp, ep, virtualPipeline;
+    std::optional<bool> sequenceParallel;
+    std::string zeroOrFsdp, pipelineSchedule;
+
+    // batch
+    std::optional<double> microBatch, globalBatchSeqs, globalBatchTokens, gradAccumSteps;
+
+    std::string activationRecompute, precision, flopsAccounting;
+
+    // result (numbers as reported) and derived values
+    std::optional<double> tflopsPerGpu, mfu, hfu, pctOfPeak, stepTime, tokensPerS, tokensPerSPerGpu, samplesPerS;
+    std::optional<double> derivedTokensPerSPerGpu, derivedStepTime;
+
+    std::string sourcePrefix() const { return id.substr(0, id.find('-')); }
+};
+
+} // namespace dtsim

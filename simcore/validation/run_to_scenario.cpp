@@ -1,0 +1,242 @@
+#include "run_to_scenario.h"
+
+#include "../loader/hardware_loader.h"
+#include "../plan_check.h"
+#include "../units.h"
+#include "text_match.h"
+
+#include <cmath>
+#include <regex>
+
+namespace dtsim {
+
+using text::has;
+using text::lower;
+
+std::string acceleratorId(const std::string& description)
+{
+    const std::string d = lower(description);
+    if (has(d, "v5e"))
+        return "tpu-v5e";
+    if (has(d, "v5p"))
+        return "tpu-v5p";
+    if (has(d, "tpu v4") || has(d, "tpuv4") || has(d, "tpu-v4"))
+        return "tpu-v4";
+    if (has(d, "h800"))
+        return "h800";
+    if (has(d, "gb200"))
+        return "gb200";
+    if (has(d, "b200"))
+        return "b200";
+    if (has(d, "h200"))
+        return "h200";
+    if (has(d, "h100"))
+        return has(d, "pcie") ? "h100-pcie" : "h100-sxm";
+    if (has(d, "a100"))
+        return has(d, "40gb") || has(d, "40 gb") ? "a100-40gb" : "a100-80gb";
+    if (has(d, "v100"))
+        return "v100";
+    if (has(d, "mi300x"))
+        return "mi300x";
+    return {};
+}
+
+double perGpuNetworkBandwidth(const std::string& interconnect, int gpusPerNode)
+{
+    const std::string d = lower(interconnect);
+    const double gpn = std::max(1, gpusPerNode);
+    std::smatch m;
+    static const std::regex perGpu(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps)[^,;]*per gpu)");
+    static const std::regex linksPerNode(R"((\d+) ?x ?(\d+(?:\.\d+)?) ?(?:gb/s|gbps)[^,;]*per node)");
+    static const std::regex nodeTotal(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps) ?(?:node-node|inter-node|per node))");
+    static const std::regex hcas(R"((\d+) ?x ?connectx-6)");
+    static const std::regex opa(R"((\d+) opa links per node)");
+    static const std::regex hcaPerGpu(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps)[^;]*\((\d+) hcas per node)");
+    const double gbit = 1e9 / 8.0;
+    if (std::regex_search(d, m, perGpu))
+        return std::stod(m[1]) * gbit;
+    if (std::regex_search(d, m, linksPerNode))
+        return std::stod(m[1]) * std::stod(m[2]) * gbit / gpn;
+    if (std::regex_search(d, m, hcaPerGpu))
+        return std::stod(m[1]) * std::stod(m[2]) * gbit / gpn;
+    if (std::regex_search(d, m, nodeTotal))
+        return std::stod(m[1]) * gbit / gpn;
+    if (std::regex_search(d, m, hcas))
+        return std::stod(m[1]) * 200.0 * gbit / gpn; // ConnectX-6 HDR: 200 Gb/s per HCA
+    if (std::regex_search(d, m, opa))
+        return std::stod(m[1]) * 100.0 * gbit / gpn; // Omni-Path: 100 Gb/s per link
+    return 0.0;
+}
+
+namespace {
+
+// GPT-2 BPE (50,257) padded to a multiple of 128 x 8 as Megatron pads it: the vocabulary
+// of the GPT-3-style runs that leave it unstated.
+constexpr int kDefaultVocab = 51200;
+
+Precision precisionOf(const std::string& text, const HardwareSpec& hw)
+{
+    const std::string p = lower(text);
+    Precision out = Precision::BF16;
+    if (has(p, "fp8"))
+        out = Precision::FP8;
+    else if (has(p, "bf16"))
+        out = Precision::BF16;
+    else if (has(p, "fp16"))
+        out = Precision::FP16;
+    else if (has(p, "fp32"))
+        out = Precision::FP32;
+    if (!hw.supports(out) && out == Precision::BF16 && hw.supports(Precision::FP16))
+        out = Precision::FP16;
+    return out;
+}
+
+Recompute recomputeOf(const std::string& text)
+{
+    const std::string r = lower(text);
+    if (r.empty() || r == "none" || r == "null" || has(r, "no recompute"))
+        return Recompute::None;
+    if (has(r, "selective") || has(r, "sac") || has(r, "qkv_proj") || has(r, "every n-th"))
+        return Recompute::Selective;
+    if (has(r, "full"))
+        return Recompute::Full;
+    return Recompute::None;
+}
+
+int zeroStageOf(const std::string& text)
+{
+    const std::string z = lower(text);
+    if (z.empty() || z == "none" || z == "null")
+        return 0;
+    if (has(z, "shard_grad_op") || has(z, "zero-2") || has(z, "zero_stage=2"))
+        return 2;
+    if (has(z, "fsdp=0") || has(z, "(fsdp=0)"))
+        return 1; // "distributed optimizer / DDP (FSDP=0)"
+    if (has(z, "fsdp") || has(z, "fully sharded") || has(z, "full_shard") || has(z, "zero-3") || has(z, "full shard"))
+        return 3;
+    if (has(z, "zero-1") || has(z, "zero_stage=1") || has(z, "distributed optimizer") || has(z, "sharded"))
+        return 1;
+    return 0;
+}
+
+} // namespace
+
+std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog)
+{
+    if (!r.layers || !r.hidden || !r.heads || !r.seqLen)
+        return SkippedRun { "architecture incomplete (layers, hidden_size, attention_heads and seq_len are needed)" };
+    if (!r.numGpus || *r.numGpus < 1)
+        return SkippedRun { "hardware.num_gpus missing" };
+    const std::string id = acceleratorId(r.accelerator + " " + r.gpuClass);
+    if (id.empty())
+        return SkippedRun { "accelerator \"" + r.accelerator + "\" is not in the catalogue" };
+    const HardwareSpec* hw = findHardware(catalog, id);
+    if (!hw)
+        return SkippedRun { "catalogue has no \"" + id + "\"" };
+
+    Scenario s;
+    s.name = r.id;
+    s.hardware = *hw;
+    // A stated memory size or power limit that differs from the catalogue part.
+    {
+        static const std::regex gb(R"((\d+) ?gb)");
+        static const std::regex watts(R"((\d+) ?w power limit)");
+        std::smatch m;
+        const std::string acc = lower(r.accelerator);
+        if (std::regex_search(acc, m, gb)) {
+            const double stated = std::stod(m[1]) * units::GiB;
+            if (std::fabs(stated / hw->memoryBytes - 1) > 0.05)
+                s.hardware.memoryBytes = stated;
+        }
+        if (std::regex_search(acc, m, watts))
+            s.hardware.powerLimitWatts = std::stod(m[1]);
+    }
+
+    ModelSpec& m = s.model;
+    m.name = r.model;
+    m.layers = *r.layers;
+    m.hidden = *r.hidden;
+    m.heads = *r.heads;
+    m.kvHeads = r.kvHeads.value_or(m.heads);
+    m.headDim = r.headDim.value_or(m.hidden / m.heads);
+    m.ffnHidden = r.ffnHidden.value_or(4 * m.hidden);
+    // Gated MLPs (SwiGLU) are the ones whose width is not the GPT-style 4h.
+    m.gatedMlp = m.ffnHidden != 4 * m.hidden;
+    m.norm = m.gatedMlp ? NormKind::RmsNorm : NormKind::LayerNorm;
+    m.vocab = r.vocab.value_or(kDefaultVocab);
+    if (r.experts && *r.experts > 0) {
+        m.moe.experts = *r.experts;
+        m.moe.topK = r.topK.value_or(1);
+        m.moe.expertFfnHidden = r.expertFfnHidden.value_or(m.ffnHidden);
+        m.moe.sharedExperts = r.sharedExperts.value_or(0);
+        m.moe.firstDenseLayers = r.denseLayers.value_or(0);
+    }
+
+    TrainingSpec& t = s.training;
+    t.seqLen = *r.seqLen;
+    t.precision = precisionOf(r.precision, s.hardware);
+    if (!s.hardware.supports(t.precision))
+        return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
+
+    ParallelPlan& p = s.plan;
+    p.tp = r.tp.value_or(1);
+    p.pp = r.pp.value_or(1);
+    p.cp = r.cp.value_or(1);
+    p.ep = r.ep.value_or(1);
+    const int model = p.tp * p.pp * p.cp;
+    if (model < 1 || *r.numGpus % model != 0)
+        return SkippedRun { "tp*pp*cp does not divide num_gpus" };
+    p.dp = r.dp.value_or(*r.numGpus / model);
+    if (p.gpus() != *r.numGpus)
+        p.dp = *r.numGpus / model; // the schema's dp may count only the sharded group
+    p.sequenceParallel = r.sequenceParallel.value_or(p.tp > 1);
+    p.recompute = recomputeOf(r.activationRecompute);
+    p.zeroStage = zeroStageOf(r.zeroOrFsdp);
+    const std::string sched = lower(r.pipelineSchedule);
+    p.virtualStages = std::max(1, r.virtualPipeline.value_or(1));
+    if (p.pp > 1 && (has(sched, "interleaved") || p.virtualStages > 1)) {
+        p.schedule = Schedule::Interleaved1F1B;
+        if (p.virtualStages == 1)
+            p.virtualStages = 2;
+    } else {
+        p.schedule = Schedule::OneFOneB;
+        p.virtualStages = 1;
+    }
+    if (m.isMoe() && m.moe.experts % p.ep != 0)
+        return SkippedRun { "ep does not divide the experts" };
+
+    ClusterSpec& c = s.cluster;
+    c.gpus = *r.numGpus;
+    c.gpusPerNode = r.gpusPerNode.value_or(std::min(8, hw->scaleUpDomain));
+    c.scaleUpDomain = std::max(hw->scaleUpDomain, 1);
+    if (c.gpusPerNode < c.scaleUpDomain && hw->scaleUpDomain <= 8)
+        c.scaleUpDomain = c.gpusPerNode;
+    c.scaleUpBandwidth = hw->scaleUpBandwidth;
+    c.scaleUpLatency = hw->scaleUpLatency;
+    c.scaleOutBandwidth = hw->scaleOutBandwidth;
+    c.scaleOutLatency = hw->scaleOutLatency;
+    if (const double bw = perGpuNetworkBandwidth(r.interconnect, c.gpusPerNode); bw > 0)
+        c.scaleOutBandwidth = bw;
+
+    // Batch: sequences per step, else tokens / seq_len. Micro-batch default 1.
+    double seqs = r.globalBatchSeqs.value_or(0);
+    if (seqs <= 0 && r.globalBatchTokens)
+        seqs = *r.globalBatchTokens / t.seqLen;
+    if (seqs < 1)
+        return SkippedRun { "batch.global_batch_seqs and global_batch_tokens both missing" };
+    t.microBatch = std::max(1, int(std::lround(r.microBatch.value_or(1))));
+    // A few rows state accumulation steps inconsistent with GBS/(DP*MBS): keep the
+    // global batch, round the number of micro-batches per replica.
+    const double perReplica = seqs / (double(p.dp) * t.microBatch);
+    const int micro = std::max(1, int(std::lround(perReplica)));
+    t.globalBatch = micro * p.dp * t.microBatch;
+    if (p.schedule == Schedule::Interleaved1F1B && micro % p.pp != 0)
+        p.schedule = Schedule::OneFOneB, p.virtualStages = 1; // runs needing it used a variant
+    t.tokens = t.tokensPerStep();
+
+    if (auto issue = checkPlan(s))
+        return SkippedRun { "plan rejected: " + issue->field + ": " + issue->reason };
+    return s;
+}
+
+} // namespace dtsim

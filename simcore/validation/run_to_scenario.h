@@ -1,0 +1,28 @@
+#pragma once
+// Turns a published run into a dtsim Scenario, reading the schema's free-text fields
+// (accelerator, precision, recomputation, sharding, schedule, interconnect) by the
+// documented rules of docs/validation.md. Missing fields take documented defaults; a
+// run is skipped only when something the engine needs has none.
+#include "../hardware.h"
+#include "../scenario.h"
+#include "run_record.h"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace dtsim {
+
+struct SkippedRun {
+    std::string reason;
+};
+
+std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog);
+
+// Catalogue id for an accelerator description ("A100-SXM4-40GB", "TPU v5e"), or "".
+std::string acceleratorId(const std::string& description);
+
+// Per-GPU scale-out bandwidth (bytes/s) stated in an interconnect description, or 0.
+double perGpuNetworkBandwidth(const std::string& interconnect, int gpusPerNode);
+
+} // namespace dtsim

@@ -1,0 +1,82 @@
+#include "validation.h"
+
+#include "../step.h"
+#include "reported_throughput.h"
+#include "run_to_scenario.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim {
+
+ErrorStats errorStats(std::vector<double> e)
+{
+    ErrorStats s;
+    s.count = static_cast<int>(e.size());
+    if (e.empty())
+        return s;
+    std::sort(e.begin(), e.end());
+    auto quantile = [&](double q) {
+        const double pos = q * (e.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(pos));
+        const auto hi = std::min(lo + 1, e.size() - 1);
+        return e[lo] + (pos - lo) * (e[hi] - e[lo]);
+    };
+    s.median = quantile(0.5);
+    s.p90 = quantile(0.9);
+    s.max = e.back();
+    return s;
+}
+
+ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vector<HardwareSpec>& catalog,
+    const Calibration& calibration)
+{
+    ValidationResult out;
+    std::vector<double> good, all;
+    std::map<std::string, std::vector<double>> goodBy, allBy;
+    for (const RunRecord& r : runs) {
+        ValidationRow row;
+        row.id = r.id;
+        row.quality = r.quality;
+        row.source = r.sourcePrefix();
+        auto built = scenarioFromRun(r, catalog);
+        if (auto* skip = std::get_if<SkippedRun>(&built)) {
+            row.skipped = true;
+            row.skipReason = skip->reason;
+            out.rows.push_back(row);
+            continue;
+        }
+        const Scenario& s = std::get<Scenario>(built);
+        const ReportedThroughput measured = reportedThroughput(r, s);
+        row.basis = measured.basis;
+        if (!measured.tokensPerSecondPerGpu || *measured.tokensPerSecondPerGpu <= 0) {
+            row.skipped = true;
+            row.skipReason = measured.basis;
+            out.rows.push_back(row);
+            continue;
+        }
+        const StepReport rep = simulateStep(s, calibration);
+        row.reported = *measured.tokensPerSecondPerGpu;
+        row.predicted = rep.tokensPerSecond / s.plan.gpus();
+        row.relError = (row.predicted - row.reported) / row.reported;
+        row.predictedMfu = rep.mfu;
+        row.predictedFits = rep.memory.fits;
+        const double a = std::fabs(row.relError);
+        all.push_back(a);
+        allBy[row.source].push_back(a);
+        if (row.quality == "good") {
+            good.push_back(a);
+            goodBy[row.source].push_back(a);
+        }
+        out.rows.push_back(row);
+    }
+    out.good = errorStats(good);
+    out.all = errorStats(all);
+    for (auto& [k, v] : goodBy)
+        out.goodBySource[k] = errorStats(v);
+    for (auto& [k, v] : allBy)
+        out.allBySource[k] = errorStats(v);
+    return out;
+}
+
+} // namespace dtsim
