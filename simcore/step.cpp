@@ -43,6 +43,7 @@ struct Rates {
     double attentionRate = 0; // achieved FLOP/s of fused attention
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
     double kernel = 0;        // per-kernel fixed cost
+    double attentionHalfHeadDim = 0;
     const GenerationCalibration* eff = nullptr;
 };
 
@@ -63,8 +64,18 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         r.gemmPeak = hw.peak(p);
         r.attentionRate = hw.peak(p) * r.eff->attentionFraction;
     }
+    // A board power cap below TDP lowers sustained clocks. Dynamic power goes as f V^2
+    // with V roughly proportional to f across the DVFS range, so f ~ P^(1/3) of the
+    // power above idle (standard CMOS scaling; Weste & Harris, CMOS VLSI Design, Ch. 5).
+    if (hw.powerLimitWatts > 0 && hw.powerLimitWatts < hw.tdpWatts) {
+        const double above = std::max(0.0, hw.powerLimitWatts - hw.idleWatts);
+        const double clock = std::cbrt(above / std::max(1.0, hw.tdpWatts - hw.idleWatts));
+        r.gemmPeak *= clock;
+        r.attentionRate *= clock;
+    }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
     r.kernel = c.kernelOverhead;
+    r.attentionHalfHeadDim = c.attentionHalfHeadDim;
     return r;
 }
 
@@ -107,8 +118,26 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     LayerTimes lt;
 
     lt.gemmForward = gemmTime(r, T, qd / t + 2 * kvdLocal, h) + gemmTime(r, T, h, qd / t);
-    const double attnFlops = 4.0 * (qd / t) * T * (s.training.seqLen + 1) / 2.0;
-    lt.attentionForward = attnFlops / r.attentionRate + r.kernel;
+    const double seq = s.training.seqLen;
+    if (s.training.flashAttention) {
+        const double attnFlops = 4.0 * (qd / t) * T * (seq + 1) / 2.0;
+        // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
+        // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
+        const double headShape = m.headDim / (m.headDim + r.attentionHalfHeadDim);
+        lt.attentionForward = attnFlops / (r.attentionRate * headShape) + r.kernel;
+    } else {
+        // Unfused attention (before FlashAttention, 2022): QK^T and AV as batched GEMMs
+        // over the full s x s score matrix (the causal mask is applied, not skipped),
+        // and a softmax kernel that writes the scores to memory: read + write of the
+        // scores, and with dropout its mask and a second copy (Korthikanti et al. 2022).
+        const double heads = m.heads / t;
+        const double batchSeqs = T / seq;
+        const double gemms = 2.0 * batchSeqs * heads * 2.0 * seq * seq * m.headDim;
+        lt.attentionForward = gemms / (r.gemmPeak * gemmEfficiency(*r.eff, seq, seq, m.headDim)) + 2 * r.kernel;
+        const double scoreBytes = batchSeqs * heads * seq * seq * e;
+        const double passes = 2.0 + (m.dropout ? 3.0 : 0.0);
+        lt.attentionForward += streamTime(r, passes * scoreBytes, m.dropout ? 2 : 1);
+    }
 
     // Streaming kernels: 2 norms (read+write), 2 residual adds (2 reads, 1 write),
     // rotary on Q and K, the activation function, dropout when on.

@@ -6,6 +6,10 @@
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/published_runs_loader.h"
+#include "report_table.h"
+#include "simcore/step.h"
+#include "simcore/validation/reported_throughput.h"
+#include "simcore/validation/run_to_scenario.h"
 #include "simcore/validation/validation.h"
 
 #include <QCommandLineParser>
@@ -56,6 +60,7 @@ int runValidate(const QStringList& args)
     p.addHelpOption();
     p.addPositionalArgument("FILE", "A published-runs YAML file (schema: tests/validation/README.md).");
     p.addOption({ "json", "Print the comparison as JSON." });
+    p.addOption({ "explain", "Print the scenario dtsim built for run ID and its full report.", "ID" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     QStringList full = args;
     full.prepend("dtsim-cli validate");
@@ -71,6 +76,24 @@ int runValidate(const QStringList& args)
         const auto catalog = loadHardwareCatalog(d.hardwareDir());
         const Calibration calibration = loadCalibration(d.calibrationFile());
         const auto runs = loadPublishedRuns(p.positionalArguments().first().toStdString());
+        if (p.isSet("explain")) {
+            for (const RunRecord& r : runs) {
+                if (r.id != p.value("explain").toStdString())
+                    continue;
+                auto built = scenarioFromRun(r, catalog, calibration);
+                if (auto* skip = std::get_if<SkippedRun>(&built)) {
+                    QTextStream(stdout) << "skipped: " << QString::fromStdString(skip->reason) << "\n";
+                    return kExitOk;
+                }
+                const Scenario& s = std::get<Scenario>(built);
+                const ReportedThroughput measured = reportedThroughput(r, s);
+                QTextStream(stdout) << QString::fromStdString(reportToText(s, simulate(s, calibration)))
+                                    << "\nreported: " << measured.tokensPerSecondPerGpu.value_or(0)
+                                    << " tokens/s per GPU (from " << QString::fromStdString(measured.basis) << ")\n";
+                return kExitOk;
+            }
+            throw InputError(p.positionalArguments().first().toStdString(), 0, "--explain", "no run with that id");
+        }
         const ValidationResult v = validateRuns(runs, catalog, calibration);
 
         QTextStream out(stdout);

@@ -47,7 +47,7 @@ Calibration loadCalibration(const std::string& path)
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "calibration file"));
     r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "fp8_gemm_share",
+    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "fp8_gemm_share",
                               "fp8_speedup", "kernel_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "grad_bucket_bytes",
                               "step_overhead", "allocator_overhead",
@@ -66,6 +66,7 @@ Calibration loadCalibration(const std::string& path)
         return sourcedQuantity(r, r.required(root, "", key), key, dim, b);
     };
     c.attentionBackwardFactor = value("attention_backward_factor", Dimension::Count, Bound::Positive);
+    c.attentionHalfHeadDim = value("attention_half_head_dim", Dimension::Count, Bound::NonNegative);
     c.fp8GemmShare = value("fp8_gemm_share", Dimension::Count, Bound::NonNegative);
     c.fp8Speedup = value("fp8_speedup", Dimension::Count, Bound::Positive);
     c.kernelOverhead = value("kernel_overhead", Dimension::Seconds, Bound::NonNegative);

@@ -1,6 +1,7 @@
 #include "run_to_scenario.h"
 
 #include "../loader/hardware_loader.h"
+#include "../memory.h"
 #include "../plan_check.h"
 #include "../units.h"
 #include "text_match.h"
@@ -91,6 +92,26 @@ Precision precisionOf(const std::string& text, const HardwareSpec& hw)
     return out;
 }
 
+// FlashAttention appeared in June 2022 and reached the training frameworks in 2023;
+// frameworks dated earlier, or the 2022 forks, ran attention unfused.
+bool usesFusedAttention(const std::string& framework)
+{
+    const std::string f = lower(framework);
+    static const std::regex oldYear(R"(\b20(1\d|2[0-2])\b)");
+    if (std::regex_search(f, oldYear))
+        return false;
+    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq", "t5x" })
+        if (has(f, older))
+            return false;
+    return true;
+}
+
+bool recomputeUnstated(const std::string& text)
+{
+    const std::string r = lower(text);
+    return r.empty() || r == "null" || has(r, "not stated") || has(r, "unstated");
+}
+
 Recompute recomputeOf(const std::string& text)
 {
     const std::string r = lower(text);
@@ -121,7 +142,8 @@ int zeroStageOf(const std::string& text)
 
 } // namespace
 
-std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog)
+std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog,
+    const Calibration& calibration)
 {
     if (!r.layers || !r.hidden || !r.heads || !r.seqLen)
         return SkippedRun { "architecture incomplete (layers, hidden_size, attention_heads and seq_len are needed)" };
@@ -175,6 +197,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     TrainingSpec& t = s.training;
     t.seqLen = *r.seqLen;
     t.precision = precisionOf(r.precision, s.hardware);
+    t.flashAttention = usesFusedAttention(r.framework);
     if (!s.hardware.supports(t.precision))
         return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
 
@@ -236,6 +259,15 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
 
     if (auto issue = checkPlan(s))
         return SkippedRun { "plan rejected: " + issue->field + ": " + issue->reason };
+    // A run that happened fitted in memory. When the source leaves recomputation
+    // unstated, take the least recomputation that fits (frameworks enable it for that).
+    if (recomputeUnstated(r.activationRecompute)) {
+        for (Recompute policy : { Recompute::None, Recompute::Selective, Recompute::Full }) {
+            p.recompute = policy;
+            if (memoryPerGpu(s, calibration).fits)
+                break;
+        }
+    }
     return s;
 }
 

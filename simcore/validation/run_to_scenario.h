@@ -3,6 +3,7 @@
 // (accelerator, precision, recomputation, sharding, schedule, interconnect) by the
 // documented rules of docs/validation.md. Missing fields take documented defaults; a
 // run is skipped only when something the engine needs has none.
+#include "../calibration.h"
 #include "../hardware.h"
 #include "../scenario.h"
 #include "run_record.h"
@@ -17,7 +18,9 @@ struct SkippedRun {
     std::string reason;
 };
 
-std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog);
+// `calibration` is needed for one default: unstated recomputation is the least that fits.
+std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog,
+    const Calibration& calibration);
 
 // Catalogue id for an accelerator description ("A100-SXM4-40GB", "TPU v5e"), or "".
 std::string acceleratorId(const std::string& description);

@@ -39,7 +39,7 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
         row.id = r.id;
         row.quality = r.quality;
         row.source = r.sourcePrefix();
-        auto built = scenarioFromRun(r, catalog);
+        auto built = scenarioFromRun(r, catalog, calibration);
         if (auto* skip = std::get_if<SkippedRun>(&built)) {
             row.skipped = true;
             row.skipReason = skip->reason;
