@@ -34,6 +34,7 @@ struct StepBreakdown {
     double bubble = 0;    // pipeline fill and drain
     double optimizer = 0;
     double overhead = 0;  // per-step framework overhead
+    double contention = 0; // compute slowed by the communication it hides
     double sum() const;
 };
 

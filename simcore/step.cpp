@@ -21,7 +21,7 @@ std::string_view commGroupName(CommGroup g)
 
 double StepBreakdown::sum() const
 {
-    double s = forward + backward + recompute + bubble + optimizer + overhead;
+    double s = forward + backward + recompute + bubble + optimizer + overhead + contention;
     for (double c : exposedComm)
         s += c;
     return s;
@@ -109,12 +109,64 @@ struct Shape {
     double elem;        // bytes per activation element
 };
 
+// Bytes each FP8 GEMM input element costs to quantize: read 16-bit, write 8-bit, and a
+// second read for the amax reduction (Transformer Engine delayed/current scaling).
+constexpr double kFp8CastBytes = 2.0 + 1.0 + 2.0;
+
+struct ElementwiseTraffic {
+    double bytes = 0; // forward, per micro-batch per layer; backward streams twice this
+    int kernels = 0;
+};
+
+// HBM traffic of the memory-bound work around a layer's GEMMs (the MLP activation is
+// added with the MLP). Two stacks differ a lot here:
+//  - fused (Megatron-Core/Transformer Engine, XLA, torch.compile): norm, bias-dropout-add,
+//    rotary and the activation each one kernel reading and writing 16-bit tensors;
+//  - eager PyTorch (autocast): the residual stream stays fp32, norms read fp32 and write
+//    16-bit, Q/K/V are split and transposed into heads and back with copies, rotary is a
+//    chain of small ops, and each elementwise op is its own kernel.
+ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer)
+{
+    const ModelSpec& m = s.model;
+    const double t = s.plan.tp, T = sh.tokens, Tn = sh.normTokens, h = m.hidden, e = sh.elem;
+    const double qkv = m.queryDim() / t + 2 * m.kvDimPerRank(s.plan.tp);
+    const double qk = m.queryDim() / t + m.kvDimPerRank(s.plan.tp);
+    ElementwiseTraffic w;
+    if (s.training.fusedKernels) {
+        w.bytes = Tn * e * h * (2 * 2 + 2 * 3)  // two norms (r+w), two residual adds (2r+w)
+            + T * e * 2 * qk;                  // rotary on Q and K (r+w)
+        w.kernels = 5;
+    } else {
+        const double fp32 = 4.0;
+        w.bytes = Tn * h * 2 * (fp32 + e)       // two norms: read fp32 residual, write 16-bit
+            + Tn * h * 2 * (2 * fp32 + e)       // two residual adds into the fp32 stream
+            + T * e * 2 * qkv                   // split Q/K/V into heads (copy)
+            + T * e * 2 * m.queryDim() / t      // attention output back from heads (copy)
+            + T * e * 4 * qk;                   // rotary as separate multiply/add/cat ops
+        w.kernels = 14;
+    }
+    if (m.dropout) {
+        w.bytes += Tn * 2 * (2 * e + 1) * h; // two dropouts: read, write, mask
+        w.kernels += 2;
+    }
+    if (s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4)
+        w.bytes += T * kFp8CastBytes * (h + m.queryDim() / t); // QKV and output GEMM inputs
+    if (moeLayer) {
+        // Token permutation before and after the experts (read + write, top-k copies).
+        w.bytes += 2.0 * 2.0 * std::max(1.0, m.moe.capacityFactor) * m.moe.topK * T * h * e;
+        w.kernels += 4;
+    }
+    return w;
+}
+
 LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool moeLayer)
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
     const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.tp);
     const double e = sh.elem;
+    const bool fused = s.training.fusedKernels;
+    const bool fp8 = s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4;
     LayerTimes lt;
 
     lt.gemmForward = gemmTime(r, T, qd / t + 2 * kvdLocal, h) + gemmTime(r, T, h, qd / t);
@@ -139,20 +191,21 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         lt.attentionForward += streamTime(r, passes * scoreBytes, m.dropout ? 2 : 1);
     }
 
-    // Streaming kernels: 2 norms (read+write), 2 residual adds (2 reads, 1 write),
-    // rotary on Q and K, the activation function, dropout when on.
-    double bytes = sh.normTokens * e * h * (2 * 2 + 2 * 3) + T * e * 2 * (qd / t + kvdLocal);
-    int kernels = 5;
-    if (m.dropout) {
-        bytes += sh.normTokens * 2 * (2 * e + 1) * h;
-        kernels += 2;
-    }
+    // Memory-bound kernels around the GEMMs: see elementwiseTraffic().
+    const ElementwiseTraffic ew = elementwiseTraffic(s, sh, moeLayer);
+    double bytes = ew.bytes;
+    int kernels = ew.kernels;
 
     auto mlp = [&](double tokens, double ffn) {
         const double up = gemmTime(r, tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h);
         const double down = gemmTime(r, tokens, h, ffn / t);
-        bytes += tokens * e * (m.gatedMlp ? 3.0 : 2.0) * ffn / t;
-        ++kernels;
+        // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
+        // eager (silu, then multiply: read f write f, read 2f write f).
+        const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;
+        bytes += tokens * e * act * ffn / t;
+        kernels += fused ? 1 : (m.gatedMlp ? 2 : 1);
+        if (fp8) // input casts of the two MLP GEMMs
+            bytes += tokens * kFp8CastBytes * (h + ffn / t);
         return up + down;
     };
 
@@ -168,9 +221,6 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden);
         if (moe.sharedExperts > 0)
             lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden);
-        // Token permutation before and after the experts (read + write, top-k copies).
-        bytes += 2.0 * 2.0 * cf * moe.topK * T * h * e;
-        kernels += 4;
     }
     lt.streamForward = streamTime(r, bytes, kernels);
     return lt;
@@ -433,6 +483,12 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     const double optBytes = c.optimizerBytesPerParam * (tr.optimizer == Optimizer::Adam ? 1.0 : 0.5);
     b.optimizer = streamTime(r, optParams * optBytes, 4);
     b.overhead = c.stepOverhead;
+    // Communication hidden behind compute is not free: NCCL kernels take SMs and HBM
+    // bandwidth from the kernels they overlap, stretching them.
+    double hidden = 0;
+    for (const CommReport& cr : out.comm)
+        hidden += cr.totalSeconds - cr.exposedSeconds;
+    b.contention = c.overlapSlowdown * hidden;
 
     out.stepTime = b.sum();
 

@@ -18,6 +18,9 @@ struct TrainingSpec {
     Precision gradReduce = Precision::FP32;
     // Flash-style fused attention: scores are never materialized (Dao et al. 2022).
     bool flashAttention = true;
+    // Fused elementwise kernels (Megatron-Core/Transformer Engine, XLA, torch.compile)
+    // rather than eager PyTorch ops; decides the memory traffic around the GEMMs.
+    bool fusedKernels = true;
 
     double tokensPerStep() const { return double(globalBatch) * seqLen; }
     double steps() const { return tokens / tokensPerStep(); }

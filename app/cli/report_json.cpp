@@ -22,6 +22,7 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "bubble", b.bubble },
         { "optimizer", b.optimizer },
         { "overhead", b.overhead },
+        { "contention", b.contention },
     };
     QJsonObject comm;
     for (int i = 0; i < kCommGroupCount; ++i) {

@@ -79,6 +79,7 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("pipeline bubble", b.bubble);
     part("optimizer", b.optimizer);
     part("framework overhead", b.overhead);
+    part("overlap contention", b.contention);
 
     const MemoryReport& m = st.memory;
     out += "\nMemory per GPU (" + std::string(m.worstStage == 0 ? "first" : "last") + " pipeline stage)\n";

@@ -4,6 +4,7 @@
 #include "yaml_reader.h"
 
 #include <charconv>
+#include <regex>
 
 namespace dtsim {
 
@@ -25,6 +26,14 @@ std::optional<double> number(const YAML::Node& n)
 std::optional<int> integer(const YAML::Node& n)
 {
     auto v = number(n);
+    if (!v && n && n.IsScalar()) {
+        // Text such as "VP=12" or "12 (per README)": the first whole number in it.
+        static const std::regex firstInt(R"((\d+))");
+        std::smatch m;
+        const std::string& s = n.Scalar();
+        if (std::regex_search(s, m, firstInt))
+            v = std::stod(m[1]);
+    }
     if (!v || *v < 0 || *v > 2e9 || double(int(*v)) != *v)
         return std::nullopt;
     return int(*v);
@@ -119,6 +128,7 @@ std::vector<RunRecord> loadPublishedRuns(const std::string& path)
         rec.cp = integer(p["cp"]);
         rec.ep = integer(p["ep"]);
         rec.virtualPipeline = integer(p["virtual_pipeline"]);
+        rec.virtualPipelineText = text(p["virtual_pipeline"]);
         rec.sequenceParallel = flag(p["sequence_parallel"]);
         rec.zeroOrFsdp = text(p["zero_or_fsdp"]);
         rec.pipelineSchedule = text(p["pipeline_schedule"]);
@@ -132,6 +142,9 @@ std::vector<RunRecord> loadPublishedRuns(const std::string& path)
         rec.activationRecompute = text(n["activation_recompute"]);
         rec.precision = text(n["precision"]);
         rec.flopsAccounting = text(n["flops_accounting"]);
+        rec.sourceRef = text(section(n, "source")["ref"]);
+        rec.notes = text(n["notes"]);
+        rec.parallelismNotes = text(p["notes"]);
 
         const YAML::Node res = section(n, "result");
         rec.tflopsPerGpu = number(res["tflops_per_gpu"]);

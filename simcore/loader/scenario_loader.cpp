@@ -149,7 +149,7 @@ private:
         const std::string sec = "training";
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "global_batch", "micro_batch", "seq_len", "tokens", "precision", "optimizer",
-                                "master_weights_fp32", "grad_reduce", "flash_attention" });
+                                "master_weights_fp32", "grad_reduce", "flash_attention", "fused_kernels" });
         t.globalBatch = requiredInt(n, sec, "global_batch", 1);
         t.microBatch = integer(n, sec, "micro_batch", 1, 1);
         t.seqLen = requiredInt(n, sec, "seq_len", 1);
@@ -168,6 +168,7 @@ private:
                 if (p == Precision::FP32 || p == Precision::BF16 || p == Precision::FP16) return p;
                 return std::nullopt; }, "fp32, bf16, fp16");
         t.flashAttention = flag(n, sec, "flash_attention", true);
+        t.fusedKernels = flag(n, sec, "fused_kernels", true);
     }
 
     static Precision storageFormat(Precision p)

@@ -27,12 +27,13 @@ struct RunRecord {
     // parallelism
     std::optional<int> tp, pp, dp, cp, ep, virtualPipeline;
     std::optional<bool> sequenceParallel;
-    std::string zeroOrFsdp, pipelineSchedule;
+    std::string zeroOrFsdp, pipelineSchedule, virtualPipelineText;
 
     // batch
     std::optional<double> microBatch, globalBatchSeqs, globalBatchTokens, gradAccumSteps;
 
     std::string activationRecompute, precision, flopsAccounting;
+    std::string sourceRef, notes, parallelismNotes; // free text that may name settings
 
     // result (numbers as reported) and derived values
     std::optional<double> tflopsPerGpu, mfu, hfu, pctOfPeak, stepTime, tokensPerS, tokensPerSPerGpu, samplesPerS;

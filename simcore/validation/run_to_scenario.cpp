@@ -106,6 +106,20 @@ bool usesFusedAttention(const std::string& framework)
     return true;
 }
 
+// Eager PyTorch stacks run each elementwise op as its own kernel unless the run says
+// it used torch.compile; Megatron/NeMo (Transformer Engine) and JAX/XLA stacks fuse.
+bool usesFusedKernels(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
+    if (has(context, "compile"))
+        return true;
+    for (const char* eager : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "metaseq", "torchtitan" })
+        if (has(f, eager))
+            return false;
+    return true;
+}
+
 bool recomputeUnstated(const std::string& text)
 {
     const std::string r = lower(text);
@@ -141,6 +155,28 @@ int zeroStageOf(const std::string& text)
 }
 
 } // namespace
+
+// True when reported TFLOP/s per GPU over reported tokens/s per GPU is nearer 4 than 3
+// forward passes per token (full attention, logits once per pass as Eq. 3 counts them).
+bool impliesRecomputation(const RunRecord& r, const Scenario& s)
+{
+    if (!r.tflopsPerGpu || *r.tflopsPerGpu <= 0)
+        return false;
+    const double gpus = s.plan.gpus();
+    double tokensPerGpu = 0;
+    if (r.tokensPerSPerGpu)
+        tokensPerGpu = *r.tokensPerSPerGpu;
+    else if (r.tokensPerS)
+        tokensPerGpu = *r.tokensPerS / gpus;
+    else if (r.stepTime && *r.stepTime > 0)
+        tokensPerGpu = s.training.tokensPerStep() / *r.stepTime / gpus;
+    if (tokensPerGpu <= 0)
+        return false;
+    const double implied = *r.tflopsPerGpu * 1e12 / tokensPerGpu;
+    const ForwardFlops f = forwardFlopsPerToken(s.model, s.training.seqLen);
+    const double forward = f.denseMatmul + f.expertMatmul + f.logits + s.model.layers * 4.0 * s.model.queryDim() * s.training.seqLen;
+    return implied > 3.5 * forward;
+}
 
 std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog,
     const Calibration& calibration)
@@ -198,6 +234,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.seqLen = *r.seqLen;
     t.precision = precisionOf(r.precision, s.hardware);
     t.flashAttention = usesFusedAttention(r.framework);
+    t.fusedKernels = usesFusedKernels(r);
     if (!s.hardware.supports(t.precision))
         return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
 
@@ -215,8 +252,23 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     p.sequenceParallel = r.sequenceParallel.value_or(p.tp > 1);
     p.recompute = recomputeOf(r.activationRecompute);
     p.zeroStage = zeroStageOf(r.zeroOrFsdp);
+    // Flags the source lists in its parallelism notes (Megatron argument names).
+    const std::string pnotes = lower(r.parallelismNotes);
+    if (has(pnotes, "tp-comm-overlap") || has(pnotes, "tp_comm_overlap"))
+        p.tpCommOverlap = true;
+    // Parameter-gather overlap exists only with Megatron's distributed optimizer.
+    if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
+        p.zeroStage = 1;
     const std::string sched = lower(r.pipelineSchedule);
     p.virtualStages = std::max(1, r.virtualPipeline.value_or(1));
+    {
+        // Megatron's "--num-layers-per-virtual-pipeline-stage N" gives layers per chunk.
+        static const std::regex perChunk(R"(num-layers-per-virtual-pipeline-stage (\d+))");
+        std::smatch vm;
+        const std::string vtext = lower(r.virtualPipelineText);
+        if (std::regex_search(vtext, vm, perChunk) && std::stoi(vm[1]) > 0)
+            p.virtualStages = std::max(1, (m.layers / std::max(1, p.pp)) / std::stoi(vm[1]));
+    }
     if (p.pp > 1 && (has(sched, "interleaved") || p.virtualStages > 1)) {
         p.schedule = Schedule::Interleaved1F1B;
         if (p.virtualStages == 1)
@@ -261,11 +313,17 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         return SkippedRun { "plan rejected: " + issue->field + ": " + issue->reason };
     // A run that happened fitted in memory. When the source leaves recomputation
     // unstated, take the least recomputation that fits (frameworks enable it for that).
+    // But when the source reports both TFLOP/s and a throughput, their ratio tells
+    // whether the recomputed forward was executed (4 passes per token instead of 3).
     if (recomputeUnstated(r.activationRecompute)) {
-        for (Recompute policy : { Recompute::None, Recompute::Selective, Recompute::Full }) {
-            p.recompute = policy;
-            if (memoryPerGpu(s, calibration).fits)
-                break;
+        if (impliesRecomputation(r, s)) {
+            p.recompute = Recompute::Full;
+        } else {
+            for (Recompute policy : { Recompute::None, Recompute::Selective, Recompute::Full }) {
+                p.recompute = policy;
+                if (memoryPerGpu(s, calibration).fits)
+                    break;
+            }
         }
     }
     return s;
