@@ -14,7 +14,8 @@ struct GenerationCalibration {
     std::string generation;
     double peakFraction = 0.8;
     double halfDim = 64;
-    double attentionFraction = 0.5; // flash-attention forward, fraction of dense peak
+    double attentionFraction = 0.5;       // FlashAttention-2-class kernels, fraction of dense peak
+    double nativeAttentionFraction = 0.5; // the generation's best fused kernel (FA3/cuDNN on Hopper)
     double memoryFraction = 0.8;    // achieved share of HBM bandwidth on streaming kernels
     double reservedMemoryBytes = 2e9; // CUDA context, NCCL and cuBLAS workspaces of that era's stack
 };

@@ -37,11 +37,11 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     double perToken = 2 * e * h * repl + e * h * repl + e * (qd / t + 2 * kvdLocal) + e * qd / t
         + mask * h * repl;
     // Attention scores: kept unless flash-style kernels or selective recompute drop them.
-    const bool storeScores = !s.training.flashAttention && p.recompute == Recompute::None;
+    const bool storeScores = !s.training.fusedAttention() && p.recompute == Recompute::None;
     const double ctx = double(s.training.seqLen); // full key length per query (CP splits queries)
     if (storeScores)
         perToken += (e + mask * (1.0 + e)) * m.heads / t * ctx;
-    else if (s.training.flashAttention)
+    else if (s.training.fusedAttention())
         perToken += 4.0 * m.heads / t; // fp32 softmax statistics (log-sum-exp) for backward
 
     auto mlp = [&](double ffn, double tokensShare) {

@@ -40,7 +40,8 @@ constexpr int idx(CommGroup g) { return static_cast<int>(g); }
 // Execution rates of one GPU for this scenario.
 struct Rates {
     double gemmPeak = 0;      // FLOP/s GEMMs see at 100% efficiency (FP8 recipes mixed in)
-    double attentionRate = 0; // achieved FLOP/s of fused attention
+    double attentionRate = 0;       // achieved FLOP/s of FlashAttention-2-class kernels
+    double nativeAttentionRate = 0; // of the generation's best fused kernel
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
     double kernel = 0;        // per-kernel fixed cost
     double attentionHalfHeadDim = 0;
@@ -60,9 +61,11 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         const double share = c.fp8GemmShare;
         r.gemmPeak = 1.0 / (share / low + (1.0 - share) / half);
         r.attentionRate = half * r.eff->attentionFraction;
+        r.nativeAttentionRate = half * r.eff->nativeAttentionFraction;
     } else {
         r.gemmPeak = hw.peak(p);
         r.attentionRate = hw.peak(p) * r.eff->attentionFraction;
+        r.nativeAttentionRate = hw.peak(p) * r.eff->nativeAttentionFraction;
     }
     // A board power cap below TDP lowers sustained clocks. Dynamic power goes as f V^2
     // with V roughly proportional to f across the DVFS range, so f ~ P^(1/3) of the
@@ -72,6 +75,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         const double clock = std::cbrt(above / std::max(1.0, hw.tdpWatts - hw.idleWatts));
         r.gemmPeak *= clock;
         r.attentionRate *= clock;
+        r.nativeAttentionRate *= clock;
     }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
     r.kernel = c.kernelOverhead;
@@ -171,12 +175,13 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
 
     lt.gemmForward = gemmTime(r, T, qd / t + 2 * kvdLocal, h) + gemmTime(r, T, h, qd / t);
     const double seq = s.training.seqLen;
-    if (s.training.flashAttention) {
+    if (s.training.fusedAttention()) {
         const double attnFlops = 4.0 * (qd / t) * T * (seq + 1) / 2.0;
         // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
         // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
         const double headShape = m.headDim / (m.headDim + r.attentionHalfHeadDim);
-        lt.attentionForward = attnFlops / (r.attentionRate * headShape) + r.kernel;
+        const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
+        lt.attentionForward = attnFlops / (rate * headShape) + r.kernel;
     } else {
         // Unfused attention (before FlashAttention, 2022): QK^T and AV as batched GEMMs
         // over the full s x s score matrix (the causal mask is applied, not skipped),
@@ -344,7 +349,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     double recompute = 0;
     if (full)
         recompute = fwdCompute;
-    else if (p.recompute == Recompute::Selective && !tr.flashAttention)
+    else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recompute = layersPerStage * dense.attentionForward;
 
     // Embedding lookup on the first stage; logits and cross-entropy on the last.
@@ -499,7 +504,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     double recomputeFlops = 0;
     if (full)
         recomputeFlops = ff.total() - ff.logits;
-    else if (p.recompute == Recompute::Selective && !tr.flashAttention)
+    else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recomputeFlops = ff.attention;
     out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeFlops * tokens;
     out.peakFlopsPerGpu = s.hardware.peak(tr.precision);

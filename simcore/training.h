@@ -5,6 +5,7 @@
 namespace dtsim {
 
 enum class Optimizer { Adam, Sgd };
+enum class AttentionKernel { Unfused, Flash2, Native };
 
 struct TrainingSpec {
     int globalBatch = 0; // sequences per optimizer step
@@ -16,8 +17,11 @@ struct TrainingSpec {
     // Mixed precision keeps fp32 master weights; gradients are reduced in this format.
     bool masterWeightsFp32 = true;
     Precision gradReduce = Precision::FP32;
-    // Flash-style fused attention: scores are never materialized (Dao et al. 2022).
-    bool flashAttention = true;
+    // Attention kernel. Fused kernels never materialize the scores (Dao et al. 2022);
+    // "native" is the hardware's best one (FlashAttention-3/cuDNN on Hopper and later,
+    // FlashAttention-2 elsewhere), "flash2" the portable FlashAttention-2.
+    AttentionKernel attention = AttentionKernel::Native;
+    bool fusedAttention() const { return attention != AttentionKernel::Unfused; }
     // Fused elementwise kernels (Megatron-Core/Transformer Engine, XLA, torch.compile)
     // rather than eager PyTorch ops; decides the memory traffic around the GEMMs.
     bool fusedKernels = true;

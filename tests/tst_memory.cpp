@@ -27,7 +27,7 @@ Scenario paperScenario(int tp, bool sp, Recompute r)
     s.training.microBatch = 1;
     s.training.globalBatch = 8;
     s.training.precision = Precision::FP16;
-    s.training.flashAttention = false;
+    s.training.attention = AttentionKernel::Unfused;
     s.plan.tp = tp;
     s.plan.sequenceParallel = sp;
     s.plan.recompute = r;

@@ -64,7 +64,7 @@ private slots:
         QFETCH(QString, name);
         for (bool flash : { true, false }) {
             Scenario s = test::preset(name.toStdString());
-            s.training.flashAttention = flash;
+            s.training.attention = flash ? AttentionKernel::Native : AttentionKernel::Unfused;
             double prevMemory = INFINITY, prevFlops = 0;
             for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
                 s.plan.recompute = r;

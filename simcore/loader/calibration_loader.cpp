@@ -11,9 +11,9 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
 {
     r.expectMap(n, field);
     if (named)
-        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "memory_fraction", "reserved_memory" });
+        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory" });
     else
-        r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "memory_fraction", "reserved_memory" });
+        r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory" });
     GenerationCalibration g;
     if (named) {
         if (!n["generation"])
@@ -30,6 +30,7 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
     };
     g.peakFraction = frac("peak_fraction");
     g.attentionFraction = frac("attention_fraction");
+    g.nativeAttentionFraction = n["native_attention_fraction"] ? frac("native_attention_fraction") : g.attentionFraction;
     g.memoryFraction = frac("memory_fraction");
     if (!n["half_dim"])
         r.fail(n, field + ".half_dim", "is required");

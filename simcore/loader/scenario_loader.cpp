@@ -149,7 +149,7 @@ private:
         const std::string sec = "training";
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "global_batch", "micro_batch", "seq_len", "tokens", "precision", "optimizer",
-                                "master_weights_fp32", "grad_reduce", "flash_attention", "fused_kernels" });
+                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels" });
         t.globalBatch = requiredInt(n, sec, "global_batch", 1);
         t.microBatch = integer(n, sec, "micro_batch", 1, 1);
         t.seqLen = requiredInt(n, sec, "seq_len", 1);
@@ -167,7 +167,11 @@ private:
                 auto p = precisionFromName(s);
                 if (p == Precision::FP32 || p == Precision::BF16 || p == Precision::FP16) return p;
                 return std::nullopt; }, "fp32, bf16, fp16");
-        t.flashAttention = flag(n, sec, "flash_attention", true);
+        t.attention = choice(n, sec, "attention_kernel", AttentionKernel::Native, [](const std::string& s) -> std::optional<AttentionKernel> {
+            if (s == "unfused") return AttentionKernel::Unfused;
+            if (s == "flash2") return AttentionKernel::Flash2;
+            if (s == "native") return AttentionKernel::Native;
+            return std::nullopt; }, "unfused, flash2, native");
         t.fusedKernels = flag(n, sec, "fused_kernels", true);
     }
 

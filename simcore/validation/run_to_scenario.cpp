@@ -93,17 +93,22 @@ Precision precisionOf(const std::string& text, const HardwareSpec& hw)
 }
 
 // FlashAttention appeared in June 2022 and reached the training frameworks in 2023;
-// frameworks dated earlier, or the 2022 forks, ran attention unfused.
-bool usesFusedAttention(const std::string& framework)
+// frameworks dated earlier, or the 2022 forks, ran attention unfused. Transformer
+// Engine (Megatron-Core, NeMo) and XLA on GPUs call cuDNN's fused attention, the
+// hardware's native kernel; PyTorch-native stacks use FlashAttention-2 (SDPA, Triton).
+AttentionKernel attentionKernelOf(const RunRecord& r)
 {
-    const std::string f = lower(framework);
+    const std::string f = lower(r.framework);
     static const std::regex oldYear(R"(\b20(1\d|2[0-2])\b)");
     if (std::regex_search(f, oldYear))
-        return false;
+        return AttentionKernel::Unfused;
     for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq", "t5x" })
         if (has(f, older))
-            return false;
-    return true;
+            return AttentionKernel::Unfused;
+    for (const char* pytorch : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "torchtitan" })
+        if (has(f, pytorch))
+            return AttentionKernel::Flash2;
+    return AttentionKernel::Native;
 }
 
 // Eager PyTorch stacks run each elementwise op as its own kernel unless the run says
@@ -233,7 +238,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     TrainingSpec& t = s.training;
     t.seqLen = *r.seqLen;
     t.precision = precisionOf(r.precision, s.hardware);
-    t.flashAttention = usesFusedAttention(r.framework);
+    t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
     if (!s.hardware.supports(t.precision))
         return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
