@@ -33,8 +33,13 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     if (p.recompute == Recompute::Full)
         return tokens * e * h * repl; // the layer input only
 
+    // FP8 recipes save the quantized copy of each linear layer's input for its weight
+    // gradient (Transformer Engine): 1 byte instead of 2 for those four tensors.
+    const bool fp8 = s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4;
+    const double lin = fp8 ? 1.0 : e;
+
     // Per token, bytes. Norm inputs (2), QKV input, Q/K/V, out-projection input, dropout mask.
-    double perToken = 2 * e * h * repl + e * h * repl + e * (qd / t + 2 * kvdLocal) + e * qd / t
+    double perToken = 2 * e * h * repl + lin * h * repl + e * (qd / t + 2 * kvdLocal) + lin * qd / t
         + mask * h * repl;
     // Attention scores: kept unless flash-style kernels or selective recompute drop them.
     const bool storeScores = !s.training.fusedAttention() && p.recompute == Recompute::None;
@@ -47,7 +52,7 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     auto mlp = [&](double ffn, double tokensShare) {
         const double upOut = (m.gatedMlp ? 2.0 : 1.0) * ffn / t; // activation-function input
         const double downIn = ffn / t;                           // down-projection input
-        return tokensShare * e * (h * repl + upOut + downIn);
+        return tokensShare * (lin * h * repl + e * upOut + lin * downIn);
     };
     if (moeLayer) {
         const double cf = std::max(1.0, m.moe.capacityFactor);

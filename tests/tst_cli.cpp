@@ -1,4 +1,5 @@
 // dtsim-cli end to end: JSON keys and values, listing commands, exit codes and messages.
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -89,6 +90,22 @@ private slots:
         const Run r = cli({ "simulate", path });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.startsWith((path + ":3: model.layers: ").toUtf8()), r.err.constData());
+    }
+
+    void validateJson()
+    {
+        const Run r = cli({ "validate", QString(DTSIM_SOURCE_DATA_DIR) + "/tests/validation/published-runs.yaml", "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(o["runs"].toArray().size() >= 226);
+        const QJsonObject first = o["runs"].toArray().first().toObject();
+        for (const char* key : { "id", "quality", "reported_tokens_per_s_per_gpu", "predicted_tokens_per_s_per_gpu", "rel_error", "skipped" })
+            QVERIFY2(first.contains(key), key);
+        for (const char* group : { "good", "all" })
+            for (const char* key : { "count", "median_abs_rel_error", "p90_abs_rel_error", "max_abs_rel_error" })
+                QVERIFY2(o[group].toObject().contains(key), key);
+        QVERIFY(o["per_source"].toObject().contains("mpt"));
+        QCOMPARE(cli({ "validate", "/nonexistent.yaml" }).code, 2);
     }
 
     void badInvocationsExitTwo()

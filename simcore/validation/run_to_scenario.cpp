@@ -47,15 +47,22 @@ double perGpuNetworkBandwidth(const std::string& interconnect, int gpusPerNode)
     const std::string d = lower(interconnect);
     const double gpn = std::max(1, gpusPerNode);
     std::smatch m;
-    static const std::regex perGpu(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps)[^,;]*per gpu)");
     static const std::regex linksPerNode(R"((\d+) ?x ?(\d+(?:\.\d+)?) ?(?:gb/s|gbps)[^,;]*per node)");
     static const std::regex nodeTotal(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps) ?(?:node-node|inter-node|per node))");
     static const std::regex hcas(R"((\d+) ?x ?connectx-6)");
     static const std::regex opa(R"((\d+) opa links per node)");
     static const std::regex hcaPerGpu(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps)[^;]*\((\d+) hcas per node)");
     const double gbit = 1e9 / 8.0;
-    if (std::regex_search(d, m, perGpu))
-        return std::stod(m[1]) * gbit;
+    // "... per GPU": the rate stated nearest before those words.
+    if (const auto at = d.find("per gpu"); at != std::string::npos) {
+        static const std::regex rate(R"((\d+(?:\.\d+)?) ?(?:gb/s|gbps))");
+        const std::string before = d.substr(0, at);
+        double last = 0;
+        for (auto it = std::sregex_iterator(before.begin(), before.end(), rate); it != std::sregex_iterator(); ++it)
+            last = std::stod((*it)[1]);
+        if (last > 0)
+            return last * gbit;
+    }
     if (std::regex_search(d, m, linksPerNode))
         return std::stod(m[1]) * std::stod(m[2]) * gbit / gpn;
     if (std::regex_search(d, m, hcaPerGpu))

@@ -1,0 +1,171 @@
+// Fidelity: the engine against every published run in tests/validation/, and the rules
+// that turn a published row into a scenario and a measured throughput.
+#include "simcore/loader/published_runs_loader.h"
+#include "simcore/validation/reported_throughput.h"
+#include "simcore/validation/run_to_scenario.h"
+#include "simcore/validation/validation.h"
+#include "test_data.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+using namespace dtsim;
+
+namespace {
+
+const std::vector<RunRecord>& publishedRuns()
+{
+    static const std::vector<RunRecord> runs = loadPublishedRuns(test::dataPath("tests/validation/published-runs.yaml"));
+    return runs;
+}
+
+const ValidationResult& result()
+{
+    static const ValidationResult r = validateRuns(publishedRuns(), test::catalog(), test::calibration());
+    return r;
+}
+
+} // namespace
+
+class TestValidation : public QObject {
+    Q_OBJECT
+private slots:
+    void everyRunIsCoveredOrSkippedForAStatedReason()
+    {
+        QCOMPARE(int(result().rows.size()), int(publishedRuns().size()));
+        int skipped = 0;
+        for (const ValidationRow& r : result().rows) {
+            if (r.skipped) {
+                ++skipped;
+                QVERIFY2(!r.skipReason.empty(), r.id.c_str());
+                // Only rows that lack something the engine needs may be skipped, and none is good.
+                QVERIFY2(r.quality != "good", (r.id + ": " + r.skipReason).c_str());
+            } else {
+                QVERIFY2(std::isfinite(r.predicted) && r.predicted > 0, r.id.c_str());
+            }
+        }
+        QVERIFY(skipped <= 10);
+        QCOMPARE(result().good.count, 184);
+    }
+
+    // The issue's target is median <= 5% and p90 <= 12% on good rows; these bounds are
+    // the level reached so far (docs/validation.md) and only ever tighten.
+    void goodRowsErrorDoesNotRegress()
+    {
+        const ErrorStats& g = result().good;
+        QVERIFY2(g.median <= 0.065, qPrintable(QString("median %1").arg(g.median)));
+        QVERIFY2(g.p90 <= 0.22, qPrintable(QString("p90 %1").arg(g.p90)));
+    }
+
+    void largestSourcesStayWithinTenPercent()
+    {
+        for (const char* source : { "mpt", "dgxc", "megatron", "mcore", "ptdp" }) {
+            const ErrorStats& s = result().goodBySource.at(source);
+            QVERIFY2(s.median <= 0.10, qPrintable(QString("%1 median %2").arg(source).arg(s.median)));
+        }
+    }
+
+    void runsThatHappenedFitInMemory()
+    {
+        int outOfMemory = 0;
+        for (const ValidationRow& r : result().rows)
+            if (!r.skipped && r.quality == "good" && !r.predictedFits)
+                ++outOfMemory;
+        QVERIFY2(outOfMemory <= 3, qPrintable(QString::number(outOfMemory)));
+    }
+
+    // Narayanan et al.'s rows give TFLOP/s counted by their Eq. 3; converting with that
+    // rule must reproduce the throughput the dataset derived independently.
+    void eq3ConversionMatchesDerivedThroughput()
+    {
+        int checked = 0;
+        for (const RunRecord& r : publishedRuns()) {
+            if (r.id.rfind("ptdp-", 0) != 0 || !r.derivedTokensPerSPerGpu)
+                continue;
+            auto built = scenarioFromRun(r, test::catalog(), test::calibration());
+            QVERIFY(std::holds_alternative<Scenario>(built));
+            const ReportedThroughput t = reportedThroughput(r, std::get<Scenario>(built));
+            QVERIFY(t.tokensPerSecondPerGpu.has_value());
+            const double rel = *t.tokensPerSecondPerGpu / *r.derivedTokensPerSPerGpu - 1;
+            QVERIFY2(std::abs(rel) < 0.01, qPrintable(QString("%1: %2").arg(r.id.c_str()).arg(rel)));
+            ++checked;
+        }
+        QCOMPARE(checked, 7);
+    }
+
+    void flopRules()
+    {
+        QCOMPARE(flopRuleOf("Paper Eq. 3 (96*B*s*l*h^2*(1+s/6h+V/16lh)) counts ..."), FlopRule::HardwareFullAttention);
+        QCOMPARE(flopRuleOf("MFU (model FLOPs, no recompute counted)"), FlopRule::ModelFullAttention);
+        QCOMPARE(flopRuleOf("not specified (likely 6ND-style model FLOPs)"), FlopRule::SixN);
+    }
+
+    void acceleratorNames()
+    {
+        QCOMPARE(acceleratorId("A100-SXM4-40GB"), std::string("a100-40gb"));
+        QCOMPARE(acceleratorId("A100 (80GB, Selene assumed)"), std::string("a100-80gb"));
+        QCOMPARE(acceleratorId("H100-SXM5-80GB (EOS)"), std::string("h100-sxm"));
+        QCOMPARE(acceleratorId("H200 SXM 141GB"), std::string("h200"));
+        QCOMPARE(acceleratorId("TPU v5e"), std::string("tpu-v5e"));
+        QCOMPARE(acceleratorId("V100-SXM3 (DGX-2)"), std::string("v100"));
+        QCOMPARE(acceleratorId("Gaudi 3"), std::string());
+    }
+
+    void interconnectText()
+    {
+        const double gbit = 1e9 / 8;
+        QCOMPARE(perGpuNetworkBandwidth("8x H100, NVLink4 900 GB/s, 8x 400 Gb/s InfiniBand compute links per node", 8), 400 * gbit);
+        QCOMPARE(perGpuNetworkBandwidth("1600 Gbps node-node (RoCE) = 200 Gb/s per GPU", 8), 200 * gbit);
+        QCOMPARE(perGpuNetworkBandwidth("12 nodes; 4x ConnectX-6 HCAs per node (GPUDirect RDMA)", 8), 100 * gbit);
+        QCOMPARE(perGpuNetworkBandwidth("800 Gbps inter-node", 8), 100 * gbit);
+        QCOMPARE(perGpuNetworkBandwidth("", 8), 0.0);
+    }
+
+    // Any file in the schema works, with defaults for what it leaves out.
+    void otherFilesInTheSchema()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/runs.yaml").toStdString();
+        std::ofstream(path) << R"(- id: mine-a-1
+  quality: good
+  framework: Megatron-Core
+  architecture: {type: dense, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128,
+                 ffn_hidden_size: 14336, vocab_size: 128256, seq_len: 8192, moe: null}
+  hardware: {accelerator: H100-SXM-80GB, num_gpus: 8, gpus_per_node: 8, interconnect: null}
+  parallelism: {tp: 1, pp: 1, dp: 8, cp: null, ep: null, sequence_parallel: null, virtual_pipeline: null,
+                zero_or_fsdp: distributed optimizer, pipeline_schedule: null}
+  batch: {micro_batch: 1, global_batch_seqs: 128}
+  activation_recompute: null
+  precision: bf16
+  result: {tokens_per_s_per_gpu: 9000}
+  flops_accounting: model FLOPs
+- id: mine-b-1
+  quality: noisy
+  architecture: {layers: 2}
+  hardware: {accelerator: Mystery chip, num_gpus: 4}
+)";
+        const ValidationResult v = validateRuns(loadPublishedRuns(path), test::catalog(), test::calibration());
+        QCOMPARE(int(v.rows.size()), 2);
+        QVERIFY(!v.rows[0].skipped);
+        QCOMPARE(v.rows[0].reported, 9000.0);
+        QVERIFY(v.rows[1].skipped);
+        QVERIFY(v.goodBySource.count("mine"));
+        QCOMPARE(v.good.count, 1);
+    }
+
+    void errorStatistics()
+    {
+        const ErrorStats s = errorStats({ 0.5, 0.1, 0.2, 0.3, 0.4 });
+        QCOMPARE(s.count, 5);
+        QCOMPARE(s.median, 0.3);
+        QVERIFY(std::abs(s.p90 - 0.46) < 1e-12); // linear interpolation between 0.4 and 0.5
+        QCOMPARE(s.max, 0.5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValidation)
+#include "tst_validation.moc"
