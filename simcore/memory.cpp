@@ -137,7 +137,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     for (int stage : { 0, p.pp - 1 }) {
         const StageParams sp = stageParameters(s, stage);
         MemoryReport r;
-        r.weights = shard(sp, 3) * paramBytes;
+        // ZeRO 3 under pipeline parallelism keeps the stage's weights gathered (see step.cpp).
+        r.weights = (p.pp > 1 ? sp.total() : shard(sp, 3)) * paramBytes;
         r.gradients = shard(sp, 2) * gradBytes;
         r.optimizer = shard(sp, 1) * stateBytes;
         // Stage k of a 1F1B pipeline holds pp - k micro-batches; the last holds one.

@@ -386,7 +386,11 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
             sp = last;
     }
     double zero3ExposedMb = 0, zero3TotalMb = 0, zero3BytesMb = 0;
-    if (p.zeroStage == 3 && dpGroup > 1) {
+    // With pipeline parallelism, FSDP keeps a stage's weights gathered across its
+    // micro-batches (torchtitan sets reshard_after_forward=False under PP), so ZeRO 3
+    // then communicates once per step, as ZeRO 1/2 do.
+    const bool perMicrobatchGather = p.zeroStage == 3 && p.pp == 1;
+    if (perMicrobatchGather && dpGroup > 1) {
         const double perLayer = sp.total() / std::max(1, layersPerStage);
         const double ag = comm(CollectiveKind::AllGather, perLayer * paramBytes, dpSpan, s, eff, dpRep).seconds;
         const double rs = comm(CollectiveKind::ReduceScatter, perLayer * gradBytes, dpSpan, s, eff, dpRep).seconds;
@@ -439,7 +443,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
 
     // --- Data-parallel gradient synchronisation ----------------------------------
     double dpTotal = mb * zero3TotalMb, dpExposed = mb * zero3ExposedMb, dpBytes = mb * zero3BytesMb;
-    if (p.zeroStage < 3) {
+    if (!perMicrobatchGather) {
         const int expertGroup = std::max(1, dpGroup / p.ep);
         const GroupSpan expertSpan = groupSpan(s.cluster, expertGroup, p.stride(Axis::DP) * p.ep);
         auto sync = [&](double params, const GroupSpan& g, int size) {
