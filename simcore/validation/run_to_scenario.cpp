@@ -266,7 +266,11 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     p.zeroStage = zeroStageOf(r.zeroOrFsdp);
     // Flags the source lists in its parallelism notes (Megatron argument names).
     const std::string pnotes = lower(r.parallelismNotes);
-    if (has(pnotes, "tp-comm-overlap") || has(pnotes, "tp_comm_overlap"))
+    // TP collectives overlapped with GEMMs: Megatron's --tp-comm-overlap, PyTorch's
+    // async TP (the notes name "vanilla TP" when a benchmark compares both).
+    const std::string ref = lower(r.sourceRef);
+    if (has(pnotes, "tp-comm-overlap") || has(pnotes, "tp_comm_overlap") || has(pnotes, "async tp")
+        || (!has(pnotes, "vanilla") && (has(ref, "asynctp") || has(ref, "async tp"))))
         p.tpCommOverlap = true;
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
