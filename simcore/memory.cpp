@@ -18,7 +18,7 @@ double weightBytes(Precision p) { return storageBytes(p); }
 
 } // namespace
 
-double activationBytesPerLayer(const Scenario& s, bool moeLayer)
+double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute policy)
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
@@ -30,7 +30,7 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     const double h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.tp);
     const double mask = m.dropout ? 1.0 : 0.0;
 
-    if (p.recompute == Recompute::Full)
+    if (policy == Recompute::Full)
         return tokens * e * h * repl; // the layer input only
 
     // FP8 recipes save the quantized copy of each linear layer's input for its weight
@@ -42,7 +42,7 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer)
     double perToken = 2 * e * h * repl + lin * h * repl + e * (qd / t + 2 * kvdLocal) + lin * qd / t
         + mask * h * repl;
     // Attention scores: kept unless flash-style kernels or selective recompute drop them.
-    const bool storeScores = !s.training.fusedAttention() && p.recompute == Recompute::None;
+    const bool storeScores = !s.training.fusedAttention() && policy == Recompute::None;
     const double ctx = double(s.training.seqLen); // full key length per query (CP splits queries)
     if (storeScores)
         perToken += (e + mask * (1.0 + e)) * m.heads / t * ctx;
@@ -128,9 +128,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     double perMicrobatch = (layers - moeLayers) * denseAct + moeLayers * moeAct;
     if (p.recompute == Recompute::Full) {
         // Backward recomputes one layer at a time: its full activations exist briefly.
-        Scenario noRecompute = s;
-        noRecompute.plan.recompute = Recompute::Selective;
-        perMicrobatch += activationBytesPerLayer(noRecompute, moeLayers > 0);
+        perMicrobatch += activationBytesPerLayer(s, moeLayers > 0, Recompute::Selective);
     }
 
     MemoryReport best;

@@ -24,7 +24,11 @@ struct MemoryReport {
 // Activation bytes of one transformer layer for one micro-batch on one GPU, stored
 // for backward (Korthikanti et al. 2022, generalized to GQA, gated MLPs, MoE, CP and
 // no-dropout models). With `full` recompute only the layer input is kept.
-double activationBytesPerLayer(const Scenario& s, bool moeLayer);
+double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute policy);
+inline double activationBytesPerLayer(const Scenario& s, bool moeLayer)
+{
+    return activationBytesPerLayer(s, moeLayer, s.plan.recompute);
+}
 
 // Parameters held by one GPU of pipeline stage `stage` (before ZeRO sharding), split
 // into those replicated across expert-parallel ranks and the routed experts.

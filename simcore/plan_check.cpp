@@ -8,7 +8,7 @@ namespace {
 std::string num(long long v) { return std::to_string(v); }
 }
 
-int microbatchesPerStep(const Scenario& s)
+int microbatchesPerStep(const Scenario& s) noexcept
 {
     const long long perStep = static_cast<long long>(s.plan.dp) * s.training.microBatch;
     if (perStep <= 0 || s.training.globalBatch % perStep != 0)
@@ -16,82 +16,153 @@ int microbatchesPerStep(const Scenario& s)
     return static_cast<int>(s.training.globalBatch / perStep);
 }
 
+std::string_view planRuleName(PlanRule r)
+{
+    switch (r) {
+    case PlanRule::Ok: return "ok";
+    case PlanRule::TpHeads: return "tp-heads";
+    case PlanRule::TpKvHeads: return "tp-kv-heads";
+    case PlanRule::TpFfn: return "tp-ffn";
+    case PlanRule::TpExpertFfn: return "tp-expert-ffn";
+    case PlanRule::PpLayers: return "pp-layers";
+    case PlanRule::VirtualNeedsInterleaved: return "virtual-needs-interleaved";
+    case PlanRule::InterleavedNeedsPipeline: return "interleaved-needs-pp";
+    case PlanRule::InterleavedLayers: return "interleaved-layers";
+    case PlanRule::GpuProduct: return "gpu-product";
+    case PlanRule::EpNeedsMoe: return "ep-needs-moe";
+    case PlanRule::EpExperts: return "ep-experts";
+    case PlanRule::EpDataParallel: return "ep-data-parallel";
+    case PlanRule::CpSequence: return "cp-sequence";
+    case PlanRule::SpSequence: return "sp-sequence";
+    case PlanRule::MicroBatchTooLarge: return "micro-batch-too-large";
+    case PlanRule::BatchDivisibility: return "batch-divisibility";
+    case PlanRule::InterleavedMicrobatches: return "interleaved-microbatches";
+    case PlanRule::ZeroStage: return "zero-stage";
+    case PlanRule::Precision: return "precision";
+    case PlanRule::ScaleUpDomain: return "scale-up-domain";
+    case PlanRule::Count: break;
+    }
+    return "?";
+}
+
+PlanRule firstViolation(const Scenario& s) noexcept
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& t = s.training;
+    if (m.heads % p.tp != 0)
+        return PlanRule::TpHeads;
+    // Key/value heads are split across TP ranks, or replicated when tp is a multiple.
+    if (m.kvHeads % p.tp != 0 && p.tp % m.kvHeads != 0)
+        return PlanRule::TpKvHeads;
+    if (m.ffnHidden % p.tp != 0)
+        return PlanRule::TpFfn;
+    if (m.isMoe() && m.moe.expertFfnHidden % p.tp != 0)
+        return PlanRule::TpExpertFfn;
+    // Uneven stages are allowed (Llama 3 drops a layer from each end stage); the
+    // slowest stage holds ceil(layers / pp) layers.
+    if (p.pp > m.layers)
+        return PlanRule::PpLayers;
+    if (p.virtualStages > 1 && p.schedule != Schedule::Interleaved1F1B)
+        return PlanRule::VirtualNeedsInterleaved;
+    if (p.schedule == Schedule::Interleaved1F1B) {
+        if (p.pp < 2)
+            return PlanRule::InterleavedNeedsPipeline;
+        if (p.pp * p.virtualStages > m.layers)
+            return PlanRule::InterleavedLayers;
+    }
+    // After the per-degree rules, so the message names the degree that is wrong.
+    if (p.gpus() != s.cluster.gpus)
+        return PlanRule::GpuProduct;
+    if (p.ep > 1 && !m.isMoe())
+        return PlanRule::EpNeedsMoe;
+    if (m.isMoe() && m.moe.experts % p.ep != 0)
+        return PlanRule::EpExperts;
+    if ((p.dp * p.cp) % p.ep != 0)
+        return PlanRule::EpDataParallel;
+    if (t.seqLen % p.cp != 0)
+        return PlanRule::CpSequence;
+    if (p.sequenceParallel && t.seqLen / p.cp % p.tp != 0)
+        return PlanRule::SpSequence;
+    if (t.microBatch > t.globalBatch)
+        return PlanRule::MicroBatchTooLarge;
+    const int micro = microbatchesPerStep(s);
+    if (micro == 0)
+        return PlanRule::BatchDivisibility;
+    if (p.schedule == Schedule::Interleaved1F1B && micro % p.pp != 0)
+        return PlanRule::InterleavedMicrobatches;
+    if (p.zeroStage < 0 || p.zeroStage > 3)
+        return PlanRule::ZeroStage;
+    if (!s.hardware.supports(t.precision))
+        return PlanRule::Precision;
+    if (s.cluster.gpusPerNode > s.cluster.scaleUpDomain && s.cluster.scaleUpDomain > 0
+        && s.cluster.gpusPerNode % s.cluster.scaleUpDomain != 0)
+        return PlanRule::ScaleUpDomain;
+    return PlanRule::Ok;
+}
+
 std::optional<PlanIssue> checkPlan(const Scenario& s)
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
     const TrainingSpec& t = s.training;
-
-    if (m.heads % p.tp != 0)
-        return PlanIssue { "parallel.tp",
-            "tp = " + num(p.tp) + " does not divide the " + num(m.heads) + " attention heads" };
-    // Key/value heads are split across TP ranks, or replicated when tp is a multiple.
-    if (m.kvHeads % p.tp != 0 && p.tp % m.kvHeads != 0)
+    switch (firstViolation(s)) {
+    case PlanRule::Ok:
+    case PlanRule::Count: return std::nullopt;
+    case PlanRule::TpHeads:
+        return PlanIssue { "parallel.tp", "tp = " + num(p.tp) + " does not divide the " + num(m.heads) + " attention heads" };
+    case PlanRule::TpKvHeads:
         return PlanIssue { "parallel.tp",
             "tp = " + num(p.tp) + " neither divides nor is a multiple of the " + num(m.kvHeads) + " key/value heads" };
-    if (m.ffnHidden % p.tp != 0)
-        return PlanIssue { "parallel.tp",
-            "tp = " + num(p.tp) + " does not divide ffn_hidden = " + num(m.ffnHidden) };
-    if (m.isMoe() && m.moe.expertFfnHidden % p.tp != 0)
+    case PlanRule::TpFfn:
+        return PlanIssue { "parallel.tp", "tp = " + num(p.tp) + " does not divide ffn_hidden = " + num(m.ffnHidden) };
+    case PlanRule::TpExpertFfn:
         return PlanIssue { "parallel.tp",
             "tp = " + num(p.tp) + " does not divide expert_ffn_hidden = " + num(m.moe.expertFfnHidden) };
-    // Uneven stages are allowed (Llama 3 drops a layer from each end stage); the
-    // slowest stage holds ceil(layers / pp) layers.
-    if (p.pp > m.layers)
-        return PlanIssue { "parallel.pp",
-            "pp = " + num(p.pp) + " is more than the " + num(m.layers) + " layers" };
-    if (p.virtualStages > 1 && p.schedule != Schedule::Interleaved1F1B)
+    case PlanRule::PpLayers:
+        return PlanIssue { "parallel.pp", "pp = " + num(p.pp) + " is more than the " + num(m.layers) + " layers" };
+    case PlanRule::VirtualNeedsInterleaved:
+        return PlanIssue { "parallel.virtual_stages", "virtual stages > 1 need schedule: interleaved" };
+    case PlanRule::InterleavedNeedsPipeline:
+        return PlanIssue { "parallel.schedule", "the interleaved schedule needs pp >= 2" };
+    case PlanRule::InterleavedLayers:
         return PlanIssue { "parallel.virtual_stages",
-            "virtual stages > 1 need schedule: interleaved" };
-    if (p.schedule == Schedule::Interleaved1F1B) {
-        if (p.pp < 2)
-            return PlanIssue { "parallel.schedule", "the interleaved schedule needs pp >= 2" };
-        if (p.pp * p.virtualStages > m.layers)
-            return PlanIssue { "parallel.virtual_stages",
-                "pp*virtual_stages = " + num(p.pp * p.virtualStages) + " is more than the "
-                    + num(m.layers) + " layers" };
-    }
-    // Checked after the per-degree rules, so the message names the degree that is wrong.
-    if (p.gpus() != s.cluster.gpus)
+            "pp*virtual_stages = " + num(p.pp * p.virtualStages) + " is more than the " + num(m.layers) + " layers" };
+    case PlanRule::GpuProduct:
         return PlanIssue { "parallel",
-            "dp*tp*pp*cp = " + num(p.dp) + "*" + num(p.tp) + "*" + num(p.pp) + "*" + num(p.cp) + " = "
-                + num(p.gpus()) + " but cluster.gpus = " + num(s.cluster.gpus) };
-    if (p.ep > 1 && !m.isMoe())
+            "dp*tp*pp*cp = " + num(p.dp) + "*" + num(p.tp) + "*" + num(p.pp) + "*" + num(p.cp) + " = " + num(p.gpus())
+                + " but cluster.gpus = " + num(s.cluster.gpus) };
+    case PlanRule::EpNeedsMoe:
         return PlanIssue { "parallel.ep", "ep = " + num(p.ep) + " needs a mixture-of-experts model" };
-    if (m.isMoe() && m.moe.experts % p.ep != 0)
-        return PlanIssue { "parallel.ep",
-            "ep = " + num(p.ep) + " does not divide the " + num(m.moe.experts) + " experts" };
-    if ((p.dp * p.cp) % p.ep != 0)
+    case PlanRule::EpExperts:
+        return PlanIssue { "parallel.ep", "ep = " + num(p.ep) + " does not divide the " + num(m.moe.experts) + " experts" };
+    case PlanRule::EpDataParallel:
         return PlanIssue { "parallel.ep",
             "ep = " + num(p.ep) + " must divide dp*cp = " + num(p.dp * p.cp)
                 + " (expert parallelism is carved from the data-parallel ranks)" };
-    if (t.seqLen % p.cp != 0)
-        return PlanIssue { "parallel.cp",
-            "cp = " + num(p.cp) + " does not divide seq_len = " + num(t.seqLen) };
-    if (p.sequenceParallel && t.seqLen / p.cp % p.tp != 0)
+    case PlanRule::CpSequence:
+        return PlanIssue { "parallel.cp", "cp = " + num(p.cp) + " does not divide seq_len = " + num(t.seqLen) };
+    case PlanRule::SpSequence:
         return PlanIssue { "parallel.sequence_parallel",
-            "sequence parallelism needs tp = " + num(p.tp) + " to divide the local sequence "
-                + num(t.seqLen / p.cp) };
-    if (t.microBatch > t.globalBatch)
+            "sequence parallelism needs tp = " + num(p.tp) + " to divide the local sequence " + num(t.seqLen / p.cp) };
+    case PlanRule::MicroBatchTooLarge:
         return PlanIssue { "training.micro_batch", "micro_batch is larger than global_batch" };
-    const int m_ = microbatchesPerStep(s);
-    if (m_ == 0)
+    case PlanRule::BatchDivisibility:
         return PlanIssue { "training.global_batch",
             "global_batch = " + num(t.globalBatch) + " is not a multiple of dp*micro_batch = "
                 + num(static_cast<long long>(p.dp) * t.microBatch) };
-    if (p.schedule == Schedule::Interleaved1F1B && m_ % p.pp != 0)
+    case PlanRule::InterleavedMicrobatches:
         return PlanIssue { "training.global_batch",
-            "the interleaved schedule needs micro-batches per step (" + num(m_)
+            "the interleaved schedule needs micro-batches per step (" + num(microbatchesPerStep(s))
                 + ") to be a multiple of pp = " + num(p.pp) };
-    if (p.zeroStage < 0 || p.zeroStage > 3)
+    case PlanRule::ZeroStage:
         return PlanIssue { "parallel.zero", "ZeRO stage must be 0, 1, 2 or 3" };
-    if (!s.hardware.supports(t.precision))
+    case PlanRule::Precision:
         return PlanIssue { "training.precision",
             s.hardware.id + " has no " + std::string(precisionName(t.precision)) + " peak in the catalogue" };
-    if (s.cluster.gpusPerNode > s.cluster.scaleUpDomain && s.cluster.scaleUpDomain > 0
-        && s.cluster.gpusPerNode % s.cluster.scaleUpDomain != 0)
-        return PlanIssue { "cluster.scale_up_domain",
-            "scale_up_domain must divide gpus_per_node or be a multiple of it" };
+    case PlanRule::ScaleUpDomain:
+        return PlanIssue { "cluster.scale_up_domain", "scale_up_domain must divide gpus_per_node or be a multiple of it" };
+    }
     return std::nullopt;
 }
 

@@ -1,13 +1,45 @@
 #pragma once
 // Consistency of a scenario's plan with its model, batch, cluster and hardware:
-// divisibility rules and supported formats. Returns the first problem found, with the
-// scenario field it belongs to, so a file loader or a GUI can point at it.
+// divisibility rules and supported formats. `firstViolation` is allocation-free for
+// the planner's inner loop; `checkPlan` adds the scenario field and a message for
+// loaders and the GUI.
 #include "scenario.h"
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace dtsim {
+
+enum class PlanRule {
+    Ok,
+    TpHeads,
+    TpKvHeads,
+    TpFfn,
+    TpExpertFfn,
+    PpLayers,
+    VirtualNeedsInterleaved,
+    InterleavedNeedsPipeline,
+    InterleavedLayers,
+    GpuProduct,
+    EpNeedsMoe,
+    EpExperts,
+    EpDataParallel,
+    CpSequence,
+    SpSequence,
+    MicroBatchTooLarge,
+    BatchDivisibility,
+    InterleavedMicrobatches,
+    ZeroStage,
+    Precision,
+    ScaleUpDomain,
+    Count
+};
+inline constexpr int kPlanRuleCount = static_cast<int>(PlanRule::Count);
+
+std::string_view planRuleName(PlanRule r); // short id for reports: "tp-heads", ...
+
+PlanRule firstViolation(const Scenario& s) noexcept;
 
 struct PlanIssue {
     std::string field;  // dotted scenario path, e.g. "parallel.tp"
@@ -17,6 +49,6 @@ struct PlanIssue {
 std::optional<PlanIssue> checkPlan(const Scenario& s);
 
 // Micro-batches per pipeline per step (gradient accumulation), 0 if not integral.
-int microbatchesPerStep(const Scenario& s);
+int microbatchesPerStep(const Scenario& s) noexcept;
 
 } // namespace dtsim

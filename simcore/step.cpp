@@ -540,7 +540,7 @@ Report simulate(const Scenario& s, const Calibration& c)
     for (int dp = 1; dp <= maxDp; ++dp) {
         probe.plan.dp = dp;
         probe.cluster.gpus = probe.plan.gpus();
-        if (dp == s.plan.dp || checkPlan(probe))
+        if (dp == s.plan.dp || firstViolation(probe) != PlanRule::Ok)
             continue;
         const double t = simulateStep(probe, c).stepTime * rep.steps;
         if (t < rep.syncWallTimeToTrain) {
