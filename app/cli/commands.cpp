@@ -59,8 +59,10 @@ DataPaths requireData(const QCommandLineParser& p)
     return d;
 }
 
+} // namespace
+
 // A scenario argument may be a file or the name of a shipped preset.
-std::string resolveScenario(const QString& arg, const DataPaths& d)
+std::string resolveScenarioPath(const QString& arg, const DataPaths& d)
 {
     if (QFileInfo::exists(arg))
         return arg.toStdString();
@@ -69,6 +71,8 @@ std::string resolveScenario(const QString& arg, const DataPaths& d)
         return preset.toStdString();
     return arg.toStdString(); // the loader reports "not found" with the path
 }
+
+namespace {
 
 int reportInputError(const InputError& e)
 {
@@ -97,7 +101,7 @@ int runSimulate(const QStringList& args)
         std::vector<Override> overrides;
         for (const QString& s : p.values("set"))
             overrides.push_back(parseOverride(s.toStdString()));
-        const std::string file = resolveScenario(p.positionalArguments().first(), d);
+        const std::string file = resolveScenarioPath(p.positionalArguments().first(), d);
         const Scenario s = loadScenarioFile(file, catalog, overrides);
         const Report r = simulate(s, calibration);
         if (p.isSet("json"))

@@ -1,7 +1,11 @@
 #pragma once
 // The subcommands of dtsim-cli. Each takes its own arguments (after the command name)
 // and returns the process exit code: 0 success, 2 bad input, 1 internal error.
+#include "data_paths.h"
+
 #include <QStringList>
+
+#include <string>
 
 namespace dtsim::cli {
 
@@ -13,5 +17,9 @@ int runSimulate(const QStringList& args);
 int runPresets(const QStringList& args);
 int runHardware(const QStringList& args);
 int runValidate(const QStringList& args);
+int runSearch(const QStringList& args);
+
+// A scenario argument may be a file or the name of a shipped preset.
+std::string resolveScenarioPath(const QString& arg, const DataPaths& d);
 
 } // namespace dtsim::cli

@@ -16,6 +16,7 @@ void usage(FILE* to)
         "  simulate FILE [--set path=value ...] [--json]   simulate one training step and the run\n"
         "  presets [--json]                                list the shipped scenario presets\n"
         "  hardware [--json]                               list the hardware catalogue\n"
+        "  search FILE [--objective time|mfu] [--top N] [--json]   best parallel plans\n"
         "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
@@ -41,6 +42,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runPresets(args);
         if (command == "hardware")
             return dtsim::cli::runHardware(args);
+        if (command == "search")
+            return dtsim::cli::runSearch(args);
         if (command == "validate")
             return dtsim::cli::runValidate(args);
         if (command == "--version" || command == "version") {

@@ -1,0 +1,148 @@
+// dtsim-cli search: the best parallel plans for a scenario.
+#include "commands.h"
+#include "data_paths.h"
+
+#include "simcore/input_error.h"
+#include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/scenario_loader.h"
+#include "simcore/planner/search.h"
+#include "simcore/units.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace dtsim::cli {
+
+namespace {
+
+QJsonObject candidateJson(const PlanCandidate& c, const PlanCandidate* baseline)
+{
+    const ParallelPlan& p = c.plan;
+    QJsonObject o { { "gpus", c.gpus }, { "tp", p.tp }, { "pp", p.pp }, { "dp", p.dp }, { "cp", p.cp }, { "ep", p.ep },
+        { "schedule", QString::fromUtf8(scheduleName(p.schedule).data()) }, { "virtual_stages", p.virtualStages },
+        { "micro_batch", c.microBatch }, { "zero", p.zeroStage },
+        { "recompute", QString::fromUtf8(recomputeName(p.recompute).data()) }, { "sequence_parallel", p.sequenceParallel },
+        { "step_time_s", c.step.stepTime }, { "mfu", c.step.mfu }, { "tokens_per_s", c.step.tokensPerSecond },
+        { "time_to_train_s", c.timeToTrain }, { "gpu_hours", c.timeToTrain * c.gpus / 3600.0 },
+        { "memory_per_gpu_bytes", c.step.memory.total } };
+    if (baseline)
+        o.insert("speedup_vs_baseline", baseline->timeToTrain / c.timeToTrain);
+    return o;
+}
+
+QString candidateLine(const PlanCandidate& c)
+{
+    const ParallelPlan& p = c.plan;
+    QString sched = QString::fromUtf8(scheduleName(p.schedule).data());
+    if (p.virtualStages > 1)
+        sched += QString(" v%1").arg(p.virtualStages);
+    return QString("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13")
+        .arg(c.gpus, 6).arg(p.tp, 4).arg(p.pp, 4).arg(p.dp, 5).arg(p.cp, 3).arg(p.ep, 3)
+        .arg(sched, -15).arg(c.microBatch, 3).arg(p.zeroStage, 2)
+        .arg(QString::fromUtf8(recomputeName(p.recompute).data()), -9).arg(p.sequenceParallel ? "sp" : "  ")
+        .arg(QString::fromStdString(formatSeconds(c.step.stepTime)), 9)
+        .arg(QString("%1%  %2").arg(100 * c.step.mfu, 5, 'f', 1).arg(QString::fromStdString(formatDuration(c.timeToTrain))));
+}
+
+} // namespace
+
+int runSearch(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription("search");
+    p.addHelpOption();
+    p.addPositionalArgument("FILE", "Scenario YAML file, or the name of a preset.");
+    p.addOption({ "objective", "time (default) or mfu. (cost arrives with the cost model.)", "NAME", "time" });
+    p.addOption({ "top", "How many plans to list (default 10).", "N", "10" });
+    p.addOption({ "vary-gpus", "Also try 1/2, 1/4, ... of the cluster's GPUs." });
+    p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
+    p.addOption({ "json", "Print JSON." });
+    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
+    QStringList full = args;
+    full.prepend("dtsim-cli search");
+    if (!p.parse(full) || p.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "dtsim-cli search: %s\n", p.errorText().isEmpty() ? "expected one FILE" : qPrintable(p.errorText()));
+        return kExitBadInput;
+    }
+    try {
+        const std::string objectiveText = p.value("objective").toStdString();
+        if (objectiveText == "cost")
+            throw InputError("--objective", 0, "", "the cost objective needs the cost model, which is not built yet; use time or mfu");
+        const auto objective = objectiveFromName(objectiveText);
+        if (!objective)
+            throw InputError("--objective", 0, "", "\"" + objectiveText + "\" is not one of: time, mfu");
+        bool ok = false;
+        const int top = p.value("top").toInt(&ok);
+        if (!ok || top < 1 || top > 10000)
+            throw InputError("--top", 0, "", "expected a whole number from 1 to 10000");
+
+        const DataPaths d = findDataPaths(p.value("data"));
+        if (d.root.isEmpty())
+            throw InputError("dtsim-cli", 0, "--data", "cannot find dtsim's data; pass --data DIR");
+        const auto catalog = loadHardwareCatalog(d.hardwareDir());
+        const Calibration calibration = loadCalibration(d.calibrationFile());
+        std::vector<Override> overrides;
+        for (const QString& s : p.values("set"))
+            overrides.push_back(parseOverride(s.toStdString()));
+        const Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d), catalog, overrides);
+
+        SearchOptions options;
+        options.objective = *objective;
+        options.topN = top;
+        options.varyGpus = p.isSet("vary-gpus");
+        QElapsedTimer timer;
+        timer.start();
+        const SearchResult r = searchPlans(s, calibration, options);
+        const double ms = timer.nsecsElapsed() / 1e6;
+        const PlanCandidate* base = r.baseline ? &*r.baseline : nullptr;
+
+        QJsonObject rejected;
+        for (int i = 1; i < kPlanRuleCount; ++i)
+            if (r.rejectedByRule[i] > 0)
+                rejected.insert(QString::fromUtf8(planRuleName(static_cast<PlanRule>(i)).data()), double(r.rejectedByRule[i]));
+        rejected.insert("memory", double(r.rejectedMemory));
+
+        QTextStream out(stdout);
+        if (p.isSet("json")) {
+            QJsonArray list;
+            for (const PlanCandidate& c : r.top)
+                list.append(candidateJson(c, base));
+            QJsonObject doc { { "objective", QString::fromStdString(objectiveText) }, { "evaluated", double(r.evaluated) },
+                { "considered", double(r.considered()) }, { "rejected", rejected }, { "search_ms", ms }, { "top", list },
+                { "baseline", base ? QJsonValue(candidateJson(*base, nullptr)) : QJsonValue(QJsonValue::Null) } };
+            out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+            return kExitOk;
+        }
+        out << QString("%1: %2 plans considered, %3 valid and fitting, searched in %4 ms\n\n")
+                   .arg(QString::fromStdString(s.name)).arg(r.considered()).arg(r.evaluated).arg(ms, 0, 'f', 1);
+        const QString header = QString("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10    %11 %12\n")
+                                   .arg("gpus", 6).arg("tp", 4).arg("pp", 4).arg("dp", 5).arg("cp", 3).arg("ep", 3)
+                                   .arg("schedule", -15).arg("mb", 3).arg("z", 2).arg("recompute", -9).arg("step", 9).arg("MFU    time to train");
+        out << "  " << header;
+        if (base)
+            out << "  " << candidateLine(*base) << "   (your plan)\n";
+        else
+            out << "  your plan is not valid or does not fit in memory\n";
+        int rank = 1;
+        for (const PlanCandidate& c : r.top)
+            out << QString("%1 ").arg(rank++, 2) << candidateLine(c)
+                << (base ? QString("   %1x").arg(base->timeToTrain / c.timeToTrain, 0, 'f', 2) : QString()) << "\n";
+        out << "\nRejected:";
+        for (auto it = rejected.begin(); it != rejected.end(); ++it)
+            out << " " << it.key() << " " << it.value().toInteger();
+        out << "\n";
+        return kExitOk;
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitBadInput;
+    }
+}
+
+} // namespace dtsim::cli

@@ -1,0 +1,263 @@
+#include "search.h"
+
+#include "../memory.h"
+#include "../step.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <tuple>
+
+namespace dtsim {
+
+std::string_view objectiveName(Objective o) { return o == Objective::Time ? "time" : "mfu"; }
+
+std::optional<Objective> objectiveFromName(std::string_view n)
+{
+    if (n == "time")
+        return Objective::Time;
+    if (n == "mfu")
+        return Objective::Mfu;
+    return std::nullopt;
+}
+
+long long SearchResult::considered() const
+{
+    long long n = evaluated + rejectedMemory;
+    for (long long r : rejectedByRule)
+        n += r;
+    return n;
+}
+
+namespace {
+
+auto planKey(const PlanCandidate& c)
+{
+    const ParallelPlan& p = c.plan;
+    return std::make_tuple(c.gpus, p.tp, p.pp, p.dp, p.cp, p.ep, int(p.schedule), p.virtualStages, c.microBatch,
+        p.zeroStage, int(p.recompute), p.sequenceParallel);
+}
+
+double score(const PlanCandidate& c, Objective o)
+{
+    // Lower is better.
+    return o == Objective::Time ? c.timeToTrain : -c.step.mfu;
+}
+
+std::vector<int> divisors(int n)
+{
+    std::vector<int> d;
+    for (int i = 1; i <= n; ++i)
+        if (n % i == 0)
+            d.push_back(i);
+    return d;
+}
+
+// Keeps the best N candidates seen by one worker; no allocation after construction.
+class TopN {
+public:
+    TopN(int n, Objective o) : m_n(std::max(1, n)), m_objective(o) { m_items.reserve(m_n + 1); }
+    void offer(const PlanCandidate& c)
+    {
+        if (int(m_items.size()) == m_n && !betterCandidate(c, m_items.back(), m_objective))
+            return;
+        auto at = std::upper_bound(m_items.begin(), m_items.end(), c,
+            [&](const PlanCandidate& a, const PlanCandidate& b) { return betterCandidate(a, b, m_objective); });
+        m_items.insert(at, c);
+        if (int(m_items.size()) > m_n)
+            m_items.pop_back();
+    }
+    const std::vector<PlanCandidate>& items() const { return m_items; }
+
+private:
+    int m_n;
+    Objective m_objective;
+    std::vector<PlanCandidate> m_items;
+};
+
+struct Outer {
+    int gpus, tp, cp, pp;
+};
+
+struct WorkerResult {
+    explicit WorkerResult(const SearchOptions& o) : top(o.topN, o.objective) {}
+    TopN top;
+    long long evaluated = 0;
+    std::array<long long, kPlanRuleCount> rejected {};
+    long long rejectedMemory = 0;
+};
+
+// Everything below one (gpus, tp, cp, pp) choice. `s` is this worker's own copy.
+void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, const Outer& out, WorkerResult& w,
+    const std::vector<int>& virtualChoices)
+{
+    const ModelSpec& m = s.model;
+    ParallelPlan& p = s.plan;
+    const int dp = out.gpus / (out.tp * out.cp * out.pp);
+    s.cluster.gpus = out.gpus;
+    p.tp = out.tp;
+    p.cp = out.cp;
+    p.pp = out.pp;
+    p.dp = dp;
+    const bool fusedAttention = s.training.fusedAttention();
+    const int globalBatch = s.training.globalBatch;
+
+    auto count = [&](PlanRule r) { ++w.rejected[static_cast<int>(r)]; };
+
+    const int expertChoicesMax = m.isMoe() ? m.moe.experts : 1;
+    for (int ep = 1; ep <= expertChoicesMax; ++ep) {
+        if (m.isMoe() ? (m.moe.experts % ep != 0) : ep != 1)
+            continue;
+        p.ep = ep;
+        for (int mb = 1; mb <= std::min(o.maxMicroBatch, globalBatch); ++mb) {
+            if (globalBatch % (static_cast<long long>(dp) * mb) != 0) {
+                if (globalBatch % mb == 0 || mb == 1)
+                    count(PlanRule::BatchDivisibility);
+                continue;
+            }
+            s.training.microBatch = mb;
+            // Schedules: no pipeline, or GPipe / 1F1B / interleaved with v virtual stages.
+            const int scheduleChoices = out.pp == 1 ? 1 : 2 + int(virtualChoices.size());
+            for (int sc = 0; sc < scheduleChoices; ++sc) {
+                if (out.pp == 1 || sc == 1) {
+                    p.schedule = Schedule::OneFOneB;
+                    p.virtualStages = 1;
+                } else if (sc == 0) {
+                    p.schedule = Schedule::GPipe;
+                    p.virtualStages = 1;
+                } else {
+                    p.schedule = Schedule::Interleaved1F1B;
+                    p.virtualStages = virtualChoices[sc - 2];
+                }
+                for (int sp = 0; sp <= (out.tp > 1 ? 1 : 0); ++sp) {
+                    p.sequenceParallel = sp == 1;
+                    const PlanRule rule = firstViolation(s);
+                    if (rule != PlanRule::Ok) {
+                        count(rule);
+                        continue;
+                    }
+                    for (int zero = 0; zero <= 3; ++zero) {
+                        p.zeroStage = zero;
+                        for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
+                            // With fused attention, selective recomputation costs and saves nothing.
+                            if (r == Recompute::Selective && fusedAttention)
+                                continue;
+                            p.recompute = r;
+                            if (!memoryPerGpu(s, c).fits) {
+                                ++w.rejectedMemory;
+                                continue;
+                            }
+                            PlanCandidate cand;
+                            cand.plan = p;
+                            cand.microBatch = mb;
+                            cand.gpus = out.gpus;
+                            cand.step = simulateStep(s, c);
+                            cand.timeToTrain = cand.step.stepTime * s.training.steps();
+                            ++w.evaluated;
+                            w.top.offer(cand);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+
+bool betterCandidate(const PlanCandidate& a, const PlanCandidate& b, Objective o)
+{
+    const double sa = score(a, o), sb = score(b, o);
+    if (sa != sb)
+        return sa < sb;
+    return planKey(a) < planKey(b);
+}
+
+SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOptions& o)
+{
+    SearchResult result;
+    if (firstViolation(s) == PlanRule::Ok && memoryPerGpu(s, c).fits) {
+        PlanCandidate base;
+        base.plan = s.plan;
+        base.microBatch = s.training.microBatch;
+        base.gpus = s.cluster.gpus;
+        base.step = simulateStep(s, c);
+        base.timeToTrain = base.step.stepTime * s.training.steps();
+        result.baseline = base;
+    }
+
+    // Outer choices (GPU count, TP, CP, PP) are independent units of work.
+    std::vector<Outer> work;
+    std::vector<int> gpuCounts { s.cluster.gpus };
+    if (o.varyGpus)
+        for (int g = s.cluster.gpus / 2; g >= 1 && s.cluster.gpus % g == 0; g /= 2)
+            gpuCounts.push_back(g);
+    for (int g : gpuCounts)
+        for (int tp : divisors(g))
+            for (int cp : divisors(g / tp))
+                for (int pp : divisors(g / (tp * cp)))
+                    work.push_back({ g, tp, cp, pp });
+
+    const int layersPerStageMax = s.model.layers;
+    std::vector<std::vector<int>> virtualChoices(layersPerStageMax + 1);
+    auto virtualsFor = [&](int pp) -> const std::vector<int>& {
+        std::vector<int>& v = virtualChoices[std::min(pp, layersPerStageMax)];
+        if (v.empty())
+            for (int vs = 2; vs <= o.maxVirtualStages && pp * vs <= s.model.layers; ++vs)
+                v.push_back(vs);
+        return v;
+    };
+    for (const Outer& w : work)
+        if (w.pp <= layersPerStageMax)
+            virtualsFor(w.pp);
+
+    const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = std::max(1, std::min(o.threads > 0 ? o.threads : hw, int(work.size())));
+    std::vector<WorkerResult> results(threads, WorkerResult(o));
+    std::atomic<std::size_t> next { 0 };
+    auto worker = [&](int id) {
+        Scenario local = s;
+        WorkerResult& w = results[id];
+        for (std::size_t i = next++; i < work.size(); i = next++) {
+            const Outer& out = work[i];
+            // Rules that depend only on these degrees reject the whole family at once
+            // (counted once): the plan rule check sees the same degrees below.
+            local.plan.tp = out.tp;
+            local.plan.cp = out.cp;
+            local.plan.pp = out.pp;
+            local.plan.ep = 1;
+            local.plan.schedule = Schedule::OneFOneB;
+            local.plan.virtualStages = 1;
+            local.plan.sequenceParallel = false;
+            local.plan.dp = out.gpus / (out.tp * out.cp * out.pp);
+            local.cluster.gpus = out.gpus;
+            const PlanRule early = firstViolation(local);
+            if (early == PlanRule::TpHeads || early == PlanRule::TpKvHeads || early == PlanRule::TpFfn
+                || early == PlanRule::TpExpertFfn || early == PlanRule::PpLayers || early == PlanRule::CpSequence) {
+                ++w.rejected[static_cast<int>(early)];
+                continue;
+            }
+            searchInner(local, c, o, out, w, virtualChoices[std::min(out.pp, layersPerStageMax)]);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(worker, t);
+    worker(0);
+    for (std::thread& t : pool)
+        t.join();
+
+    TopN merged(o.topN, o.objective);
+    for (const WorkerResult& w : results) {
+        for (const PlanCandidate& cand : w.top.items())
+            merged.offer(cand);
+        result.evaluated += w.evaluated;
+        result.rejectedMemory += w.rejectedMemory;
+        for (int i = 0; i < kPlanRuleCount; ++i)
+            result.rejectedByRule[i] += w.rejected[i];
+    }
+    result.top = merged.items();
+    return result;
+}
+
+} // namespace dtsim

@@ -1,0 +1,54 @@
+#pragma once
+// Best-plan search: every parallel plan of a scenario's model on its cluster (TP, PP,
+// DP, CP, EP degrees over all divisors, schedule and virtual stages, micro-batch,
+// ZeRO stage, recomputation, sequence parallelism), keeping those that satisfy the plan
+// rules and fit in memory, ranked by an objective. Rejections are counted by reason.
+#include "../calibration.h"
+#include "../plan_check.h"
+#include "../report.h"
+#include "../scenario.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace dtsim {
+
+enum class Objective { Time, Mfu };
+std::string_view objectiveName(Objective o);
+std::optional<Objective> objectiveFromName(std::string_view n);
+
+struct SearchOptions {
+    Objective objective = Objective::Time;
+    int topN = 10;
+    bool varyGpus = false; // also try the cluster's GPU count divided by 2, 4, 8, ...
+    int maxMicroBatch = 64;
+    int maxVirtualStages = 16;
+    int threads = 0; // 0: all hardware threads
+};
+
+struct PlanCandidate {
+    ParallelPlan plan;
+    int microBatch = 1;
+    int gpus = 0;
+    StepReport step;
+    double timeToTrain = 0;
+};
+
+struct SearchResult {
+    std::vector<PlanCandidate> top; // best first
+    std::optional<PlanCandidate> baseline; // the scenario's own plan, when valid
+    long long evaluated = 0; // plans simulated (valid and fitting)
+    std::array<long long, kPlanRuleCount> rejectedByRule {};
+    long long rejectedMemory = 0;
+    long long considered() const;
+};
+
+SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOptions& o = {});
+
+// Strict weak order on candidates for an objective: better first, ties broken by the
+// plan's degrees so the result never depends on thread timing.
+bool betterCandidate(const PlanCandidate& a, const PlanCandidate& b, Objective o);
+
+} // namespace dtsim
