@@ -15,7 +15,7 @@ struct NetworkTier {
 inline constexpr int kMaxTiers = 4;
 
 struct ClusterSpec {
-    int gpus = 0;
+    long long gpus = 0;
     int gpusPerNode = 8;
     int scaleUpDomain = 8; // GPUs joined by the scale-up fabric (>= gpusPerNode for NVL72)
     double scaleUpBandwidth = 0; // per GPU, per direction

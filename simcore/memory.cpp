@@ -25,9 +25,9 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     const double t = p.tp;
     const double tokens = double(s.training.microBatch) * s.training.seqLen / p.cp;
     const double e = storageBytes(s.training.precision);
-    const bool sp = p.sequenceParallel && p.tp > 1;
+    const bool sp = (p.sequenceParallel || p.tp2d) && p.tp > 1; // 2D TP shards every activation
     const double repl = sp ? 1.0 / t : 1.0; // tensors TP leaves replicated unless SP
-    const double h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.tp);
+    const double h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.headSplit());
     const double mask = m.dropout ? 1.0 : 0.0;
 
     if (policy == Recompute::Full)

@@ -13,6 +13,17 @@ int ParallelPlan::degree(Axis a) const
     return 1;
 }
 
+int ParallelPlan::tpRows() const
+{
+    if (!tp2d)
+        return 1;
+    int best = 1;
+    for (int d = 1; d * d <= tp; ++d)
+        if (tp % d == 0)
+            best = d;
+    return best;
+}
+
 int ParallelPlan::stride(Axis a) const
 {
     int s = 1;

@@ -31,8 +31,15 @@ struct ParallelPlan {
     bool overlapGradReduce = true;  // DP reduce hidden behind backward (bucketed)
     bool overlapParamGather = true; // ZeRO all-gather hidden behind next forward
     bool tpCommOverlap = false;     // TP collectives pipelined with GEMMs (TE userbuffers)
+    // Two-dimensional TP: weights split over a x b ranks (hidden and residual), so a
+    // layer's traffic per GPU shrinks as 1/a + 1/b instead of staying ~constant.
+    bool tp2d = false;
 
-    int gpus() const { return tp * pp * dp * cp; }
+    int tpRows() const;    // a: the largest divisor of tp not above sqrt(tp)
+    int tpColumns() const { return tp / tpRows(); } // b: splits the heads
+    int headSplit() const { return tp2d ? tpColumns() : tp; } // ranks the heads are split over
+
+    long long gpus() const { return static_cast<long long>(tp) * pp * dp * cp; }
     int degree(Axis a) const;
     // Rank distance between consecutive members of an axis' group under `order`.
     int stride(Axis a) const;

@@ -50,10 +50,12 @@ PlanRule firstViolation(const Scenario& s) noexcept
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
     const TrainingSpec& t = s.training;
-    if (m.heads % p.tp != 0)
+    // Heads split over all TP ranks, or over the b columns of two-dimensional TP.
+    const int headSplit = p.headSplit();
+    if (m.heads % headSplit != 0)
         return PlanRule::TpHeads;
     // Key/value heads are split across TP ranks, or replicated when tp is a multiple.
-    if (m.kvHeads % p.tp != 0 && p.tp % m.kvHeads != 0)
+    if (m.kvHeads % headSplit != 0 && headSplit % m.kvHeads != 0)
         return PlanRule::TpKvHeads;
     if (m.ffnHidden % p.tp != 0)
         return PlanRule::TpFfn;

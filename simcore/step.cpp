@@ -45,6 +45,8 @@ struct Rates {
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
     double kernel = 0;        // per-kernel fixed cost
     double attentionHalfHeadDim = 0;
+    double elementBytes = 2;   // bytes of a GEMM operand
+    bool idealized = false; // attention FLOPs not counted (Epoch's assumption)
     const GenerationCalibration* eff = nullptr;
 };
 
@@ -78,16 +80,22 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         r.nativeAttentionRate *= clock;
     }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
+    r.elementBytes = (p == Precision::FP8 || p == Precision::FP4) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
     r.attentionHalfHeadDim = c.attentionHalfHeadDim;
     return r;
 }
 
+// Roofline: a GEMM is bound by its FLOPs at the achieved rate, or by reading its two
+// inputs and writing its output once at the achieved memory bandwidth, whichever is
+// slower. Very wide parallelism shrinks per-GPU matrices into the memory-bound regime.
 double gemmTime(const Rates& r, double m, double n, double k)
 {
     if (m <= 0 || n <= 0 || k <= 0)
         return 0.0;
-    return 2.0 * m * n * k / (r.gemmPeak * gemmEfficiency(*r.eff, m, n, k)) + r.kernel;
+    const double compute = 2.0 * m * n * k / (r.gemmPeak * gemmEfficiency(*r.eff, m, n, k));
+    const double memory = (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
+    return std::max(compute, memory) + r.kernel;
 }
 
 double streamTime(const Rates& r, double bytes, int kernels)
@@ -133,8 +141,8 @@ ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool m
 {
     const ModelSpec& m = s.model;
     const double t = s.plan.tp, T = sh.tokens, Tn = sh.normTokens, h = m.hidden, e = sh.elem;
-    const double qkv = m.queryDim() / t + 2 * m.kvDimPerRank(s.plan.tp);
-    const double qk = m.queryDim() / t + m.kvDimPerRank(s.plan.tp);
+    const double qkv = m.queryDim() / t + 2 * m.kvDimPerRank(s.plan.headSplit());
+    const double qk = m.queryDim() / t + m.kvDimPerRank(s.plan.headSplit());
     ElementwiseTraffic w;
     if (s.training.fusedKernels) {
         w.bytes = Tn * e * h * (2 * 2 + 2 * 3)  // two norms (r+w), two residual adds (2r+w)
@@ -167,15 +175,25 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
-    const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.tp);
+    const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.headSplit());
     const double e = sh.elem;
     const bool fused = s.training.fusedKernels;
     const bool fp8 = s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4;
     LayerTimes lt;
 
-    lt.gemmForward = gemmTime(r, T, qd / t + 2 * kvdLocal, h) + gemmTime(r, T, h, qd / t);
+    // A TP-split GEMM of (T x K)(K x N): 1D TP splits N (column-parallel) or K (row-
+    // parallel) t ways; 2D TP splits both, a and b ways, so shapes stay large.
+    const int a2 = p.tpRows(), b2 = p.tp2d ? p.tpColumns() : p.tp;
+    auto tpGemm = [&](double tokens, double n, double k, bool columnParallel) {
+        if (!p.tp2d)
+            return columnParallel ? gemmTime(r, tokens, n / t, k) : gemmTime(r, tokens, n, k / t);
+        return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
+    };
+    lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
     const double seq = s.training.seqLen;
-    if (s.training.fusedAttention()) {
+    if (r.idealized) {
+        lt.attentionForward = 0;
+    } else if (s.training.fusedAttention()) {
         const double attnFlops = 4.0 * (qd / t) * T * (seq + 1) / 2.0;
         // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
         // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
@@ -202,8 +220,8 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     int kernels = ew.kernels;
 
     auto mlp = [&](double tokens, double ffn) {
-        const double up = gemmTime(r, tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn / t, h);
-        const double down = gemmTime(r, tokens, h, ffn / t);
+        const double up = tpGemm(tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
+        const double down = tpGemm(tokens, h, ffn, false);
         // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
         // eager (silu, then multiply: read f write f, read 2f write f).
         const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;
@@ -257,12 +275,13 @@ CommOp comm(CollectiveKind k, double bytes, const GroupSpan& g, const Scenario& 
 
 } // namespace
 
-StepReport simulateStep(const Scenario& s, const Calibration& c)
+StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& opts)
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
     const TrainingSpec& tr = s.training;
-    const Rates r = ratesFor(s, c);
+    Rates r = ratesFor(s, c);
+    r.idealized = opts.idealized;
     const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency };
     const double eta = c.overlapEfficiency;
 
@@ -294,7 +313,23 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     // Tensor parallel: two collectives per layer each way (after attention and after
     // the MLP): all-reduces, or all-gather + reduce-scatter pairs with sequence parallel.
     CommOp tpLayer; // forward of one layer
-    if (p.tp > 1) {
+    if (p.tp > 1 && p.tp2d) {
+        // 2D TP (a x b): around each of the two blocks, inputs are all-gathered and partial
+        // outputs reduce-scattered across the a ranks of a row on T h / b elements, and
+        // across the b ranks of a column on T h / a (an approximation of the SUMMA-style
+        // scheme Erdil & Schneider-Joseph 2024 assume; it ignores the FFN width).
+        const int a = p.tpRows(), bcols = p.tpColumns();
+        const GroupSpan rows = groupSpan(s.cluster, a, p.stride(Axis::TP));
+        const GroupSpan cols = groupSpan(s.cluster, bcols, p.stride(Axis::TP) * a);
+        const double n = sh.tokens * m.hidden * sh.elem;
+        CommOp agR = comm(CollectiveKind::AllGather, n / bcols, rows, s, eff, tpRep);
+        CommOp rsR = comm(CollectiveKind::ReduceScatter, n / bcols, rows, s, eff, tpRep);
+        CommOp agC = comm(CollectiveKind::AllGather, n / a, cols, s, eff, tpRep);
+        CommOp rsC = comm(CollectiveKind::ReduceScatter, n / a, cols, s, eff, tpRep);
+        tpRep.groupSize = p.tp;
+        tpLayer = { 2 * (agR.seconds + rsR.seconds + agC.seconds + rsC.seconds),
+            2 * (agR.bytesSent + rsR.bytesSent + agC.bytesSent + rsC.bytesSent) };
+    } else if (p.tp > 1) {
         const GroupSpan g = groupSpan(s.cluster, p.tp, p.stride(Axis::TP));
         const double n = sh.tokens * m.hidden * sh.elem;
         if (p.sequenceParallel) {
@@ -319,7 +354,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
     double cpExposedLayer = 0, cpTotalLayer = 0, cpBytesLayer = 0;
     if (p.cp > 1) {
         const GroupSpan g = groupSpan(s.cluster, p.cp, p.stride(Axis::CP));
-        const double chunk = 2.0 * sh.tokens * m.kvDimPerRank(p.tp) * sh.elem;
+        const double chunk = 2.0 * sh.tokens * m.kvDimPerRank(p.headSplit()) * sh.elem;
         CommOp hop = comm(CollectiveKind::SendRecv, chunk, g, s, eff, cpRep);
         cpRep.groupSize = p.cp;
         const double hops = p.cp - 1;
@@ -499,11 +534,38 @@ StepReport simulateStep(const Scenario& s, const Calibration& c)
         hidden += cr.totalSeconds - cr.exposedSeconds;
     b.contention = c.overlapSlowdown * hidden;
 
+    if (opts.idealized) {
+        // Perfect overlap: a micro-batch takes the longer of its compute and all its
+        // communication; the DP reduction hides under the pipeline; nothing else.
+        const double compute = fwdCompute + bwdCompute + recompute;
+        const double commMb = tpTotalMb + cpTotalLayer * layersPerStage + epMb + zero3TotalMb + ppMb;
+        const double tau = std::max(compute, commMb);
+        const double excess = tau - compute; // communication left after full overlap
+        for (int g = 0; g < kCommGroupCount; ++g)
+            b.exposedComm[g] = 0;
+        if (excess > 0 && commMb > 0) {
+            b.exposedComm[idx(CommGroup::TP)] = mb * excess * tpTotalMb / commMb;
+            b.exposedComm[idx(CommGroup::CP)] = mb * excess * cpTotalLayer * layersPerStage / commMb;
+            b.exposedComm[idx(CommGroup::EP)] = mb * excess * epMb / commMb;
+            b.exposedComm[idx(CommGroup::PP)] = mb * excess * ppMb / commMb;
+            b.exposedComm[idx(CommGroup::DP)] = mb * excess * zero3TotalMb / commMb;
+        }
+        b.bubble = bubbleMb * tau;
+        const double pipeline = mb * tau + b.bubble;
+        if (!perMicrobatchGather)
+            b.exposedComm[idx(CommGroup::DP)] += std::max(0.0, dpTotal - pipeline);
+        b.optimizer = b.overhead = b.contention = 0;
+        for (int g = 0; g < kCommGroupCount; ++g)
+            out.comm[g].exposedSeconds = std::min(out.comm[g].totalSeconds, b.exposedComm[g]);
+    }
+
     out.stepTime = b.sum();
 
     // --- Throughput and utilization ----------------------------------------------
     const double tokens = tr.tokensPerStep();
-    const ForwardFlops ff = forwardFlopsPerToken(m, tr.seqLen);
+    ForwardFlops ff = forwardFlopsPerToken(m, tr.seqLen);
+    if (opts.idealized)
+        ff.attention = 0;
     out.modelFlopsPerStep = 3.0 * ff.total() * tokens;
     double recomputeFlops = 0;
     if (full)

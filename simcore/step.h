@@ -13,8 +13,16 @@ namespace dtsim {
 // Achieved fraction of peak of an (M x K) * (K x N) GEMM.
 double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k);
 
+// "Idealized" mirrors the assumptions of Epoch AI's simulator (Erdil & Schneider-
+// Joseph 2024), for like-for-like comparison: attention FLOPs are ignored, and compute
+// and communication overlap perfectly (a micro-batch takes the longer of the two; the
+// data-parallel reduction hides under the whole pipeline). Latencies still count.
+struct StepOptions {
+    bool idealized = false;
+};
+
 // The scenario must pass checkPlan(); otherwise results are meaningless.
-StepReport simulateStep(const Scenario& s, const Calibration& c);
+StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& o = {});
 
 // Step plus run-level figures: time to train, GPU-hours, sync wall.
 Report simulate(const Scenario& s, const Calibration& c);

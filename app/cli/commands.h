@@ -18,6 +18,9 @@ int runPresets(const QStringList& args);
 int runHardware(const QStringList& args);
 int runValidate(const QStringList& args);
 int runSearch(const QStringList& args);
+int runFrontier(const QStringList& args);
+int runScaling(const QStringList& args);
+int runBench(const QStringList& args);
 
 // A scenario argument may be a file or the name of a shipped preset.
 std::string resolveScenarioPath(const QString& arg, const DataPaths& d);

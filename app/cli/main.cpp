@@ -17,6 +17,10 @@ void usage(FILE* to)
         "  presets [--json]                                list the shipped scenario presets\n"
         "  hardware [--json]                               list the hardware catalogue\n"
         "  search FILE [--objective time|mfu] [--top N] [--json]   best parallel plans\n"
+        "  scaling FILE [--json|--csv]                     step time and efficiency vs GPU count\n"
+        "  frontier --gpu ID --months M [--model dense|moe] [--mode realistic|idealized] [--json|--csv]\n"
+        "                                                  largest runs a GPU type can do in time\n"
+        "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
@@ -42,6 +46,12 @@ int main(int argc, char** argv)
             return dtsim::cli::runPresets(args);
         if (command == "hardware")
             return dtsim::cli::runHardware(args);
+        if (command == "frontier")
+            return dtsim::cli::runFrontier(args);
+        if (command == "scaling")
+            return dtsim::cli::runScaling(args);
+        if (command == "bench")
+            return dtsim::cli::runBench(args);
         if (command == "search")
             return dtsim::cli::runSearch(args);
         if (command == "validate")

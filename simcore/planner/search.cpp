@@ -44,12 +44,12 @@ double score(const PlanCandidate& c, Objective o)
     return o == Objective::Time ? c.timeToTrain : -c.step.mfu;
 }
 
-std::vector<int> divisors(int n)
+std::vector<int> divisors(long long n)
 {
     std::vector<int> d;
-    for (int i = 1; i <= n; ++i)
+    for (long long i = 1; i <= n && i <= (1 << 30); ++i)
         if (n % i == 0)
-            d.push_back(i);
+            d.push_back(static_cast<int>(i));
     return d;
 }
 
@@ -76,7 +76,8 @@ private:
 };
 
 struct Outer {
-    int gpus, tp, cp, pp;
+    long long gpus;
+    int tp, cp, pp;
 };
 
 struct WorkerResult {
@@ -93,7 +94,7 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
 {
     const ModelSpec& m = s.model;
     ParallelPlan& p = s.plan;
-    const int dp = out.gpus / (out.tp * out.cp * out.pp);
+    const int dp = static_cast<int>(out.gpus / (out.tp * out.cp * out.pp));
     s.cluster.gpus = out.gpus;
     p.tp = out.tp;
     p.cp = out.cp;
@@ -188,11 +189,11 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
 
     // Outer choices (GPU count, TP, CP, PP) are independent units of work.
     std::vector<Outer> work;
-    std::vector<int> gpuCounts { s.cluster.gpus };
+    std::vector<long long> gpuCounts { s.cluster.gpus };
     if (o.varyGpus)
-        for (int g = s.cluster.gpus / 2; g >= 1 && s.cluster.gpus % g == 0; g /= 2)
+        for (long long g = s.cluster.gpus / 2; g >= 1 && s.cluster.gpus % g == 0; g /= 2)
             gpuCounts.push_back(g);
-    for (int g : gpuCounts)
+    for (long long g : gpuCounts)
         for (int tp : divisors(g))
             for (int cp : divisors(g / tp))
                 for (int pp : divisors(g / (tp * cp)))
@@ -229,7 +230,7 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
             local.plan.schedule = Schedule::OneFOneB;
             local.plan.virtualStages = 1;
             local.plan.sequenceParallel = false;
-            local.plan.dp = out.gpus / (out.tp * out.cp * out.pp);
+            local.plan.dp = static_cast<int>(out.gpus / (out.tp * out.cp * out.pp));
             local.cluster.gpus = out.gpus;
             const PlanRule early = firstViolation(local);
             if (early == PlanRule::TpHeads || early == PlanRule::TpKvHeads || early == PlanRule::TpFfn

@@ -31,7 +31,7 @@ struct SearchOptions {
 struct PlanCandidate {
     ParallelPlan plan;
     int microBatch = 1;
-    int gpus = 0;
+    long long gpus = 0;
     StepReport step;
     double timeToTrain = 0;
 };

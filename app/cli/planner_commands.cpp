@@ -1,0 +1,346 @@
+// dtsim-cli frontier, scaling and bench: the planner's sweeps and the speed figures.
+#include "commands.h"
+#include "data_paths.h"
+#include "report_table.h"
+
+#include "simcore/input_error.h"
+#include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/scenario_loader.h"
+#include "simcore/planner/frontier.h"
+#include "simcore/planner/scaling.h"
+#include "simcore/planner/search.h"
+#include "simcore/step.h"
+#include "simcore/units.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace dtsim::cli {
+
+namespace {
+
+bool parseArgs(QCommandLineParser& p, const QString& command, const QStringList& args, int positional)
+{
+    p.setApplicationDescription(command);
+    p.addHelpOption();
+    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
+    QStringList full = args;
+    full.prepend("dtsim-cli " + command);
+    if (!p.parse(full)) {
+        std::fprintf(stderr, "dtsim-cli %s: %s\n", qPrintable(command), qPrintable(p.errorText()));
+        return false;
+    }
+    if (p.isSet("help")) {
+        QTextStream(stdout) << p.helpText();
+        std::exit(kExitOk);
+    }
+    if (p.positionalArguments().size() != positional) {
+        std::fprintf(stderr, "dtsim-cli %s: expected %d argument(s)\n", qPrintable(command), positional);
+        return false;
+    }
+    return true;
+}
+
+DataPaths data(const QCommandLineParser& p)
+{
+    DataPaths d = findDataPaths(p.value("data"));
+    if (d.root.isEmpty())
+        throw InputError("dtsim-cli", 0, "--data", "cannot find dtsim's data; pass --data DIR");
+    return d;
+}
+
+QString csvEscape(const QString& s) { return s.contains(',') ? "\"" + s + "\"" : s; }
+
+} // namespace
+
+int runFrontier(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.addOption({ "gpu", "Accelerator id (see dtsim-cli hardware).", "ID" });
+    p.addOption({ "months", "Training duration in months (default 3).", "M", "3" });
+    p.addOption({ "model", "dense (default) or moe.", "FAMILY", "dense" });
+    p.addOption({ "mode", "realistic (default) or idealized (Epoch's assumptions).", "MODE", "realistic" });
+    p.addOption({ "max-gpus", "Largest cluster allowed (default: no limit).", "N", "0" });
+    p.addOption({ "network", "Use the network (fabric, NICs, latencies) of another catalogue GPU.", "ID" });
+    p.addOption({ "batch-coefficient", "Critical batch rule B = k C^e tokens: k (default 0.292).", "K", "0.292" });
+    p.addOption({ "batch-exponent", "Critical batch rule exponent e (default 0.3271).", "E", "0.3271" });
+    p.addOption({ "points", "Points between 1e20 and 1e32 FLOP (default 100).", "N", "100" });
+    p.addOption({ "json", "Print JSON." });
+    p.addOption({ "csv", "Print CSV." });
+    p.addOption({ "explain", "Print the full report of the point nearest this FLOP budget.", "FLOP" });
+    if (!parseArgs(p, "frontier", args, 0))
+        return kExitBadInput;
+    try {
+        const DataPaths d = data(p);
+        const auto catalog = loadHardwareCatalog(d.hardwareDir());
+        const Calibration calibration = loadCalibration(d.calibrationFile());
+        FrontierOptions o;
+        const std::string gpu = p.value("gpu").toStdString();
+        const HardwareSpec* hw = findHardware(catalog, gpu);
+        if (!hw)
+            throw InputError("--gpu", 0, "", gpu.empty() ? "is required (see dtsim-cli hardware)" : "unknown GPU \"" + gpu + "\"");
+        o.hardware = *hw;
+        if (p.isSet("network")) {
+            const std::string netId = p.value("network").toStdString();
+            const HardwareSpec* net = findHardware(catalog, netId);
+            if (!net)
+                throw InputError("--network", 0, "", "unknown GPU \"" + netId + "\"");
+            o.network = *net;
+        }
+        bool ok = false;
+        o.months = p.value("months").toDouble(&ok);
+        if (!ok || !(o.months > 0) || o.months > 1200)
+            throw InputError("--months", 0, "", "expected a positive number of months");
+        const QString family = p.value("model");
+        if (family != "dense" && family != "moe")
+            throw InputError("--model", 0, "", "expected dense or moe");
+        o.moe = family == "moe";
+        const QString mode = p.value("mode");
+        if (mode != "realistic" && mode != "idealized")
+            throw InputError("--mode", 0, "", "expected realistic or idealized");
+        o.mode = mode == "idealized" ? FrontierMode::Idealized : FrontierMode::Realistic;
+        o.maxGpus = p.value("max-gpus").toLongLong(&ok);
+        if (!ok || o.maxGpus < 0)
+            throw InputError("--max-gpus", 0, "", "expected a whole number (0 = no limit)");
+        o.batch.coefficient = p.value("batch-coefficient").toDouble(&ok);
+        if (!ok || !(o.batch.coefficient > 0))
+            throw InputError("--batch-coefficient", 0, "", "expected a positive number");
+        o.batch.exponent = p.value("batch-exponent").toDouble(&ok);
+        if (!ok || !(o.batch.exponent > 0) || o.batch.exponent > 1)
+            throw InputError("--batch-exponent", 0, "", "expected a number in (0, 1]");
+        o.points = p.value("points").toInt(&ok);
+        if (!ok || o.points < 2 || o.points > 1000)
+            throw InputError("--points", 0, "", "expected a whole number from 2 to 1000");
+
+        QElapsedTimer timer;
+        timer.start();
+        const Frontier f = computeFrontier(o, calibration);
+        const double ms = timer.nsecsElapsed() / 1e6;
+        QTextStream out(stdout);
+        if (p.isSet("explain")) {
+            const double want = p.value("explain").toDouble(&ok);
+            if (!ok || !(want > 0))
+                throw InputError("--explain", 0, "", "expected a FLOP budget such as 1e26");
+            const FrontierPoint* near = &f.points.front();
+            for (const FrontierPoint& pt : f.points)
+                if (std::abs(std::log(pt.flop / want)) < std::abs(std::log(near->flop / want)))
+                    near = &pt;
+            if (!near->feasible) {
+                out << QString("%1 FLOP: no plan finishes within %2 months\n").arg(near->flop, 0, 'e', 2).arg(o.months);
+                return kExitOk;
+            }
+            Scenario s = frontierScenario(o, near->flop);
+            s.plan = near->plan;
+            s.cluster.gpus = s.plan.gpus();
+            s.name = "Frontier point " + QString::number(near->flop, 'e', 2).toStdString() + " FLOP";
+            StepOptions so { o.mode == FrontierMode::Idealized };
+            Report rep;
+            rep.step = simulateStep(s, calibration, so);
+            rep.steps = s.training.steps();
+            rep.timeToTrain = rep.steps * rep.step.stepTime;
+            rep.gpuHours = rep.timeToTrain * double(s.plan.gpus()) / 3600.0;
+            rep.theoreticalMinTime = rep.step.modelFlopsPerStep * rep.steps / (double(s.plan.gpus()) * rep.step.peakFlopsPerGpu);
+            rep.syncWallGpus = s.plan.gpus();
+            rep.syncWallTimeToTrain = rep.timeToTrain;
+            out << QString::fromStdString(reportToText(s, rep));
+            return kExitOk;
+        }
+        if (p.isSet("json")) {
+            QJsonArray pts;
+            for (const FrontierPoint& pt : f.points) {
+                QJsonObject j { { "flop", pt.flop }, { "feasible", pt.feasible } };
+                if (pt.feasible) {
+                    j.insert("mfu", pt.mfu);
+                    j.insert("gpus", pt.gpus);
+                    j.insert("tp", pt.tp);
+                    j.insert("tp_2d", pt.tp2d);
+                    j.insert("pp", pt.pp);
+                    j.insert("dp", pt.dp);
+                    j.insert("ep", pt.ep);
+                    j.insert("step_time_s", pt.stepTime);
+                    j.insert("days", pt.days);
+                    j.insert("cost_usd", pt.costUsd);
+                }
+                j.insert("batch_tokens", pt.batchTokens);
+                j.insert("parameters", pt.parameters);
+                j.insert("layers", pt.layers);
+                j.insert("hidden", pt.hidden);
+                pts.append(j);
+            }
+            out << QJsonDocument(QJsonObject { { "gpu", QString::fromStdString(gpu) }, { "months", o.months },
+                                     { "mode", mode }, { "model", family }, { "points", pts },
+                                     { "best_mfu", f.bestMfu }, { "max_flop_at_80pct", f.maxFlopAt80 },
+                                     { "max_flop_any", f.maxFlopAny }, { "frontier_ms", ms } })
+                       .toJson(QJsonDocument::Indented);
+            return kExitOk;
+        }
+        if (p.isSet("csv")) {
+            out << "flop,feasible,mfu,gpus,tp,tp_2d,pp,dp,ep,batch_tokens,step_time_s,days,cost_usd,parameters,layers,hidden\n";
+            for (const FrontierPoint& pt : f.points)
+                out << QString("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16\n")
+                           .arg(pt.flop, 0, 'g', 6).arg(pt.feasible ? 1 : 0).arg(pt.mfu, 0, 'g', 6).arg(pt.gpus)
+                           .arg(pt.tp).arg(pt.tp2d ? 1 : 0).arg(pt.pp).arg(pt.dp).arg(pt.ep).arg(pt.batchTokens, 0, 'g', 6)
+                           .arg(pt.stepTime, 0, 'g', 6).arg(pt.days, 0, 'g', 6).arg(pt.costUsd, 0, 'g', 6)
+                           .arg(pt.parameters, 0, 'g', 6).arg(pt.layers).arg(pt.hidden);
+            return kExitOk;
+        }
+        out << QString("%1, %2 months, %3 model, %4 mode (%5 ms)\n")
+                   .arg(QString::fromStdString(hw->name)).arg(o.months).arg(family, mode).arg(ms, 0, 'f', 0);
+        out << QString("%1 %2 %3 %4 %5 %6 %7 %8 %9\n").arg("FLOP", 9).arg("MFU", 6).arg("GPUs", 12).arg("TP", 6)
+                   .arg("PP", 4).arg("DP", 7).arg("batch tok", 10).arg("step", 9).arg("days", 6);
+        for (const FrontierPoint& pt : f.points) {
+            if (!pt.feasible) {
+                out << QString("%1   infeasible\n").arg(pt.flop, 9, 'e', 1);
+                continue;
+            }
+            out << QString("%1 %2 %3 %4 %5 %6 %7 %8 %9\n")
+                       .arg(pt.flop, 9, 'e', 1).arg(QString::number(100 * pt.mfu, 'f', 1) + "%", 6).arg(pt.gpus, 12)
+                       .arg(QString::number(pt.tp) + (pt.tp2d ? "2d" : ""), 6).arg(pt.pp, 4).arg(pt.dp, 7)
+                       .arg(pt.batchTokens, 10, 'e', 1).arg(QString::fromStdString(formatSeconds(pt.stepTime)), 9)
+                       .arg(pt.days, 6, 'f', 1);
+        }
+        out << QString("\nbest MFU %1%; largest run at >= 80% of it: %2 FLOP; largest feasible: %3 FLOP\n")
+                   .arg(100 * f.bestMfu, 0, 'f', 1).arg(f.maxFlopAt80, 0, 'e', 2).arg(f.maxFlopAny, 0, 'e', 2);
+        return kExitOk;
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitBadInput;
+    }
+}
+
+int runScaling(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.addPositionalArgument("FILE", "Scenario YAML file, or the name of a preset.");
+    p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
+    p.addOption({ "json", "Print JSON." });
+    p.addOption({ "csv", "Print CSV." });
+    if (!parseArgs(p, "scaling", args, 1))
+        return kExitBadInput;
+    try {
+        const DataPaths d = data(p);
+        const auto catalog = loadHardwareCatalog(d.hardwareDir());
+        const Calibration calibration = loadCalibration(d.calibrationFile());
+        std::vector<Override> overrides;
+        for (const QString& s : p.values("set"))
+            overrides.push_back(parseOverride(s.toStdString()));
+        const Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d), catalog, overrides);
+        const ScalingCurves curves = scalingCurves(s, calibration);
+        QTextStream out(stdout);
+        auto pointJson = [](const ScalingPoint& pt) {
+            return QJsonObject { { "gpus", pt.gpus }, { "dp", pt.dp }, { "global_batch", pt.globalBatch },
+                { "step_time_s", pt.stepTime }, { "time_to_train_s", pt.timeToTrain }, { "tokens_per_s", pt.tokensPerSecond },
+                { "mfu", pt.mfu }, { "efficiency", pt.efficiency }, { "gpu_hours", pt.gpuHours }, { "fits_in_memory", pt.fits } };
+        };
+        if (p.isSet("json")) {
+            QJsonArray fixed, growing;
+            for (const ScalingPoint& pt : curves.fixedBatch)
+                fixed.append(pointJson(pt));
+            for (const ScalingPoint& pt : curves.growingBatch)
+                growing.append(pointJson(pt));
+            out << QJsonDocument(QJsonObject { { "fixed_batch", fixed }, { "growing_batch", growing },
+                                     { "sync_wall_gpus", curves.syncWallGpus } })
+                       .toJson(QJsonDocument::Indented);
+            return kExitOk;
+        }
+        const bool csv = p.isSet("csv");
+        if (csv)
+            out << "curve,gpus,dp,global_batch,step_time_s,time_to_train_s,tokens_per_s,mfu,efficiency,gpu_hours,fits_in_memory\n";
+        for (int k = 0; k < 2; ++k) {
+            const auto& curve = k == 0 ? curves.fixedBatch : curves.growingBatch;
+            const QString name = k == 0 ? "fixed_batch" : "growing_batch";
+            if (!csv)
+                out << (k == 0 ? "Fixed global batch (strong scaling)\n" : "\nGrowing global batch (weak scaling)\n")
+                    << QString("%1 %2 %3 %4 %5 %6 %7\n").arg("GPUs", 8).arg("batch", 8).arg("step", 10).arg("time to train", 14)
+                           .arg("MFU", 7).arg("efficiency", 10).arg("");
+            for (const ScalingPoint& pt : curve) {
+                if (csv) {
+                    out << QString("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n").arg(csvEscape(name)).arg(pt.gpus).arg(pt.dp)
+                               .arg(pt.globalBatch).arg(pt.stepTime, 0, 'g', 8).arg(pt.timeToTrain, 0, 'g', 8)
+                               .arg(pt.tokensPerSecond, 0, 'g', 8).arg(pt.mfu, 0, 'g', 6).arg(pt.efficiency, 0, 'g', 6)
+                               .arg(pt.gpuHours, 0, 'g', 8).arg(pt.fits ? 1 : 0);
+                    continue;
+                }
+                QString mark;
+                if (k == 0 && pt.gpus == curves.syncWallGpus)
+                    mark = "  <- sync wall";
+                if (!pt.fits)
+                    mark += "  (does not fit)";
+                out << QString("%1 %2 %3 %4 %5 %6%7\n").arg(pt.gpus, 8).arg(pt.globalBatch, 8)
+                           .arg(QString::fromStdString(formatSeconds(pt.stepTime)), 10)
+                           .arg(QString::fromStdString(formatDuration(pt.timeToTrain)), 14)
+                           .arg(QString::number(100 * pt.mfu, 'f', 1) + "%", 7)
+                           .arg(QString::number(100 * pt.efficiency, 'f', 1) + "%", 10).arg(mark);
+            }
+        }
+        return kExitOk;
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitBadInput;
+    }
+}
+
+int runBench(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.addOption({ "json", "Print JSON." });
+    if (!parseArgs(p, "bench", args, 0))
+        return kExitBadInput;
+    try {
+        const DataPaths d = data(p);
+        const auto catalog = loadHardwareCatalog(d.hardwareDir());
+        const Calibration calibration = loadCalibration(d.calibrationFile());
+        Scenario s = loadScenarioFile(d.presetsDir() + "/llama3-405b-h100.yaml", catalog);
+
+        // One core, one plan at a time: vary the recompute policy and ZeRO stage so the
+        // compiler cannot hoist the work.
+        using clock = std::chrono::steady_clock;
+        const int n = 400000;
+        double sink = 0;
+        const auto t0 = clock::now();
+        for (int i = 0; i < n; ++i) {
+            s.plan.zeroStage = i & 3;
+            s.plan.recompute = (i & 4) ? Recompute::Full : Recompute::None;
+            sink += simulateStep(s, calibration).stepTime;
+        }
+        const double plansPerS = n / std::chrono::duration<double>(clock::now() - t0).count();
+
+        const Scenario preset = loadScenarioFile(d.presetsDir() + "/llama3-405b-h100.yaml", catalog);
+        auto t1 = clock::now();
+        const SearchResult sr = searchPlans(preset, calibration);
+        const double searchMs = std::chrono::duration<double, std::milli>(clock::now() - t1).count();
+
+        FrontierOptions fo;
+        fo.hardware = *findHardware(catalog, "h100-sxm");
+        auto t2 = clock::now();
+        const Frontier fr = computeFrontier(fo, calibration);
+        const double frontierMs = std::chrono::duration<double, std::milli>(clock::now() - t2).count();
+
+        QTextStream out(stdout);
+        if (p.isSet("json")) {
+            out << QJsonDocument(QJsonObject { { "plans_per_s", plansPerS }, { "search_ms", searchMs },
+                                     { "search_plans", double(sr.considered()) }, { "frontier_ms", frontierMs },
+                                     { "frontier_points", int(fr.points.size()) }, { "checksum", sink } })
+                       .toJson(QJsonDocument::Indented);
+        } else {
+            out << QString("plan evaluation   %1 plans/s on one core (%2 us each)\n").arg(plansPerS, 0, 'f', 0).arg(1e6 / plansPerS, 0, 'f', 3);
+            out << QString("best-plan search  %1 ms for llama3-405b-h100 (%2 plans)\n").arg(searchMs, 0, 'f', 1).arg(sr.considered());
+            out << QString("frontier          %1 ms for %2 points (H100, 3 months)\n").arg(frontierMs, 0, 'f', 1).arg(fr.points.size());
+        }
+        return kExitOk;
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitBadInput;
+    }
+}
+
+} // namespace dtsim::cli
