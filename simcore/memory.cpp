@@ -66,11 +66,10 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     return tokens * perToken;
 }
 
-StageParams stageParameters(const Scenario& s, int stage)
+StageParams stageParameters(const Scenario& s, int stage, const ParameterCounts& c)
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
-    const ParameterCounts c = countParameters(m, s.training.seqLen);
     const int layers = layersOnStage(s);
     const int moeLayers = std::min(layers, moeLayersOnStage(s));
     const int denseLayers = layers - moeLayers;
@@ -132,8 +131,9 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     }
 
     MemoryReport best;
+    const ParameterCounts counts = countParameters(s.model, tr.seqLen);
     for (int stage : { 0, p.pp - 1 }) {
-        const StageParams sp = stageParameters(s, stage);
+        const StageParams sp = stageParameters(s, stage, counts);
         MemoryReport r;
         // ZeRO 3 under pipeline parallelism keeps the stage's weights gathered (see step.cpp).
         r.weights = (p.pp > 1 ? sp.total() : shard(sp, 3)) * paramBytes;

@@ -37,7 +37,11 @@ struct StageParams {
     double experts = 0; // sharded by the expert-data-parallel group under ZeRO
     double total() const { return dense + experts; }
 };
-StageParams stageParameters(const Scenario& s, int stage);
+StageParams stageParameters(const Scenario& s, int stage, const ParameterCounts& counts);
+inline StageParams stageParameters(const Scenario& s, int stage)
+{
+    return stageParameters(s, stage, countParameters(s.model, s.training.seqLen));
+}
 
 MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c);
 

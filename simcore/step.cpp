@@ -414,9 +414,10 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const GroupSpan dpSpan = groupSpan(s.cluster, dpGroup, p.cp > 1 ? p.stride(Axis::CP) : p.stride(Axis::DP));
     const double paramBytes = storageBytes(tr.precision);
     const double gradBytes = storageBytes(tr.gradReduce);
-    StageParams sp = stageParameters(s, 0);
+    const ParameterCounts counts = countParameters(m, tr.seqLen);
+    StageParams sp = stageParameters(s, 0, counts);
     {
-        StageParams last = stageParameters(s, p.pp - 1);
+        StageParams last = stageParameters(s, p.pp - 1, counts);
         if (last.total() > sp.total())
             sp = last;
     }

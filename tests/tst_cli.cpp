@@ -108,6 +108,46 @@ private slots:
         QCOMPARE(cli({ "validate", "/nonexistent.yaml" }).code, 2);
     }
 
+    void plannerCommandsPrintParseableOutput()
+    {
+        const Run search = cli({ "search", preset("llama2-7b-8xa100"), "--top", "3", "--json" });
+        QCOMPARE(search.code, 0);
+        const QJsonObject so = QJsonDocument::fromJson(search.out).object();
+        QCOMPARE(so["top"].toArray().size(), 3);
+        QVERIFY(so["baseline"].isObject());
+        QVERIFY(so["rejected"].toObject().contains("memory"));
+
+        const Run frontier = cli({ "frontier", "--gpu", "h100-sxm", "--months", "3", "--points", "12", "--json" });
+        QCOMPARE(frontier.code, 0);
+        const QJsonObject fo = QJsonDocument::fromJson(frontier.out).object();
+        QCOMPARE(fo["points"].toArray().size(), 12);
+        for (const char* key : { "max_flop_at_80pct", "max_flop_any" })
+            QVERIFY(fo[key].toDouble() > 0);
+        const QJsonObject first = fo["points"].toArray().first().toObject();
+        for (const char* key : { "flop", "mfu", "gpus", "tp", "pp", "dp", "ep", "batch_tokens", "step_time_s", "days" })
+            QVERIFY2(first.contains(key), key);
+
+        const Run csv = cli({ "frontier", "--gpu", "gtx580", "--months", "3", "--points", "5", "--csv" });
+        QCOMPARE(csv.code, 0);
+        QCOMPARE(csv.out.trimmed().split('\n').size(), 6);
+
+        const Run scaling = cli({ "scaling", "gpt3-175b-a100", "--json" });
+        QCOMPARE(scaling.code, 0);
+        const QJsonObject sc = QJsonDocument::fromJson(scaling.out).object();
+        QVERIFY(sc["fixed_batch"].toArray().size() > 3);
+        QVERIFY(sc["sync_wall_gpus"].toInt() > 0);
+
+        const Run bench = cli({ "bench", "--json" });
+        QCOMPARE(bench.code, 0);
+        const QJsonObject bo = QJsonDocument::fromJson(bench.out).object();
+        for (const char* key : { "plans_per_s", "search_ms", "frontier_ms" })
+            QVERIFY2(bo[key].toDouble() > 0, key);
+
+        QCOMPARE(cli({ "frontier", "--gpu", "nope", "--months", "3" }).code, 2);
+        QCOMPARE(cli({ "frontier", "--gpu", "h100-sxm", "--months", "-1" }).code, 2);
+        QCOMPARE(cli({ "search", "gpt3-175b-a100", "--objective", "cost" }).code, 2);
+    }
+
     void badInvocationsExitTwo()
     {
         QCOMPARE(cli({}).code, 2);

@@ -68,6 +68,7 @@ Scenario frontierScenario(const FrontierOptions& o, double flop)
     c.scaleOutLatency = net.scaleOutLatency;
     s.plan.sequenceParallel = true;
     s.plan.zeroStage = 1;
+    s.plan.tpCommOverlap = true; // modern stacks pipeline TP collectives with GEMMs
     return s;
 }
 

@@ -137,6 +137,15 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                         count(rule);
                         continue;
                     }
+                    // Memory only falls with the ZeRO stage and with recomputation: if the
+                    // leanest variant does not fit, none of the others does.
+                    const int variants = 4 * (fusedAttention ? 2 : 3);
+                    p.zeroStage = 3;
+                    p.recompute = Recompute::Full;
+                    if (!memoryPerGpu(s, c).fits) {
+                        w.rejectedMemory += variants;
+                        continue;
+                    }
                     for (int zero = 0; zero <= 3; ++zero) {
                         p.zeroStage = zero;
                         for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
