@@ -137,16 +137,19 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                         count(rule);
                         continue;
                     }
+                    // Under pipeline parallelism ZeRO 3 keeps stage weights gathered and
+                    // behaves exactly as ZeRO 2 (step.cpp), so it is not listed twice.
+                    const int maxZero = out.pp > 1 ? 2 : 3;
                     // Memory only falls with the ZeRO stage and with recomputation: if the
                     // leanest variant does not fit, none of the others does.
-                    const int variants = 4 * (fusedAttention ? 2 : 3);
-                    p.zeroStage = 3;
+                    const int variants = (maxZero + 1) * (fusedAttention ? 2 : 3);
+                    p.zeroStage = maxZero;
                     p.recompute = Recompute::Full;
                     if (!memoryPerGpu(s, c).fits) {
                         w.rejectedMemory += variants;
                         continue;
                     }
-                    for (int zero = 0; zero <= 3; ++zero) {
+                    for (int zero = 0; zero <= maxZero; ++zero) {
                         p.zeroStage = zero;
                         for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
                             // With fused attention, selective recomputation costs and saves nothing.
