@@ -119,6 +119,17 @@ private slots:
         QVERIFY(byMfu.top.front().gpus <= byTime.top.front().gpus);
     }
 
+    void scalingWorksOnEveryPreset()
+    {
+        for (const std::string& name : test::presetNames()) {
+            const ScalingCurves c = scalingCurves(test::preset(name), test::calibration());
+            QVERIFY2(!c.fixedBatch.empty() && !c.growingBatch.empty(), name.c_str());
+            QVERIFY2(c.syncWallGpus > 0, name.c_str());
+            for (const ScalingPoint& p : c.fixedBatch)
+                QVERIFY2(std::isfinite(p.timeToTrain) && p.timeToTrain > 0, name.c_str());
+        }
+    }
+
     void scalingCurvesAgreeWithSyncWall()
     {
         const Scenario s = test::preset("gpt3-175b-a100");
