@@ -57,8 +57,8 @@ private slots:
     void goodRowsErrorDoesNotRegress()
     {
         const ErrorStats& g = result().good;
-        QVERIFY2(g.median <= 0.065, qPrintable(QString("median %1").arg(g.median)));
-        QVERIFY2(g.p90 <= 0.22, qPrintable(QString("p90 %1").arg(g.p90)));
+        QVERIFY2(g.median <= 0.06, qPrintable(QString("median %1").arg(g.median)));
+        QVERIFY2(g.p90 <= 0.215, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
     void largestSourcesStayWithinTenPercent()
