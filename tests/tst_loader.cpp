@@ -1,5 +1,6 @@
 // Every class of malformed scenario is refused with "file:line: field: reason".
 #include "simcore/input_error.h"
+#include "simcore/loader/scenario_writer.h"
 #include "test_data.h"
 
 #include <QTemporaryDir>
@@ -197,6 +198,20 @@ private slots:
         const std::string binary = (dir.path() + "/binary.yaml").toStdString();
         std::ofstream(binary) << "version: 1\nmodel: \xff\xfe\x00\x01\n";
         QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioFile(binary, test::catalog()));
+    }
+
+    void savedScenarioLoadsBackIdentical()
+    {
+        for (const std::string& name : test::presetNames()) {
+            const Scenario a = test::preset(name);
+            const std::string text = scenarioToYaml(a);
+            const Scenario b = loadScenarioText(text, "saved.yaml", test::catalog());
+            QCOMPARE(scenarioToYaml(b), text); // every field survives
+            QCOMPARE(b.plan.tp, a.plan.tp);
+            QCOMPARE(b.cluster.scaleOutBandwidth, a.cluster.scaleOutBandwidth);
+            QCOMPARE(b.training.tokens, a.training.tokens);
+            QCOMPARE(b.model.headDim, a.model.headDim);
+        }
     }
 
     void everyPresetLoads()

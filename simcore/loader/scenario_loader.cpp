@@ -184,7 +184,7 @@ private:
     {
         const std::string sec = "hardware";
         r.expectMap(n, sec);
-        r.checkKeys(n, sec, { "gpu", "memory", "memory_bandwidth" });
+        r.checkKeys(n, sec, { "gpu", "memory", "memory_bandwidth", "power_limit" });
         const YAML::Node gpu = r.required(n, sec, "gpu");
         const std::string id = r.string(gpu, "hardware.gpu");
         const HardwareSpec* found = findHardware(catalog, id);
@@ -197,6 +197,7 @@ private:
         h = *found;
         h.memoryBytes = quantity(n, sec, "memory", Dimension::Bytes, Bound::Positive, h.memoryBytes);
         h.memoryBandwidth = quantity(n, sec, "memory_bandwidth", Dimension::BytesPerSecond, Bound::Positive, h.memoryBandwidth);
+        h.powerLimitWatts = quantity(n, sec, "power_limit", Dimension::Watts, Bound::Positive, 0.0);
     }
 
     void readCluster(const YAML::Node& n, const HardwareSpec& h, ClusterSpec& c)

@@ -161,8 +161,11 @@ Frontier computeFrontier(const FrontierOptions& o, const Calibration& cal)
     const int threads = std::max(1, std::min(o.threads > 0 ? o.threads : hw, n));
     std::atomic<int> next { 0 };
     auto worker = [&] {
-        for (int i = next++; i < n; i = next++)
+        for (int i = next++; i < n; i = next++) {
+            if (o.cancel && o.cancel->load(std::memory_order_relaxed))
+                break;
             solve(i);
+        }
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t)

@@ -11,6 +11,7 @@
 #include "../model.h"
 #include "../parallel.h"
 
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct FrontierOptions {
     ComputeOptimalRule rule;
     BatchRule batch;
     int threads = 0; // 0: all hardware threads
+    const std::atomic<bool>* cancel = nullptr; // set by the caller to stop early
 };
 
 struct FrontierPoint {

@@ -232,6 +232,8 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
         Scenario local = s;
         WorkerResult& w = results[id];
         for (std::size_t i = next++; i < work.size(); i = next++) {
+            if (o.cancel && o.cancel->load(std::memory_order_relaxed))
+                break;
             const Outer& out = work[i];
             // Rules that depend only on these degrees reject the whole family at once
             // (counted once): the plan rule check sees the same degrees below.
@@ -270,6 +272,7 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
             result.rejectedByRule[i] += w.rejected[i];
     }
     result.top = merged.items();
+    result.cancelled = o.cancel && o.cancel->load();
     return result;
 }
 

@@ -9,6 +9,7 @@
 #include "../scenario.h"
 
 #include <array>
+#include <atomic>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,7 @@ struct SearchOptions {
     int maxMicroBatch = 64;
     int maxVirtualStages = 16;
     int threads = 0; // 0: all hardware threads
+    const std::atomic<bool>* cancel = nullptr; // set by the caller to stop early
 };
 
 struct PlanCandidate {
@@ -42,6 +44,7 @@ struct SearchResult {
     long long evaluated = 0; // plans simulated (valid and fitting)
     std::array<long long, kPlanRuleCount> rejectedByRule {};
     long long rejectedMemory = 0;
+    bool cancelled = false;
     long long considered() const;
 };
 

@@ -1,0 +1,150 @@
+#include "scenario_writer.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <string>
+
+namespace dtsim {
+
+namespace {
+
+// Shortest text that reads back to the same double.
+std::string exact(double v)
+{
+    char buf[64];
+    for (int precision = 6; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (std::stod(buf) == v)
+            break;
+    }
+    return buf;
+}
+
+std::string withUnit(double v, const char* unit) { return exact(v) + " " + unit; }
+
+const char* normName(NormKind n) { return n == NormKind::RmsNorm ? "rmsnorm" : "layernorm"; }
+const char* positionName(PositionKind p) { return p == PositionKind::Learned ? "learned" : "rotary"; }
+const char* attentionName(AttentionKernel k)
+{
+    switch (k) {
+    case AttentionKernel::Unfused: return "unfused";
+    case AttentionKernel::Flash2: return "flash2";
+    case AttentionKernel::Native: return "native";
+    }
+    return "native";
+}
+
+} // namespace
+
+std::string scenarioToYaml(const Scenario& s)
+{
+    YAML::Emitter y;
+    y << YAML::BeginMap;
+    y << YAML::Key << "version" << YAML::Value << 1;
+    if (!s.name.empty())
+        y << YAML::Key << "name" << YAML::Value << s.name;
+    if (!s.description.empty())
+        y << YAML::Key << "description" << YAML::Value << s.description;
+
+    const ModelSpec& m = s.model;
+    y << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
+    if (!m.name.empty())
+        y << YAML::Key << "name" << YAML::Value << m.name;
+    y << YAML::Key << "layers" << YAML::Value << m.layers;
+    y << YAML::Key << "hidden" << YAML::Value << m.hidden;
+    y << YAML::Key << "heads" << YAML::Value << m.heads;
+    y << YAML::Key << "kv_heads" << YAML::Value << m.kvHeads;
+    y << YAML::Key << "head_dim" << YAML::Value << m.headDim;
+    y << YAML::Key << "ffn_hidden" << YAML::Value << m.ffnHidden;
+    y << YAML::Key << "gated_mlp" << YAML::Value << m.gatedMlp;
+    y << YAML::Key << "vocab" << YAML::Value << m.vocab;
+    y << YAML::Key << "tied_embeddings" << YAML::Value << m.tiedEmbeddings;
+    y << YAML::Key << "linear_bias" << YAML::Value << m.linearBias;
+    y << YAML::Key << "norm" << YAML::Value << normName(m.norm);
+    y << YAML::Key << "position" << YAML::Value << positionName(m.position);
+    y << YAML::Key << "dropout" << YAML::Value << m.dropout;
+    if (m.isMoe()) {
+        y << YAML::Key << "moe" << YAML::Value << YAML::BeginMap;
+        y << YAML::Key << "experts" << YAML::Value << m.moe.experts;
+        y << YAML::Key << "top_k" << YAML::Value << m.moe.topK;
+        y << YAML::Key << "shared_experts" << YAML::Value << m.moe.sharedExperts;
+        y << YAML::Key << "expert_ffn_hidden" << YAML::Value << m.moe.expertFfnHidden;
+        y << YAML::Key << "first_dense_layers" << YAML::Value << m.moe.firstDenseLayers;
+        y << YAML::Key << "layer_interval" << YAML::Value << m.moe.layerInterval;
+        y << YAML::Key << "capacity_factor" << YAML::Value << exact(m.moe.capacityFactor);
+        y << YAML::EndMap;
+    }
+    y << YAML::EndMap;
+
+    const TrainingSpec& t = s.training;
+    y << YAML::Key << "training" << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << "global_batch" << YAML::Value << t.globalBatch;
+    y << YAML::Key << "micro_batch" << YAML::Value << t.microBatch;
+    y << YAML::Key << "seq_len" << YAML::Value << t.seqLen;
+    y << YAML::Key << "tokens" << YAML::Value << exact(t.tokens);
+    y << YAML::Key << "precision" << YAML::Value << std::string(precisionName(t.precision));
+    y << YAML::Key << "optimizer" << YAML::Value << (t.optimizer == Optimizer::Adam ? "adam" : "sgd");
+    y << YAML::Key << "master_weights_fp32" << YAML::Value << t.masterWeightsFp32;
+    y << YAML::Key << "grad_reduce" << YAML::Value << std::string(precisionName(t.gradReduce));
+    y << YAML::Key << "attention_kernel" << YAML::Value << attentionName(t.attention);
+    y << YAML::Key << "fused_kernels" << YAML::Value << t.fusedKernels;
+    y << YAML::EndMap;
+
+    const HardwareSpec& h = s.hardware;
+    y << YAML::Key << "hardware" << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << "gpu" << YAML::Value << h.id;
+    y << YAML::Key << "memory" << YAML::Value << withUnit(h.memoryBytes, "B");
+    y << YAML::Key << "memory_bandwidth" << YAML::Value << withUnit(h.memoryBandwidth, "B/s");
+    if (h.powerLimitWatts > 0)
+        y << YAML::Key << "power_limit" << YAML::Value << withUnit(h.powerLimitWatts, "W");
+    y << YAML::EndMap;
+
+    const ClusterSpec& c = s.cluster;
+    y << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << "gpus" << YAML::Value << c.gpus;
+    y << YAML::Key << "gpus_per_node" << YAML::Value << c.gpusPerNode;
+    y << YAML::Key << "scale_up_domain" << YAML::Value << c.scaleUpDomain;
+    y << YAML::Key << "scale_up_bandwidth" << YAML::Value << withUnit(c.scaleUpBandwidth, "B/s");
+    y << YAML::Key << "scale_up_latency" << YAML::Value << withUnit(c.scaleUpLatency, "s");
+    y << YAML::Key << "scale_out_bandwidth" << YAML::Value << withUnit(c.scaleOutBandwidth, "B/s");
+    y << YAML::Key << "scale_out_latency" << YAML::Value << withUnit(c.scaleOutLatency, "s");
+    if (c.tierCount > 0) {
+        y << YAML::Key << "tiers" << YAML::Value << YAML::BeginSeq;
+        for (int i = 0; i < c.tierCount; ++i) {
+            y << YAML::BeginMap;
+            y << YAML::Key << "span_gpus" << YAML::Value << c.tiers[i].spanGpus;
+            y << YAML::Key << "oversubscription" << YAML::Value << exact(c.tiers[i].oversubscription);
+            y << YAML::Key << "latency" << YAML::Value << withUnit(c.tiers[i].latency, "s");
+            y << YAML::EndMap;
+        }
+        y << YAML::EndSeq;
+    }
+    y << YAML::EndMap;
+
+    const ParallelPlan& p = s.plan;
+    std::string order;
+    for (Axis a : p.order)
+        order += (order.empty() ? "" : "-") + std::string(axisName(a));
+    y << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << "tp" << YAML::Value << p.tp;
+    y << YAML::Key << "pp" << YAML::Value << p.pp;
+    y << YAML::Key << "dp" << YAML::Value << p.dp;
+    y << YAML::Key << "cp" << YAML::Value << p.cp;
+    y << YAML::Key << "ep" << YAML::Value << p.ep;
+    y << YAML::Key << "sequence_parallel" << YAML::Value << p.sequenceParallel;
+    y << YAML::Key << "schedule" << YAML::Value << std::string(scheduleName(p.schedule));
+    y << YAML::Key << "virtual_stages" << YAML::Value << p.virtualStages;
+    y << YAML::Key << "zero" << YAML::Value << p.zeroStage;
+    y << YAML::Key << "recompute" << YAML::Value << std::string(recomputeName(p.recompute));
+    y << YAML::Key << "order" << YAML::Value << order;
+    y << YAML::Key << "overlap_grad_reduce" << YAML::Value << p.overlapGradReduce;
+    y << YAML::Key << "overlap_param_gather" << YAML::Value << p.overlapParamGather;
+    y << YAML::Key << "tp_comm_overlap" << YAML::Value << p.tpCommOverlap;
+    y << YAML::Key << "tp_2d" << YAML::Value << p.tp2d;
+    y << YAML::EndMap;
+    y << YAML::EndMap;
+    return std::string(y.c_str()) + "\n";
+}
+
+} // namespace dtsim
