@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6svg6 qt6-svg-dev qt6-charts-dev
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6svg6 qt6-svg-dev qt6-charts-dev
   libqcustomplot-dev libyaml-cpp-dev
   libgl-dev libxkbcommon-dev
   xvfb xauth fonts-dejavu-core

@@ -1,0 +1,98 @@
+// dtsim: the desktop app. `dtsim [FILE] [--preset NAME] [--tab NAME] [--screenshot OUT.png]`
+#include "../cli/data_paths.h"
+
+#include "simcore/input_error.h"
+#include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/hardware_loader.h"
+#include "widgets/evaluator.h"
+#include "widgets/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+bool wantsScreenshot(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // Screenshots need no display: choose the offscreen platform before Qt starts.
+    if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("dtsim");
+    QApplication::setOrganizationName("dtsim");
+    QApplication::setApplicationVersion(DTSIM_VERSION);
+
+    QCommandLineParser p;
+    p.setApplicationDescription("Desktop simulator of distributed deep-learning training");
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument("FILE", "Scenario YAML file to open.", "[FILE]");
+    p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
+    p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans.", "NAME" });
+    p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG and exit.", "OUT.png" });
+    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
+    p.process(app);
+
+    const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
+    if (d.root.isEmpty()) {
+        std::fprintf(stderr, "dtsim: cannot find dtsim's data (presets/ and resources/); pass --data DIR\n");
+        return 2;
+    }
+    dtsim::gui::AppData data;
+    try {
+        data.catalog = dtsim::loadHardwareCatalog(d.hardwareDir());
+        data.calibration = dtsim::loadCalibration(d.calibrationFile());
+    } catch (const dtsim::InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+    data.presetsDir = QString::fromStdString(d.presetsDir());
+
+    dtsim::gui::MainWindow window(data);
+    bool ok = true;
+    if (!p.positionalArguments().isEmpty())
+        ok = window.openFile(p.positionalArguments().first());
+    else
+        ok = window.openPreset(p.isSet("preset") ? p.value("preset") : QString("llama3-405b-h100"));
+    if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
+        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans)\n", qPrintable(p.value("tab")));
+        return 2;
+    }
+
+    if (!p.isSet("screenshot")) {
+        window.show();
+        return app.exec();
+    }
+
+    // Screenshot: lay out at 1600x1000, let the background work finish, grab, exit.
+    window.resize(1600, 1000);
+    window.show();
+    window.flushPending();
+    QElapsedTimer timer;
+    timer.start();
+    while ((window.evaluator()->busy() || !window.hasFrontier()) && timer.elapsed() < 30000 && ok)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents(); // queued replots
+    const QString out = p.value("screenshot");
+    if (!window.grab().save(out, "PNG")) {
+        std::fprintf(stderr, "dtsim: could not write %s\n", qPrintable(out));
+        return 2;
+    }
+    return ok ? 0 : 2;
+}

@@ -1,0 +1,80 @@
+#include "dashboard.h"
+
+#include "simcore/units.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace dtsim::gui {
+
+namespace {
+struct Tile {
+    const char* key;
+    const char* title;
+};
+constexpr Tile kTiles[] = { { "step", "Step time" }, { "mfu", "MFU" }, { "tflops", "TFLOP/s per GPU" },
+    { "tokens", "Tokens/s" }, { "memory", "Memory per GPU" }, { "ttt", "Time to train" },
+    { "min", "At 100% of peak" }, { "gpuh", "GPU-hours" }, { "wall", "Sync wall" } };
+}
+
+Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
+{
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(8, 4, 8, 4);
+    grid->setHorizontalSpacing(18);
+    int col = 0;
+    for (const Tile& t : kTiles) {
+        auto* title = new QLabel(tr(t.title), this);
+        title->setStyleSheet("color: palette(mid); font-size: 9pt;");
+        auto* value = new QLabel("-", this);
+        QFont f = value->font();
+        f.setPointSizeF(f.pointSizeF() * 1.5);
+        f.setBold(true);
+        value->setFont(f);
+        value->setObjectName(QString("dashboard-%1").arg(t.key));
+        grid->addWidget(title, 0, col);
+        grid->addWidget(value, 1, col);
+        m_values.insert(t.key, value);
+        ++col;
+    }
+}
+
+void Dashboard::set(const QString& key, const QString& text, const QString& tip, bool alarm)
+{
+    QLabel* l = m_values.value(key);
+    l->setText(text);
+    l->setToolTip(tip);
+    l->setStyleSheet(alarm ? "color: #c0392b;" : QString());
+}
+
+void Dashboard::showReport(const Scenario& s, const Report& r)
+{
+    const StepReport& st = r.step;
+    auto q = [](const std::string& x) { return QString::fromStdString(x); };
+    set("step", q(formatSeconds(st.stepTime)), tr("%1 micro-batches; bubble %2%").arg(st.microbatches).arg(100 * st.bubbleFraction, 0, 'f', 1));
+    set("mfu", QString("%1%").arg(100 * st.mfu, 0, 'f', 1), tr("HFU %1%").arg(100 * st.hfu, 0, 'f', 1));
+    set("tflops", QString::number(st.tflopsPerGpu, 'f', 1), tr("of %1 peak").arg(q(formatFlops(st.peakFlopsPerGpu))));
+    set("tokens", q(formatCount(st.tokensPerSecond)));
+    const bool fits = st.memory.fits;
+    set("memory", QString("%1 / %2").arg(q(formatBytes(st.memory.total)), q(formatBytes(st.memory.capacity))),
+        fits ? tr("fits") : tr("does not fit in memory"), !fits);
+    set("ttt", q(formatDuration(r.timeToTrain)), tr("%1 steps").arg(q(formatCount(r.steps))));
+    set("min", q(formatDuration(r.theoreticalMinTime)), tr("all GPUs at 100% of peak, no communication"));
+    set("gpuh", q(formatCount(r.gpuHours)));
+    set("wall", tr("%1 GPUs").arg(r.syncWallGpus), tr("fastest run at this global batch: %1").arg(q(formatDuration(r.syncWallTimeToTrain))));
+    (void)s;
+}
+
+void Dashboard::showInvalid(const QString& reason)
+{
+    for (auto it = m_values.begin(); it != m_values.end(); ++it)
+        set(it.key(), "-", reason);
+}
+
+QString Dashboard::value(const QString& key) const
+{
+    QLabel* l = m_values.value(key);
+    return l ? l->text() : QString();
+}
+
+} // namespace dtsim::gui

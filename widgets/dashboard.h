@@ -1,0 +1,26 @@
+#pragma once
+// The headline numbers of the current scenario, across the top of the window.
+#include "simcore/report.h"
+#include "simcore/scenario.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QLabel;
+
+namespace dtsim::gui {
+
+class Dashboard : public QWidget {
+    Q_OBJECT
+public:
+    explicit Dashboard(QWidget* parent = nullptr);
+    void showReport(const Scenario& s, const Report& r);
+    void showInvalid(const QString& reason);
+    QString value(const QString& key) const; // for tests: "step", "mfu", ...
+
+private:
+    void set(const QString& key, const QString& text, const QString& tip = {}, bool alarm = false);
+    QHash<QString, QLabel*> m_values;
+};
+
+} // namespace dtsim::gui

@@ -1,0 +1,107 @@
+#include "evaluator.h"
+
+#include "simcore/step.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace dtsim::gui {
+
+Evaluator::Evaluator(Calibration calibration, QObject* parent)
+    : QObject(parent)
+    , m_calibration(std::move(calibration))
+{
+}
+
+Evaluator::~Evaluator()
+{
+    for (Job* j : { &m_frontier, &m_search, &m_scaling })
+        if (j->cancel)
+            j->cancel->store(true);
+}
+
+Report Evaluator::report(const Scenario& s) const { return simulate(s, m_calibration); }
+
+Evaluator::Job Evaluator::start(Job& slot)
+{
+    // Cancel what runs for this view; the newest request wins.
+    if (slot.cancel)
+        slot.cancel->store(true);
+    slot.cancel = std::make_shared<std::atomic<bool>>(false);
+    ++slot.generation;
+    if (m_running++ == 0)
+        emit busyChanged(true);
+    return slot;
+}
+
+void Evaluator::finished()
+{
+    if (--m_running == 0)
+        emit busyChanged(false);
+}
+
+template <typename Result, typename Work, typename Deliver>
+static void runJob(QObject* owner, Work work, Deliver deliver)
+{
+    auto* watcher = new QFutureWatcher<Result>(owner);
+    QObject::connect(watcher, &QFutureWatcher<Result>::finished, owner, [watcher, deliver] {
+        deliver(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run(work));
+}
+
+void Evaluator::requestFrontier(const FrontierOptions& options)
+{
+    const Job job = start(m_frontier);
+    FrontierOptions o = options;
+    o.cancel = job.cancel.get();
+    o.threads = 1; // leave a core to the GUI
+    auto cancel = job.cancel; // keeps the flag alive while the work runs
+    const Calibration cal = m_calibration;
+    using Pair = std::pair<Frontier, Frontier>;
+    runJob<Pair>(this,
+        [o, cal, cancel] {
+            FrontierOptions ideal = o;
+            ideal.mode = FrontierMode::Idealized;
+            FrontierOptions real = o;
+            real.mode = FrontierMode::Realistic;
+            return Pair { computeFrontier(real, cal), computeFrontier(ideal, cal) };
+        },
+        [this, job](const Pair& p) {
+            if (job.generation == m_frontier.generation && !job.cancel->load())
+                emit frontierReady(p.first, p.second);
+            finished();
+        });
+}
+
+void Evaluator::requestSearch(const Scenario& s, const SearchOptions& options)
+{
+    const Job job = start(m_search);
+    SearchOptions o = options;
+    o.cancel = job.cancel.get();
+    o.threads = 1;
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<SearchResult>(this, [s, o, cal, cancel] { return searchPlans(s, cal, o); },
+        [this, job](const SearchResult& r) {
+            if (job.generation == m_search.generation && !job.cancel->load())
+                emit searchReady(r);
+            finished();
+        });
+}
+
+void Evaluator::requestScaling(const Scenario& s)
+{
+    const Job job = start(m_scaling);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<ScalingCurves>(this, [s, cal, cancel] { return scalingCurves(s, cal); },
+        [this, job](const ScalingCurves& c) {
+            if (job.generation == m_scaling.generation && !job.cancel->load())
+                emit scalingReady(c);
+            finished();
+        });
+}
+
+} // namespace dtsim::gui

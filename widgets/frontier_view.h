@@ -1,0 +1,32 @@
+#pragma once
+// Training FLOP (log) vs MFU for the scenario's GPU over its run's duration, realistic
+// and idealized, with the current scenario marked, the 80% line and the latency wall;
+// below it, the parallelism degrees the frontier chooses at each scale.
+#include "simcore/planner/frontier.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QLabel;
+
+namespace dtsim::gui {
+
+class FrontierView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FrontierView(QWidget* parent = nullptr);
+    void showFrontier(const Frontier& realistic, const Frontier& idealized, const QString& title);
+    void markScenario(double trainingFlop, double mfu, bool valid);
+    void setBusy(bool busy);
+    QCustomPlot* plot() const { return m_plot; }
+    int pointCount() const;
+
+private:
+    void restyle();
+    QCustomPlot* m_plot = nullptr;
+    QCPAxisRect* m_degrees = nullptr;
+    QLabel* m_status = nullptr;
+};
+
+} // namespace dtsim::gui

@@ -1,0 +1,392 @@
+#include "main_window.h"
+
+#include "breakdown_view.h"
+#include "dashboard.h"
+#include "evaluator.h"
+#include "frontier_view.h"
+#include "parameter_fields.h"
+#include "parameter_panel.h"
+#include "plan_fixes.h"
+#include "plans_view.h"
+#include "scaling_view.h"
+#include "scenario_document.h"
+
+#include "simcore/input_error.h"
+#include "simcore/loader/scenario_loader.h"
+#include "simcore/loader/scenario_writer.h"
+#include "simcore/plan_check.h"
+#include "simcore/units.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace dtsim::gui {
+
+namespace {
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans" };
+constexpr int kMaxRecent = 8;
+}
+
+MainWindow::MainWindow(AppData data, QWidget* parent)
+    : QMainWindow(parent)
+    , m_data(std::move(data))
+{
+    m_doc = new ScenarioDocument(this);
+    m_evaluator = new Evaluator(m_data.calibration, this);
+
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(4, 4, 4, 4);
+    m_banner = new QLabel(central);
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet("background: #fdecea; color: #922b21; padding: 6px; border-radius: 3px;");
+    m_banner->hide();
+    column->addWidget(m_banner);
+    m_dashboard = new Dashboard(central);
+    column->addWidget(m_dashboard);
+
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    m_panel = new ParameterPanel(scenarioFields(m_data.catalog), split);
+    m_panel->setMinimumWidth(330);
+    m_tabs = new QTabWidget(split);
+
+    auto* frontierPage = new QWidget(m_tabs);
+    auto* fl = new QVBoxLayout(frontierPage);
+    fl->setContentsMargins(0, 0, 0, 0);
+    auto* months = new QHBoxLayout;
+    months->addWidget(new QLabel(tr("Training duration:"), frontierPage));
+    m_months = new QDoubleSpinBox(frontierPage);
+    m_months->setRange(0.1, 120);
+    m_months->setValue(3);
+    m_months->setSuffix(tr(" months"));
+    m_months->setToolTip(tr("Frontier runs must finish within this time."));
+    months->addWidget(m_months);
+    months->addStretch(1);
+    fl->addLayout(months);
+    m_frontier = new FrontierView(frontierPage);
+    fl->addWidget(m_frontier, 1);
+    m_tabs->addTab(frontierPage, tr("Frontier"));
+    m_scaling = new ScalingView(m_tabs);
+    m_tabs->addTab(m_scaling, tr("Scaling"));
+    m_breakdown = new BreakdownView(m_tabs);
+    m_tabs->addTab(m_breakdown, tr("Breakdown"));
+    m_plans = new PlansView(m_tabs);
+    m_tabs->addTab(m_plans, tr("Best plans"));
+    split->addWidget(m_panel);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(1, 1);
+    column->addWidget(split, 1);
+    setCentralWidget(central);
+
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(120); // coalesce a slider drag into few background requests
+    connect(&m_debounce, &QTimer::timeout, this, &MainWindow::requestBackground);
+    connect(m_months, &QDoubleSpinBox::valueChanged, this, [this] { m_debounce.start(); });
+
+    connect(m_doc, &ScenarioDocument::changed, this, &MainWindow::refresh);
+    connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_panel, &ParameterPanel::edited, this, &MainWindow::applyField);
+    connect(m_panel, &ParameterPanel::fixRequested, this, &MainWindow::applyFix);
+    connect(m_plans, &PlansView::applyPlan, this, [this](const ParallelPlan& plan, int micro) {
+        m_doc->edit("plan", [&](Scenario& s) {
+            s.plan = plan;
+            s.training.microBatch = micro;
+            s.cluster.gpus = plan.gpus();
+        }, false);
+    });
+    connect(m_evaluator, &Evaluator::frontierReady, this, [this](const Frontier& real, const Frontier& ideal) {
+        m_haveFrontier = true;
+        const Scenario& s = m_doc->scenario();
+        m_frontier->showFrontier(real, ideal,
+            tr("%1, %2 months: largest run at >= 80% of the best utilization %3 FLOP, largest feasible %4 FLOP")
+                .arg(QString::fromStdString(s.hardware.name)).arg(m_months->value())
+                .arg(real.maxFlopAt80, 0, 'e', 1).arg(real.maxFlopAny, 0, 'e', 1));
+        m_frontier->markScenario(m_currentFlop, m_currentMfu, m_currentValid);
+    });
+    connect(m_evaluator, &Evaluator::searchReady, m_plans, &PlansView::showResult);
+    connect(m_evaluator, &Evaluator::scalingReady, this,
+        [this](const ScalingCurves& c) { m_scaling->showCurves(c, m_doc->scenario().cluster.gpus); });
+    connect(m_evaluator, &Evaluator::busyChanged, this, [this](bool busy) {
+        statusBar()->showMessage(busy ? tr("Updating frontier, plans and scaling...") : tr("Ready"));
+        m_frontier->setBusy(busy);
+    });
+
+    buildMenus();
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    updateTitle();
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* presets = file->addMenu(tr("New from &preset"));
+    for (const QString& name : presetNames())
+        presets->addAction(name, this, [this, name] {
+            if (maybeSave())
+                openPreset(name);
+        });
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), tr("Scenarios (*.yaml *.yml)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
+        if (m_doc->path().isEmpty() || m_doc->path().startsWith(m_data.presetsDir)) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QString(), tr("Scenarios (*.yaml)"));
+            if (!path.isEmpty())
+                saveTo(path);
+        } else {
+            saveTo(m_doc->path());
+        }
+    });
+    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), QString(), tr("Scenarios (*.yaml)"));
+        if (!path.isEmpty())
+            saveTo(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_doc->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_tabs->count(); ++i)
+        view->addAction(m_tabs->tabText(i), QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this, [this, i] { m_tabs->setCurrentIndex(i); });
+}
+
+QStringList MainWindow::presetNames() const
+{
+    QStringList names;
+    for (const QString& f : QDir(m_data.presetsDir).entryList({ "*.yaml" }, QDir::Files, QDir::Name))
+        names << QFileInfo(f).completeBaseName();
+    return names;
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    try {
+        const Scenario s = loadScenarioFile(path.toStdString(), m_data.catalog);
+        showBanner({});
+        m_doc->reset(s, path);
+        addRecent(path);
+        return true;
+    } catch (const InputError& e) {
+        showBanner(tr("Could not open the scenario: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+bool MainWindow::openPreset(const QString& name)
+{
+    return openFile(QDir(m_data.presetsDir).filePath(name + ".yaml"));
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    // QSaveFile writes a temporary file and renames it over the old one on commit, so a
+    // failure never leaves a half-written scenario behind.
+    QSaveFile out(path);
+    const QByteArray text = QByteArray::fromStdString(scenarioToYaml(m_doc->scenario()));
+    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size() || !out.commit()) {
+        showBanner(tr("Could not save %1: %2").arg(path, out.errorString()));
+        return false;
+    }
+    m_doc->setPath(path);
+    m_doc->markSaved();
+    addRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::selectTab(const QString& name)
+{
+    for (int i = 0; i < 4; ++i)
+        if (name == kTabNames[i]) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
+void MainWindow::applyField(const QString& id, double value, bool merge)
+{
+    const std::vector<FieldSpec> fields = scenarioFields(m_data.catalog);
+    for (const FieldSpec& f : fields)
+        if (f.id == id) {
+            m_doc->edit(id, [&](Scenario& s) { f.set(s, value); }, merge);
+            return;
+        }
+}
+
+void MainWindow::applyFix(const QString&)
+{
+    if (auto fix = suggestFix(m_doc->scenario()))
+        m_doc->edit("fix", [&](Scenario& s) { s = fix->fixed; }, false);
+}
+
+void MainWindow::refresh()
+{
+    const Scenario& s = m_doc->scenario();
+    m_panel->setScenario(s);
+    m_panel->clearErrors();
+    updateTitle();
+    if (auto issue = checkPlan(s)) {
+        const auto fix = suggestFix(s);
+        m_panel->setFieldError(rowForIssueField(QString::fromStdString(issue->field)), QString::fromStdString(issue->reason),
+            fix ? fix->label : QString());
+        m_dashboard->showInvalid(QString::fromStdString(issue->reason));
+        m_currentValid = false;
+        m_frontier->markScenario(0, 0, false);
+        return;
+    }
+    const Report r = m_evaluator->report(s);
+    m_dashboard->showReport(s, r);
+    m_breakdown->showReport(r.step);
+    m_currentFlop = r.step.modelFlopsPerStep * r.steps;
+    m_currentMfu = r.step.mfu;
+    m_currentValid = true;
+    m_frontier->markScenario(m_currentFlop, m_currentMfu, true);
+    m_debounce.start();
+}
+
+void MainWindow::flushPending()
+{
+    if (m_debounce.isActive()) {
+        m_debounce.stop();
+        requestBackground();
+    }
+}
+
+void MainWindow::requestBackground()
+{
+    const Scenario& s = m_doc->scenario();
+    if (firstViolation(s) != PlanRule::Ok)
+        return;
+    SearchOptions so;
+    so.topN = 25;
+    m_evaluator->requestSearch(s, so);
+    m_evaluator->requestScaling(s);
+    // The frontier depends on the GPU, its network and the duration only.
+    const QString key = QString("%1|%2|%3|%4|%5").arg(QString::fromStdString(s.hardware.id)).arg(m_months->value())
+                            .arg(s.cluster.scaleOutBandwidth).arg(s.cluster.scaleUpBandwidth).arg(s.cluster.scaleOutLatency);
+    if (key != m_frontierKey) {
+        m_frontierKey = key;
+        FrontierOptions fo;
+        fo.hardware = s.hardware;
+        HardwareSpec net = s.hardware;
+        net.scaleUpBandwidth = s.cluster.scaleUpBandwidth;
+        net.scaleUpLatency = s.cluster.scaleUpLatency;
+        net.scaleOutBandwidth = s.cluster.scaleOutBandwidth;
+        net.scaleOutLatency = s.cluster.scaleOutLatency;
+        net.scaleUpDomain = s.cluster.scaleUpDomain;
+        fo.network = net;
+        fo.months = m_months->value();
+        fo.points = 60;
+        m_evaluator->requestFrontier(fo);
+    }
+}
+
+void MainWindow::showBanner(const QString& text)
+{
+    m_banner->setText(text);
+    m_banner->setVisible(!text.isEmpty());
+}
+
+QString MainWindow::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
+
+void MainWindow::updateTitle()
+{
+    const Scenario& s = m_doc->scenario();
+    QString name = s.name.empty() ? QFileInfo(m_doc->path()).completeBaseName() : QString::fromStdString(s.name);
+    if (name.isEmpty())
+        name = tr("untitled");
+    setWindowTitle(QString("%1[*] - dtsim").arg(name));
+    setWindowModified(m_doc->isModified());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] {
+            if (maybeSave())
+                openFile(path);
+        });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_doc->isModified() || QApplication::platformName() == "offscreen")
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"), tr("Save the changes to this scenario?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save) {
+        const QString path = m_doc->path().isEmpty() || m_doc->path().startsWith(m_data.presetsDir)
+            ? QFileDialog::getSaveFileName(this, tr("Save scenario"), QString(), tr("Scenarios (*.yaml)"))
+            : m_doc->path();
+        return !path.isEmpty() && saveTo(path);
+    }
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    e->accept();
+}
+
+} // namespace dtsim::gui

@@ -1,0 +1,93 @@
+#pragma once
+// The dtsim window: parameters on the left, the dashboard on top, and tabs of views.
+// It wires the document (scenario + undo) to the evaluator and the views; the views
+// only draw what the engine returns.
+#include "simcore/calibration.h"
+#include "simcore/hardware.h"
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include <vector>
+
+class QTabWidget;
+class QLabel;
+class QMenu;
+class QDoubleSpinBox;
+
+namespace dtsim::gui {
+
+class ScenarioDocument;
+class ParameterPanel;
+class Dashboard;
+class Evaluator;
+class FrontierView;
+class ScalingView;
+class BreakdownView;
+class PlansView;
+
+struct AppData {
+    std::vector<HardwareSpec> catalog;
+    Calibration calibration;
+    QString presetsDir;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(AppData data, QWidget* parent = nullptr);
+
+    bool openFile(const QString& path);     // false (and an inline error) on bad input
+    bool openPreset(const QString& name);
+    bool saveTo(const QString& path);       // atomic
+    bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans
+    QStringList presetNames() const;
+
+    // For tests and screenshots.
+    ScenarioDocument* document() const { return m_doc; }
+    ParameterPanel* panel() const { return m_panel; }
+    Dashboard* dashboard() const { return m_dashboard; }
+    Evaluator* evaluator() const { return m_evaluator; }
+    FrontierView* frontierView() const { return m_frontier; }
+    PlansView* plansView() const { return m_plans; }
+    BreakdownView* breakdownView() const { return m_breakdown; }
+    QString bannerText() const;
+    bool hasFrontier() const { return m_haveFrontier; }
+    void flushPending(); // start debounced background work now
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void refresh();            // after every document change
+    void requestBackground();  // search + scaling (+ frontier when its inputs changed)
+    void applyField(const QString& id, double value, bool merge);
+    void applyFix(const QString& id);
+    void showBanner(const QString& text);
+    void updateTitle();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    bool maybeSave();
+
+    AppData m_data;
+    ScenarioDocument* m_doc = nullptr;
+    ParameterPanel* m_panel = nullptr;
+    Dashboard* m_dashboard = nullptr;
+    Evaluator* m_evaluator = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    FrontierView* m_frontier = nullptr;
+    ScalingView* m_scaling = nullptr;
+    BreakdownView* m_breakdown = nullptr;
+    PlansView* m_plans = nullptr;
+    QLabel* m_banner = nullptr;
+    QDoubleSpinBox* m_months = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QTimer m_debounce;
+    QString m_frontierKey; // inputs of the frontier last requested
+    bool m_haveFrontier = false;
+    double m_currentFlop = 0, m_currentMfu = 0;
+    bool m_currentValid = false;
+};
+
+} // namespace dtsim::gui

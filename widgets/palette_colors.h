@@ -1,0 +1,27 @@
+#pragma once
+// Chart colours derived from the application palette (QCustomPlot has no themes), so
+// charts follow light and dark desktops.
+#include <QApplication>
+#include <QColor>
+#include <QPalette>
+
+namespace dtsim::gui {
+
+inline bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
+inline QColor foreground() { return QApplication::palette().color(QPalette::WindowText); }
+inline QColor background() { return QApplication::palette().color(QPalette::Base); }
+inline QColor gridColor()
+{
+    QColor c = foreground();
+    c.setAlpha(50);
+    return c;
+}
+// A categorical series colour (Okabe-Ito, readable for colour-blind viewers).
+inline QColor seriesColor(int i)
+{
+    static const QColor colors[] = { QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+        QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(120, 120, 120) };
+    return colors[i % 8];
+}
+
+} // namespace dtsim::gui

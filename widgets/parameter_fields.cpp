@@ -1,0 +1,208 @@
+#include "parameter_fields.h"
+
+#include <cmath>
+
+namespace dtsim::gui {
+
+namespace {
+
+FieldSpec integer(QString id, QString group, QString label, double min, double max, bool log, QString tip,
+    std::function<double(const Scenario&)> get, std::function<void(Scenario&, double)> set)
+{
+    FieldSpec f;
+    f.id = std::move(id);
+    f.group = std::move(group);
+    f.label = std::move(label);
+    f.kind = FieldKind::Integer;
+    f.min = min;
+    f.max = max;
+    f.logScale = log;
+    f.tooltip = std::move(tip);
+    f.get = std::move(get);
+    f.set = std::move(set);
+    return f;
+}
+
+FieldSpec real(QString id, QString group, QString label, QString unit, double scale, double min, double max, bool log,
+    QString tip, std::function<double(const Scenario&)> get, std::function<void(Scenario&, double)> set)
+{
+    FieldSpec f = integer(std::move(id), std::move(group), std::move(label), min, max, log, std::move(tip), std::move(get),
+        std::move(set));
+    f.kind = FieldKind::Real;
+    f.unit = std::move(unit);
+    f.displayScale = scale;
+    return f;
+}
+
+FieldSpec choice(QString id, QString group, QString label, QStringList choices, QString tip,
+    std::function<double(const Scenario&)> get, std::function<void(Scenario&, double)> set)
+{
+    FieldSpec f = integer(std::move(id), std::move(group), std::move(label), 0, choices.size() - 1, false, std::move(tip),
+        std::move(get), std::move(set));
+    f.kind = FieldKind::Choice;
+    f.choices = std::move(choices);
+    return f;
+}
+
+FieldSpec flag(QString id, QString group, QString label, QString tip, std::function<double(const Scenario&)> get,
+    std::function<void(Scenario&, double)> set)
+{
+    FieldSpec f = integer(std::move(id), std::move(group), std::move(label), 0, 1, false, std::move(tip), std::move(get),
+        std::move(set));
+    f.kind = FieldKind::Flag;
+    return f;
+}
+
+int toInt(double v) { return static_cast<int>(std::lround(v)); }
+
+} // namespace
+
+std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog)
+{
+    std::vector<FieldSpec> f;
+    // --- Model ---------------------------------------------------------------------
+    f.push_back(integer("model.layers", "Model", "Layers", 1, 1024, true,
+        "Transformer blocks. Parameters grow linearly with layers; pipeline stages hold ceil(layers / PP) each.",
+        [](const Scenario& s) { return s.model.layers; }, [](Scenario& s, double v) { s.model.layers = toInt(v); }));
+    f.push_back(integer("model.hidden", "Model", "Hidden size", 64, 131072, true,
+        "Model width h. Dense parameters grow as 12 l h^2; GEMM sizes and TP traffic (T h per collective) scale with it.",
+        [](const Scenario& s) { return s.model.hidden; },
+        [](Scenario& s, double v) {
+            s.model.hidden = toInt(v);
+            s.model.headDim = std::max(1, s.model.hidden / std::max(1, s.model.heads));
+        }));
+    f.push_back(integer("model.heads", "Model", "Attention heads", 1, 1024, true,
+        "Query heads; TP must divide them. head_dim = hidden / heads.",
+        [](const Scenario& s) { return s.model.heads; },
+        [](Scenario& s, double v) {
+            s.model.heads = toInt(v);
+            s.model.headDim = std::max(1, s.model.hidden / std::max(1, s.model.heads));
+            if (s.model.kvHeads > s.model.heads || s.model.heads % s.model.kvHeads != 0)
+                s.model.kvHeads = s.model.heads;
+        }));
+    f.push_back(integer("model.kv_heads", "Model", "KV heads", 1, 1024, true,
+        "Key/value heads: equal to heads for MHA, fewer for GQA, 1 for MQA. Must divide heads.",
+        [](const Scenario& s) { return s.model.kvHeads; }, [](Scenario& s, double v) { s.model.kvHeads = toInt(v); }));
+    f.push_back(integer("model.ffn_hidden", "Model", "FFN size", 64, 524288, true,
+        "MLP inner width (4 h for GPT, ~3.5 h for SwiGLU models).",
+        [](const Scenario& s) { return s.model.ffnHidden; }, [](Scenario& s, double v) { s.model.ffnHidden = toInt(v); }));
+    f.push_back(integer("model.vocab", "Model", "Vocabulary", 256, 1048576, true,
+        "Tokens in the vocabulary; the logits GEMM costs 2 h V FLOPs per token.",
+        [](const Scenario& s) { return s.model.vocab; }, [](Scenario& s, double v) { s.model.vocab = toInt(v); }));
+    f.push_back(integer("model.moe.experts", "Model", "Experts (0 = dense)", 0, 512, false,
+        "Routed experts per MoE layer. 0 makes the model dense.",
+        [](const Scenario& s) { return s.model.moe.experts; },
+        [](Scenario& s, double v) {
+            s.model.moe.experts = toInt(v);
+            if (s.model.moe.experts > 0) {
+                s.model.moe.topK = std::clamp(s.model.moe.topK, 1, s.model.moe.experts);
+                if (s.model.moe.expertFfnHidden == 0)
+                    s.model.moe.expertFfnHidden = s.model.ffnHidden;
+            } else {
+                s.plan.ep = 1;
+            }
+        }));
+    f.push_back(integer("model.moe.top_k", "Model", "Experts per token", 1, 16, false,
+        "Routed experts each token visits (top-k); active FFN work scales with it.",
+        [](const Scenario& s) { return s.model.moe.topK; }, [](Scenario& s, double v) { s.model.moe.topK = toInt(v); }));
+
+    // --- Batch ---------------------------------------------------------------------
+    f.push_back(integer("training.global_batch", "Batch", "Global batch (seqs)", 1, 1 << 24, true,
+        "Sequences per optimizer step. Micro-batches per replica = global / (DP x micro).",
+        [](const Scenario& s) { return s.training.globalBatch; }, [](Scenario& s, double v) { s.training.globalBatch = toInt(v); }));
+    f.push_back(integer("training.micro_batch", "Batch", "Micro-batch (seqs)", 1, 512, true,
+        "Sequences per forward/backward pass; larger ones raise GEMM efficiency and activation memory.",
+        [](const Scenario& s) { return s.training.microBatch; }, [](Scenario& s, double v) { s.training.microBatch = toInt(v); }));
+    f.push_back(integer("training.seq_len", "Batch", "Sequence length", 64, 1 << 20, true,
+        "Tokens per sequence. Attention FLOPs grow as s^2 per sequence.",
+        [](const Scenario& s) { return s.training.seqLen; }, [](Scenario& s, double v) { s.training.seqLen = toInt(v); }));
+
+    // --- Parallelism ---------------------------------------------------------------
+    auto degree = [&](QString id, QString label, QString tip, int ParallelPlan::*field) {
+        return integer(std::move(id), "Parallelism", std::move(label), 1, 65536, true, std::move(tip),
+            [field](const Scenario& s) { return s.plan.*field; }, [field](Scenario& s, double v) { s.plan.*field = toInt(v); });
+    };
+    f.push_back(degree("parallel.tp", "Tensor parallel (TP)", "Splits every layer's matrices; 2-4 collectives per layer on T h elements. Must divide heads.", &ParallelPlan::tp));
+    f.push_back(degree("parallel.pp", "Pipeline parallel (PP)", "Stages of consecutive layers; bubble (PP-1)/(v m).", &ParallelPlan::pp));
+    f.push_back(degree("parallel.dp", "Data parallel (DP)", "Model replicas; gradient all-reduce or reduce-scatter per step.", &ParallelPlan::dp));
+    f.push_back(degree("parallel.cp", "Context parallel (CP)", "Splits each sequence; ring attention passes K/V (CP-1) times per layer.", &ParallelPlan::cp));
+    f.push_back(degree("parallel.ep", "Expert parallel (EP)", "Splits experts across data-parallel ranks; two all-to-alls per MoE layer each way.", &ParallelPlan::ep));
+    f.push_back(choice("parallel.schedule", "Parallelism", "Pipeline schedule", { "GPipe", "1F1B", "Interleaved 1F1B" },
+        "GPipe and 1F1B share the bubble (PP-1)/m; interleaving divides it by the virtual stages.",
+        [](const Scenario& s) { return int(s.plan.schedule); }, [](Scenario& s, double v) { s.plan.schedule = Schedule(toInt(v)); }));
+    f.push_back(integer("parallel.virtual_stages", "Parallelism", "Virtual stages", 1, 64, false,
+        "Model chunks per pipeline rank (interleaved schedule only).",
+        [](const Scenario& s) { return s.plan.virtualStages; }, [](Scenario& s, double v) { s.plan.virtualStages = toInt(v); }));
+    f.push_back(choice("parallel.zero", "Parallelism", "ZeRO stage", { "0: replicated", "1: optimizer states", "2: + gradients", "3: + weights (FSDP)" },
+        "Shards optimizer states, gradients and weights over the data-parallel ranks.",
+        [](const Scenario& s) { return s.plan.zeroStage; }, [](Scenario& s, double v) { s.plan.zeroStage = toInt(v); }));
+    f.push_back(choice("parallel.recompute", "Parallelism", "Recomputation", { "none", "selective", "full" },
+        "Full recomputation keeps only each layer's input and reruns its forward in backward (+1/3 compute).",
+        [](const Scenario& s) { return int(s.plan.recompute); }, [](Scenario& s, double v) { s.plan.recompute = Recompute(toInt(v)); }));
+    f.push_back(flag("parallel.sequence_parallel", "Parallelism", "Sequence parallel",
+        "Shards norms and dropout along the sequence within a TP group; same traffic as TP all-reduces.",
+        [](const Scenario& s) { return s.plan.sequenceParallel ? 1 : 0; }, [](Scenario& s, double v) { s.plan.sequenceParallel = v > 0.5; }));
+
+    // --- Hardware ------------------------------------------------------------------
+    QStringList gpus;
+    for (const HardwareSpec& h : catalog)
+        gpus << QString::fromStdString(h.id);
+    std::vector<HardwareSpec> cat = catalog;
+    f.push_back(choice("hardware.gpu", "Hardware", "GPU", gpus, "Accelerator from the catalogue (resources/hardware).",
+        [cat](const Scenario& s) {
+            for (std::size_t i = 0; i < cat.size(); ++i)
+                if (cat[i].id == s.hardware.id)
+                    return double(i);
+            return 0.0;
+        },
+        [cat](Scenario& s, double v) {
+            const std::size_t i = std::min<std::size_t>(cat.size() - 1, std::size_t(std::max(0, toInt(v))));
+            s.hardware = cat[i];
+            s.cluster.scaleUpDomain = cat[i].scaleUpDomain;
+            s.cluster.gpusPerNode = std::min(8, cat[i].scaleUpDomain);
+            s.cluster.scaleUpBandwidth = cat[i].scaleUpBandwidth;
+            s.cluster.scaleUpLatency = cat[i].scaleUpLatency;
+            s.cluster.scaleOutBandwidth = cat[i].scaleOutBandwidth;
+            s.cluster.scaleOutLatency = cat[i].scaleOutLatency;
+            if (!s.hardware.supports(s.training.precision))
+                for (Precision p : { Precision::BF16, Precision::FP16, Precision::FP32 })
+                    if (s.hardware.supports(p)) {
+                        s.training.precision = p;
+                        break;
+                    }
+        }));
+    f.push_back(integer("cluster.gpus", "Hardware", "GPUs", 1, 1 << 24, true,
+        "GPUs in the job; must equal TP x PP x DP x CP.",
+        [](const Scenario& s) { return double(s.cluster.gpus); }, [](Scenario& s, double v) { s.cluster.gpus = std::llround(v); }));
+    f.push_back(integer("cluster.gpus_per_node", "Hardware", "GPUs per node", 1, 72, false,
+        "GPUs in one server.",
+        [](const Scenario& s) { return s.cluster.gpusPerNode; }, [](Scenario& s, double v) { s.cluster.gpusPerNode = toInt(v); }));
+    f.push_back(choice("training.precision", "Hardware", "Precision", { "fp32", "tf32", "bf16", "fp16", "fp8", "fp4" },
+        "Number format of the GEMMs; MFU is measured against this format's dense peak.",
+        [](const Scenario& s) { return int(s.training.precision); }, [](Scenario& s, double v) { s.training.precision = Precision(toInt(v)); }));
+
+    // --- Network -------------------------------------------------------------------
+    f.push_back(integer("cluster.scale_up_domain", "Network", "Scale-up domain", 1, 576, true,
+        "GPUs on one NVLink/NVSwitch (or PCIe) fabric: 8 for HGX, 72 for NVL72.",
+        [](const Scenario& s) { return s.cluster.scaleUpDomain; }, [](Scenario& s, double v) { s.cluster.scaleUpDomain = toInt(v); }));
+    f.push_back(real("cluster.scale_up_bandwidth", "Network", "Scale-up bandwidth", "GB/s", 1e9, 1, 10000, true,
+        "Per GPU, per direction. Collectives inside a domain run at this rate times the bus efficiency.",
+        [](const Scenario& s) { return s.cluster.scaleUpBandwidth; }, [](Scenario& s, double v) { s.cluster.scaleUpBandwidth = v; }));
+    f.push_back(real("cluster.scale_out_bandwidth", "Network", "Scale-out bandwidth", "Gb/s", 1e9 / 8, 1, 10000, true,
+        "Per GPU (its NIC share), per direction. Used by collectives that leave the scale-up domain.",
+        [](const Scenario& s) { return s.cluster.scaleOutBandwidth; }, [](Scenario& s, double v) { s.cluster.scaleOutBandwidth = v; }));
+    f.push_back(real("cluster.scale_up_latency", "Network", "Scale-up latency", "us", 1e-6, 0.1, 1000, true,
+        "The alpha of every message step inside a domain.",
+        [](const Scenario& s) { return s.cluster.scaleUpLatency; }, [](Scenario& s, double v) { s.cluster.scaleUpLatency = v; }));
+    f.push_back(real("cluster.scale_out_latency", "Network", "Scale-out latency", "us", 1e-6, 0.1, 10000, true,
+        "The alpha of every message step across the network; it sets the latency wall.",
+        [](const Scenario& s) { return s.cluster.scaleOutLatency; }, [](Scenario& s, double v) { s.cluster.scaleOutLatency = v; }));
+
+    // --- Run -----------------------------------------------------------------------
+    f.push_back(real("training.tokens", "Run", "Training tokens", "B", 1e9, 0.001, 1e6, true,
+        "Tokens to train on. Time to train = tokens / throughput.",
+        [](const Scenario& s) { return s.training.tokens; }, [](Scenario& s, double v) { s.training.tokens = v; }));
+    return f;
+}
+
+} // namespace dtsim::gui

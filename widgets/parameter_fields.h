@@ -1,0 +1,35 @@
+#pragma once
+// The scenario fields the parameter panel exposes: label, unit, range, tooltip, and how
+// to read and write each on a Scenario. One table, so panel, undo and tests agree.
+#include "simcore/hardware.h"
+#include "simcore/scenario.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <vector>
+
+namespace dtsim::gui {
+
+enum class FieldKind { Integer, Real, Choice, Flag };
+
+struct FieldSpec {
+    QString id;      // scenario path, e.g. "parallel.tp"
+    QString group;   // "Model", "Batch", "Parallelism", "Hardware", "Network", "Run"
+    QString label;
+    QString unit;    // shown as a suffix; values are stored in SI and shown scaled
+    double displayScale = 1.0; // shown = stored / displayScale
+    FieldKind kind = FieldKind::Integer;
+    double min = 1, max = 1;   // in displayed units
+    bool logScale = false;     // slider moves in log steps
+    QStringList choices;       // for Choice (value = index)
+    QString tooltip;
+    std::function<double(const Scenario&)> get;
+    std::function<void(Scenario&, double)> set;
+};
+
+// `catalog` provides the GPU choices.
+std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog);
+
+} // namespace dtsim::gui

@@ -1,0 +1,266 @@
+#include "parameter_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace dtsim::gui {
+
+namespace {
+constexpr int kSliderSteps = 1000;
+}
+
+// One field: label, slider and editor on a line; the inline error below.
+class ParameterRow : public QWidget {
+public:
+    ParameterRow(const FieldSpec& spec, ParameterPanel* panel) : QWidget(panel), m_spec(spec)
+    {
+        auto* grid = new QGridLayout(this);
+        grid->setContentsMargins(0, 2, 0, 2);
+        grid->setHorizontalSpacing(6);
+        grid->setVerticalSpacing(1);
+        m_label = new QLabel(spec.label, this);
+        m_label->setToolTip(spec.tooltip);
+        grid->addWidget(m_label, 0, 0, 1, 2);
+
+        switch (spec.kind) {
+        case FieldKind::Choice: {
+            auto* combo = new QComboBox(this);
+            combo->addItems(spec.choices);
+            connect(combo, &QComboBox::activated, this, [this, panel](int i) { emit panel->edited(m_spec.id, i, false); });
+            m_editor = combo;
+            grid->addWidget(combo, 1, 0, 1, 2);
+            break;
+        }
+        case FieldKind::Flag: {
+            auto* box = new QCheckBox(this);
+            connect(box, &QCheckBox::clicked, this, [this, panel](bool on) { emit panel->edited(m_spec.id, on ? 1 : 0, false); });
+            m_editor = box;
+            grid->addWidget(box, 0, 1, Qt::AlignRight);
+            break;
+        }
+        case FieldKind::Integer:
+        case FieldKind::Real: {
+            m_slider = new QSlider(Qt::Horizontal, this);
+            m_slider->setRange(0, kSliderSteps);
+            m_slider->setToolTip(spec.tooltip);
+            auto* spin = new QDoubleSpinBox(this);
+            spin->setDecimals(spec.kind == FieldKind::Integer ? 0 : 3);
+            spin->setRange(spec.min, spec.max);
+            spin->setKeyboardTracking(false);
+            spin->setToolTip(spec.tooltip);
+            if (!spec.unit.isEmpty())
+                spin->setSuffix(" " + spec.unit);
+            spin->setMinimumWidth(110);
+            m_editor = spin;
+            grid->addWidget(m_slider, 1, 0);
+            grid->addWidget(spin, 1, 1);
+            // A drag is one undo step: the first value of a drag starts a new one.
+            connect(m_slider, &QSlider::sliderPressed, this, [this] { m_newDrag = true; });
+            connect(m_slider, &QSlider::valueChanged, this, [this, panel, spin](int pos) {
+                if (m_updating)
+                    return;
+                const double shown = fromSlider(pos);
+                {
+                    const QSignalBlocker block(spin);
+                    spin->setValue(shown);
+                }
+                const bool merge = m_slider->isSliderDown() && !m_newDrag;
+                m_newDrag = false;
+                emit panel->edited(m_spec.id, shown * m_spec.displayScale, merge);
+            });
+            connect(spin, &QDoubleSpinBox::valueChanged, this, [this, panel](double shown) {
+                if (m_updating)
+                    return;
+                emit panel->edited(m_spec.id, shown * m_spec.displayScale, false);
+            });
+            break;
+        }
+        }
+        m_editor->setToolTip(spec.tooltip);
+
+        m_error = new QLabel(this);
+        m_error->setWordWrap(true);
+        m_error->setStyleSheet("color: #c0392b;");
+        m_fix = new QPushButton(this);
+        m_fix->setFlat(true);
+        m_fix->setStyleSheet("text-align: left; color: #2471a3; text-decoration: underline;");
+        connect(m_fix, &QPushButton::clicked, this, [this, panel] { emit panel->fixRequested(m_spec.id); });
+        grid->addWidget(m_error, 2, 0, 1, 2);
+        grid->addWidget(m_fix, 3, 0, 1, 2);
+        m_error->hide();
+        m_fix->hide();
+        grid->setColumnStretch(0, 1);
+    }
+
+    void show(const Scenario& s)
+    {
+        m_updating = true;
+        const double stored = m_spec.get(s);
+        const double shown = stored / m_spec.displayScale;
+        if (auto* spin = qobject_cast<QDoubleSpinBox*>(m_editor)) {
+            // Values outside the slider's range still show exactly in the spin box.
+            if (shown > spin->maximum())
+                spin->setMaximum(shown);
+            if (shown < spin->minimum())
+                spin->setMinimum(shown);
+            spin->setValue(shown);
+            m_slider->setValue(toSlider(shown));
+        } else if (auto* combo = qobject_cast<QComboBox*>(m_editor)) {
+            combo->setCurrentIndex(int(std::lround(stored)));
+        } else if (auto* box = qobject_cast<QCheckBox*>(m_editor)) {
+            box->setChecked(stored > 0.5);
+        }
+        m_updating = false;
+    }
+
+    void setError(const QString& message, const QString& fix)
+    {
+        m_error->setText(message);
+        m_error->setVisible(!message.isEmpty());
+        m_fix->setText(fix);
+        m_fix->setVisible(!message.isEmpty() && !fix.isEmpty());
+        m_label->setStyleSheet(message.isEmpty() ? QString() : QString("color: #c0392b; font-weight: bold;"));
+    }
+
+    const FieldSpec& spec() const { return m_spec; }
+    QSlider* slider() const { return m_slider; }
+    QWidget* editor() const { return m_editor; }
+    QString error() const { return m_error->isVisible() ? m_error->text() : QString(); }
+
+private:
+    double fromSlider(int pos) const
+    {
+        const double f = double(pos) / kSliderSteps;
+        double v = m_spec.logScale && m_spec.min > 0 ? m_spec.min * std::pow(m_spec.max / m_spec.min, f)
+                                                     : m_spec.min + f * (m_spec.max - m_spec.min);
+        if (m_spec.kind == FieldKind::Integer) {
+            // Integer fields on a log slider snap to "nice" values: powers of two.
+            v = m_spec.logScale && v >= 1 ? std::exp2(std::round(std::log2(v))) : std::round(v);
+            v = std::clamp(v, m_spec.min, m_spec.max);
+        }
+        return v;
+    }
+    int toSlider(double shown) const
+    {
+        double f = 0;
+        if (m_spec.logScale && m_spec.min > 0 && shown > 0)
+            f = std::log(shown / m_spec.min) / std::log(m_spec.max / m_spec.min);
+        else if (m_spec.max > m_spec.min)
+            f = (shown - m_spec.min) / (m_spec.max - m_spec.min);
+        return int(std::lround(std::clamp(f, 0.0, 1.0) * kSliderSteps));
+    }
+
+    FieldSpec m_spec;
+    QLabel* m_label = nullptr;
+    QSlider* m_slider = nullptr;
+    QWidget* m_editor = nullptr;
+    QLabel* m_error = nullptr;
+    QPushButton* m_fix = nullptr;
+    bool m_updating = false;
+    bool m_newDrag = false;
+};
+
+ParameterPanel::ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent)
+    : QWidget(parent)
+    , m_fields(std::move(fields))
+{
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    m_search = new QLineEdit(this);
+    m_search->setPlaceholderText(tr("Search parameters"));
+    m_search->setClearButtonEnabled(true);
+    outer->addWidget(m_search);
+    connect(m_search, &QLineEdit::textChanged, this, &ParameterPanel::filter);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 6, 0);
+    QHash<QString, QVBoxLayout*> groupLayouts;
+    for (const FieldSpec& f : m_fields) {
+        if (!groupLayouts.contains(f.group)) {
+            auto* box = new QGroupBox(f.group, content);
+            box->setCheckable(true); // unchecking collapses the section
+            box->setChecked(true);
+            auto* inner = new QWidget(box);
+            auto* innerLayout = new QVBoxLayout(inner);
+            innerLayout->setContentsMargins(0, 0, 0, 0);
+            auto* boxLayout = new QVBoxLayout(box);
+            boxLayout->setContentsMargins(6, 4, 6, 4);
+            boxLayout->addWidget(inner);
+            connect(box, &QGroupBox::toggled, inner, &QWidget::setVisible);
+            column->addWidget(box);
+            m_groups << box;
+            groupLayouts.insert(f.group, innerLayout);
+        }
+        auto* row = new ParameterRow(f, this);
+        groupLayouts.value(f.group)->addWidget(row);
+        m_rows.insert(f.id, row);
+    }
+    column->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+}
+
+void ParameterPanel::setScenario(const Scenario& s)
+{
+    for (ParameterRow* row : std::as_const(m_rows))
+        row->show(s);
+}
+
+void ParameterPanel::setFieldError(const QString& id, const QString& message, const QString& fixLabel)
+{
+    if (ParameterRow* row = m_rows.value(id))
+        row->setError(message, fixLabel);
+}
+
+void ParameterPanel::clearErrors()
+{
+    for (ParameterRow* row : std::as_const(m_rows))
+        row->setError({}, {});
+}
+
+QSlider* ParameterPanel::slider(const QString& id) const
+{
+    ParameterRow* row = m_rows.value(id);
+    return row ? row->slider() : nullptr;
+}
+
+QWidget* ParameterPanel::editor(const QString& id) const
+{
+    ParameterRow* row = m_rows.value(id);
+    return row ? row->editor() : nullptr;
+}
+
+QString ParameterPanel::errorText(const QString& id) const
+{
+    ParameterRow* row = m_rows.value(id);
+    return row ? row->error() : QString();
+}
+
+void ParameterPanel::filter(const QString& text)
+{
+    for (ParameterRow* row : std::as_const(m_rows)) {
+        const FieldSpec& f = row->spec();
+        const bool match = text.isEmpty() || f.label.contains(text, Qt::CaseInsensitive)
+            || f.id.contains(text, Qt::CaseInsensitive) || f.tooltip.contains(text, Qt::CaseInsensitive);
+        row->setVisible(match);
+    }
+}
+
+} // namespace dtsim::gui

@@ -1,0 +1,46 @@
+#pragma once
+// The left-hand panel: one row per scenario field (slider + spin box with unit, or a
+// choice), grouped in collapsible sections, filtered by a search box, with an inline
+// error and a one-click fix under any field the plan rules reject.
+#include "parameter_fields.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QLineEdit;
+class QSlider;
+class QLabel;
+class QPushButton;
+class QGroupBox;
+
+namespace dtsim::gui {
+
+class ParameterRow;
+
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent = nullptr);
+
+    void setScenario(const Scenario& s); // shows values, emits nothing
+    void setFieldError(const QString& id, const QString& message, const QString& fixLabel);
+    void clearErrors();
+
+    QSlider* slider(const QString& id) const;   // for tests
+    QWidget* editor(const QString& id) const;   // spin box, combo box or check box
+    QString errorText(const QString& id) const; // empty when none
+
+signals:
+    void edited(const QString& id, double storedValue, bool merge);
+    void fixRequested(const QString& id);
+
+private:
+    void filter(const QString& text);
+
+    std::vector<FieldSpec> m_fields;
+    QHash<QString, ParameterRow*> m_rows;
+    QList<QGroupBox*> m_groups;
+    QLineEdit* m_search = nullptr;
+};
+
+} // namespace dtsim::gui

@@ -1,0 +1,114 @@
+#include "plan_fixes.h"
+
+#include <QObject>
+
+#include <cstdlib>
+
+namespace dtsim::gui {
+
+namespace {
+
+// The value nearest `current` in [1, limit] that satisfies `ok`.
+int nearest(int current, int limit, const auto& ok)
+{
+    for (int d = 0; d <= limit; ++d) {
+        if (current - d >= 1 && ok(current - d))
+            return current - d;
+        if (current + d <= limit && ok(current + d))
+            return current + d;
+    }
+    return current;
+}
+
+} // namespace
+
+QString rowForIssueField(const QString& field)
+{
+    if (field == "parallel")
+        return "parallel.dp";
+    return field;
+}
+
+std::optional<PlanFix> suggestFix(const Scenario& s)
+{
+    PlanFix fix { {}, s };
+    Scenario& f = fix.fixed;
+    ParallelPlan& p = f.plan;
+    const ModelSpec& m = s.model;
+    switch (firstViolation(s)) {
+    case PlanRule::GpuProduct: {
+        const long long model = static_cast<long long>(p.tp) * p.pp * p.cp;
+        if (s.cluster.gpus % model == 0) {
+            p.dp = static_cast<int>(s.cluster.gpus / model);
+            fix.label = QObject::tr("Set DP to %1").arg(p.dp);
+        } else {
+            f.cluster.gpus = p.gpus();
+            fix.label = QObject::tr("Set GPUs to %1").arg(f.cluster.gpus);
+        }
+        return fix;
+    }
+    case PlanRule::TpHeads:
+    case PlanRule::TpKvHeads:
+    case PlanRule::TpFfn: {
+        const int tp = nearest(p.tp, m.heads, [&](int t) {
+            return m.heads % t == 0 && (m.kvHeads % t == 0 || t % m.kvHeads == 0) && m.ffnHidden % t == 0;
+        });
+        const long long rest = static_cast<long long>(p.tp) * p.dp;
+        p.tp = tp;
+        if (rest % tp == 0)
+            p.dp = static_cast<int>(rest / tp); // keep the GPU count
+        fix.label = QObject::tr("Set TP to %1").arg(tp);
+        return fix;
+    }
+    case PlanRule::EpExperts:
+    case PlanRule::EpDataParallel:
+    case PlanRule::EpNeedsMoe: {
+        const int ep = m.isMoe() ? nearest(p.ep, m.moe.experts, [&](int e) { return m.moe.experts % e == 0 && (p.dp * p.cp) % e == 0; }) : 1;
+        p.ep = ep;
+        fix.label = QObject::tr("Set EP to %1").arg(ep);
+        return fix;
+    }
+    case PlanRule::PpLayers:
+        p.pp = m.layers;
+        fix.label = QObject::tr("Set PP to %1").arg(p.pp);
+        return fix;
+    case PlanRule::VirtualNeedsInterleaved:
+        p.schedule = Schedule::Interleaved1F1B;
+        fix.label = QObject::tr("Use the interleaved schedule");
+        if (firstViolation(f) == PlanRule::Ok)
+            return fix;
+        p.schedule = s.plan.schedule;
+        p.virtualStages = 1;
+        fix.label = QObject::tr("Set virtual stages to 1");
+        return fix;
+    case PlanRule::InterleavedNeedsPipeline:
+    case PlanRule::InterleavedLayers:
+    case PlanRule::InterleavedMicrobatches:
+        p.schedule = Schedule::OneFOneB;
+        p.virtualStages = 1;
+        fix.label = QObject::tr("Use the 1F1B schedule");
+        return fix;
+    case PlanRule::BatchDivisibility:
+    case PlanRule::MicroBatchTooLarge: {
+        const long long unit = static_cast<long long>(p.dp) * f.training.microBatch;
+        const long long gb = std::max<long long>(unit, (s.training.globalBatch + unit / 2) / unit * unit);
+        f.training.globalBatch = static_cast<int>(gb);
+        fix.label = QObject::tr("Set global batch to %1").arg(gb);
+        return fix;
+    }
+    case PlanRule::CpSequence: {
+        const int cp = nearest(p.cp, s.training.seqLen, [&](int c) { return s.training.seqLen % c == 0; });
+        fix.label = QObject::tr("Set CP to %1").arg(cp);
+        p.cp = cp;
+        return fix;
+    }
+    case PlanRule::SpSequence:
+        p.sequenceParallel = false;
+        fix.label = QObject::tr("Turn sequence parallelism off");
+        return fix;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace dtsim::gui

@@ -1,0 +1,94 @@
+#include "plans_view.h"
+
+#include "simcore/units.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace dtsim::gui {
+
+namespace {
+
+// Numeric cells sort by value, not text.
+class NumberItem : public QTableWidgetItem {
+public:
+    NumberItem(double v, const QString& text) : QTableWidgetItem(text) { setData(Qt::UserRole, v); }
+    bool operator<(const QTableWidgetItem& o) const override { return data(Qt::UserRole).toDouble() < o.data(Qt::UserRole).toDouble(); }
+};
+
+} // namespace
+
+PlansView::PlansView(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    m_summary = new QLabel(tr("Searching..."), this);
+    layout->addWidget(m_summary);
+    m_table = new QTableWidget(this);
+    const QStringList headers { tr("rank"), tr("GPUs"), tr("TP"), tr("PP"), tr("DP"), tr("CP"), tr("EP"), tr("schedule"),
+        tr("micro"), tr("ZeRO"), tr("recompute"), tr("SP"), tr("step"), tr("MFU"), tr("time to train"), tr("speed-up"), QString() };
+    m_table->setColumnCount(headers.size());
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(m_table, 1);
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { applyRow(row); });
+}
+
+int PlansView::rowCount() const { return m_table->rowCount(); }
+
+void PlansView::applyRow(int row)
+{
+    const QTableWidgetItem* rank = m_table->item(row, 0);
+    if (!rank)
+        return;
+    const int index = rank->data(Qt::UserRole).toInt() - 1;
+    if (index >= 0 && index < int(m_result.top.size()))
+        emit applyPlan(m_result.top[index].plan, m_result.top[index].microBatch);
+}
+
+void PlansView::showResult(const SearchResult& r)
+{
+    m_result = r;
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(int(r.top.size()));
+    const double base = r.baseline ? r.baseline->timeToTrain : 0;
+    for (int i = 0; i < int(r.top.size()); ++i) {
+        const PlanCandidate& c = r.top[i];
+        const ParallelPlan& p = c.plan;
+        int col = 0;
+        auto num = [&](double v, const QString& text) { m_table->setItem(i, col++, new NumberItem(v, text)); };
+        auto txt = [&](const QString& text) { m_table->setItem(i, col++, new QTableWidgetItem(text)); };
+        num(i + 1, QString::number(i + 1));
+        num(double(c.gpus), QString::number(c.gpus));
+        num(p.tp, QString::number(p.tp));
+        num(p.pp, QString::number(p.pp));
+        num(p.dp, QString::number(p.dp));
+        num(p.cp, QString::number(p.cp));
+        num(p.ep, QString::number(p.ep));
+        txt(QString::fromUtf8(scheduleName(p.schedule).data()) + (p.virtualStages > 1 ? QString(" v%1").arg(p.virtualStages) : QString()));
+        num(c.microBatch, QString::number(c.microBatch));
+        num(p.zeroStage, QString::number(p.zeroStage));
+        txt(QString::fromUtf8(recomputeName(p.recompute).data()));
+        txt(p.sequenceParallel ? tr("on") : QString());
+        num(c.step.stepTime, QString::fromStdString(formatSeconds(c.step.stepTime)));
+        num(c.step.mfu, QString("%1%").arg(100 * c.step.mfu, 0, 'f', 1));
+        num(c.timeToTrain, QString::fromStdString(formatDuration(c.timeToTrain)));
+        num(base > 0 ? base / c.timeToTrain : 0, base > 0 ? QString("%1x").arg(base / c.timeToTrain, 0, 'f', 2) : QString("-"));
+        auto* apply = new QPushButton(tr("Apply"), m_table);
+        // Bound to the plan, not the row, so sorting the table cannot change its target.
+        connect(apply, &QPushButton::clicked, this, [this, i] { emit applyPlan(m_result.top[i].plan, m_result.top[i].microBatch); });
+        m_table->setCellWidget(i, col, apply);
+    }
+    m_table->setSortingEnabled(true);
+    m_summary->setText(tr("%1 plans considered, %2 valid and fitting; %3 rejected for memory.%4")
+                           .arg(r.considered()).arg(r.evaluated).arg(r.rejectedMemory)
+                           .arg(r.baseline ? tr(" Your plan: %1.").arg(QString::fromStdString(formatDuration(r.baseline->timeToTrain)))
+                                           : tr(" Your plan is not valid or does not fit.")));
+}
+
+} // namespace dtsim::gui

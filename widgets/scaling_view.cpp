@@ -1,0 +1,90 @@
+#include "scaling_view.h"
+
+#include "palette_colors.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace dtsim::gui {
+
+ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    layout->addWidget(m_plot);
+    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
+    m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_plot->xAxis->setTicker(logTicker);
+    m_plot->xAxis->setLabel(tr("GPUs"));
+    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    m_plot->yAxis->setLabel(tr("time to train (days)"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(tr("efficiency (%)"));
+    m_plot->yAxis2->setRange(0, 110);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+}
+
+void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
+{
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_plot->setBackground(background());
+    for (QCPAxis* a : m_plot->axisRect()->axes()) {
+        a->setBasePen(QPen(foreground()));
+        a->setTickLabelColor(foreground());
+        a->setLabelColor(foreground());
+        a->setTickPen(QPen(foreground()));
+        a->grid()->setPen(QPen(gridColor(), 1, Qt::DotLine));
+    }
+    m_plot->legend->setBrush(background());
+    m_plot->legend->setTextColor(foreground());
+
+    double xmin = 1e30, xmax = 1, ymin = 1e30, ymax = 0;
+    auto add = [&](const std::vector<ScalingPoint>& pts, const QString& name, int color, bool efficiency) {
+        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, efficiency ? m_plot->yAxis2 : m_plot->yAxis);
+        g->setName(name);
+        g->setPen(QPen(seriesColor(color), efficiency ? 1 : 2, efficiency ? Qt::DashLine : Qt::SolidLine));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+        for (const ScalingPoint& p : pts) {
+            const double y = efficiency ? 100 * p.efficiency : p.timeToTrain / 86400.0;
+            g->addData(double(p.gpus), y);
+            xmin = std::min(xmin, double(p.gpus));
+            xmax = std::max(xmax, double(p.gpus));
+            if (!efficiency) {
+                ymin = std::min(ymin, y);
+                ymax = std::max(ymax, y);
+            }
+        }
+    };
+    add(c.fixedBatch, tr("time, fixed batch"), 0, false);
+    add(c.growingBatch, tr("time, growing batch"), 1, false);
+    add(c.fixedBatch, tr("efficiency, fixed batch"), 0, true);
+    add(c.growingBatch, tr("efficiency, growing batch"), 1, true);
+    if (xmax >= xmin)
+        m_plot->xAxis->setRange(xmin / 1.5, xmax * 1.5);
+    if (ymax > 0)
+        m_plot->yAxis->setRange(ymin / 2, ymax * 2);
+
+    auto vline = [&](double x, const QString& text, QColor color) {
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(x, 1e-9);
+        line->point2->setCoords(x, 1e9);
+        line->setPen(QPen(color, 1.5, Qt::DashLine));
+        auto* label = new QCPItemText(m_plot);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(x, ymax > 0 ? ymax * 1.6 : 1);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        label->setText(text);
+        label->setColor(color);
+    };
+    if (c.syncWallGpus > 0)
+        vline(double(c.syncWallGpus), tr("sync wall"), QColor(192, 57, 43));
+    if (currentGpus > 0)
+        vline(double(currentGpus), tr("this scenario"), foreground());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace dtsim::gui

@@ -1,0 +1,83 @@
+#include "scenario_document.h"
+
+#include <QUndoCommand>
+
+#include <unordered_map>
+
+namespace dtsim::gui {
+
+namespace {
+
+// Merge ids per field name, so that only edits of the same field merge.
+int mergeIdFor(const QString& field)
+{
+    static std::unordered_map<std::string, int> ids;
+    auto [it, inserted] = ids.emplace(field.toStdString(), int(ids.size()) + 1);
+    return it->second;
+}
+
+class EditCommand : public QUndoCommand {
+public:
+    EditCommand(ScenarioDocument* doc, const QString& field, Scenario before, Scenario after, bool merge)
+        : m_doc(doc)
+        , m_id(merge ? mergeIdFor(field) : -1)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+    {
+        setText(QObject::tr("Change %1").arg(field));
+    }
+    void undo() override { m_doc->setScenario(m_before); }
+    void redo() override { m_doc->setScenario(m_after); }
+    int id() const override { return m_id; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        if (other->id() != id())
+            return false;
+        m_after = static_cast<const EditCommand*>(other)->m_after;
+        return true;
+    }
+
+private:
+    ScenarioDocument* m_doc;
+    int m_id;
+    Scenario m_before;
+    Scenario m_after;
+};
+
+} // namespace
+
+ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent)
+{
+    connect(&m_undo, &QUndoStack::cleanChanged, this, [this] { emit changed(); });
+}
+
+void ScenarioDocument::reset(const Scenario& s, const QString& path)
+{
+    m_undo.clear();
+    m_scenario = s;
+    setPath(path);
+    emit changed();
+}
+
+void ScenarioDocument::edit(const QString& field, const std::function<void(Scenario&)>& change, bool merge)
+{
+    Scenario after = m_scenario;
+    change(after);
+    m_undo.push(new EditCommand(this, field, m_scenario, std::move(after), merge));
+}
+
+void ScenarioDocument::setPath(const QString& p)
+{
+    if (p == m_path)
+        return;
+    m_path = p;
+    emit pathChanged(p);
+}
+
+void ScenarioDocument::setScenario(const Scenario& s)
+{
+    m_scenario = s;
+    emit changed();
+}
+
+} // namespace dtsim::gui
