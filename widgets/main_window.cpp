@@ -135,6 +135,15 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     updateTitle();
 }
 
+MainWindow::~MainWindow()
+{
+    // Children die after this body; stop document and evaluator signals reaching a
+    // half-destroyed window.
+    disconnect(m_doc, nullptr, this, nullptr);
+    disconnect(m_evaluator, nullptr, this, nullptr);
+    disconnect(m_evaluator, nullptr, m_plans, nullptr);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -321,7 +330,7 @@ void MainWindow::showBanner(const QString& text)
     m_banner->setVisible(!text.isEmpty());
 }
 
-QString MainWindow::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
+QString MainWindow::bannerText() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
 
 void MainWindow::updateTitle()
 {

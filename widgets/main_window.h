@@ -36,6 +36,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(AppData data, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     bool openFile(const QString& path);     // false (and an inline error) on bad input
     bool openPreset(const QString& name);

@@ -16,12 +16,14 @@ inline QColor gridColor()
     c.setAlpha(50);
     return c;
 }
-// A categorical series colour (Okabe-Ito, readable for colour-blind viewers).
+// A categorical series colour: Okabe-Ito (readable for colour-blind viewers) first,
+// then darker variants, so up to 16 series stay distinct.
 inline QColor seriesColor(int i)
 {
     static const QColor colors[] = { QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
         QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(120, 120, 120) };
-    return colors[i % 8];
+    const QColor c = colors[i % 8];
+    return (i / 8) % 2 ? c.darker(160) : c;
 }
 
 } // namespace dtsim::gui

@@ -138,7 +138,7 @@ public:
     const FieldSpec& spec() const { return m_spec; }
     QSlider* slider() const { return m_slider; }
     QWidget* editor() const { return m_editor; }
-    QString error() const { return m_error->isVisible() ? m_error->text() : QString(); }
+    QString error() const { return m_error->isHidden() ? QString() : m_error->text(); }
 
 private:
     double fromSlider(int pos) const

@@ -50,13 +50,15 @@ std::optional<PlanFix> suggestFix(const Scenario& s)
     case PlanRule::TpHeads:
     case PlanRule::TpKvHeads:
     case PlanRule::TpFfn: {
-        const int tp = nearest(p.tp, m.heads, [&](int t) {
-            return m.heads % t == 0 && (m.kvHeads % t == 0 || t % m.kvHeads == 0) && m.ffnHidden % t == 0;
-        });
-        const long long rest = static_cast<long long>(p.tp) * p.dp;
+        // The nearest TP that the model allows and that keeps the GPU count (DP absorbs it).
+        const long long perTp = s.cluster.gpus / (static_cast<long long>(p.pp) * p.cp);
+        auto valid = [&](int t) { return m.heads % t == 0 && (m.kvHeads % t == 0 || t % m.kvHeads == 0) && m.ffnHidden % t == 0; };
+        int tp = nearest(p.tp, m.heads, [&](int t) { return valid(t) && perTp % t == 0; });
+        if (!valid(tp))
+            tp = nearest(p.tp, m.heads, valid);
         p.tp = tp;
-        if (rest % tp == 0)
-            p.dp = static_cast<int>(rest / tp); // keep the GPU count
+        if (perTp % tp == 0)
+            p.dp = static_cast<int>(perTp / tp);
         fix.label = QObject::tr("Set TP to %1").arg(tp);
         return fix;
     }

@@ -18,9 +18,10 @@ int mergeIdFor(const QString& field)
 
 class EditCommand : public QUndoCommand {
 public:
-    EditCommand(ScenarioDocument* doc, const QString& field, Scenario before, Scenario after, bool merge)
+    EditCommand(ScenarioDocument* doc, const QString& field, Scenario before, Scenario after, int serial)
         : m_doc(doc)
-        , m_id(merge ? mergeIdFor(field) : -1)
+        , m_id(mergeIdFor(field))
+        , m_serial(serial)
         , m_before(std::move(before))
         , m_after(std::move(after))
     {
@@ -31,7 +32,8 @@ public:
     int id() const override { return m_id; }
     bool mergeWith(const QUndoCommand* other) override
     {
-        if (other->id() != id())
+        // Only edits of the same field within the same gesture merge.
+        if (other->id() != id() || static_cast<const EditCommand*>(other)->m_serial != m_serial)
             return false;
         m_after = static_cast<const EditCommand*>(other)->m_after;
         return true;
@@ -40,6 +42,7 @@ public:
 private:
     ScenarioDocument* m_doc;
     int m_id;
+    int m_serial;
     Scenario m_before;
     Scenario m_after;
 };
@@ -49,6 +52,12 @@ private:
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent)
 {
     connect(&m_undo, &QUndoStack::cleanChanged, this, [this] { emit changed(); });
+}
+
+ScenarioDocument::~ScenarioDocument()
+{
+    // The undo stack emits cleanChanged while it is destroyed; nobody may hear it.
+    disconnect(&m_undo, nullptr, this, nullptr);
 }
 
 void ScenarioDocument::reset(const Scenario& s, const QString& path)
@@ -63,7 +72,9 @@ void ScenarioDocument::edit(const QString& field, const std::function<void(Scena
 {
     Scenario after = m_scenario;
     change(after);
-    m_undo.push(new EditCommand(this, field, m_scenario, std::move(after), merge));
+    if (!merge)
+        ++m_gesture; // a new gesture: never merges into the previous step
+    m_undo.push(new EditCommand(this, field, m_scenario, std::move(after), m_gesture));
 }
 
 void ScenarioDocument::setPath(const QString& p)

@@ -16,6 +16,7 @@ class ScenarioDocument : public QObject {
     Q_OBJECT
 public:
     explicit ScenarioDocument(QObject* parent = nullptr);
+    ~ScenarioDocument() override;
 
     const Scenario& scenario() const { return m_scenario; }
     QUndoStack* undoStack() { return &m_undo; }
@@ -42,6 +43,7 @@ private:
     Scenario m_scenario;
     QString m_path;
     QUndoStack m_undo;
+    int m_gesture = 0;
 };
 
 } // namespace dtsim::gui

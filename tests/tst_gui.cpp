@@ -1,0 +1,188 @@
+// The desktop app under the offscreen platform: presets open, sliders drive the
+// dashboard, undo, save/load, inline errors with their fix, and the screenshot.
+#include "simcore/loader/scenario_writer.h"
+#include "test_data.h"
+#include "widgets/dashboard.h"
+#include "widgets/evaluator.h"
+#include "widgets/frontier_view.h"
+#include "widgets/main_window.h"
+#include "widgets/parameter_panel.h"
+#include "widgets/plans_view.h"
+#include "widgets/scenario_document.h"
+
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace dtsim;
+using namespace dtsim::gui;
+
+namespace {
+
+AppData appData()
+{
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")) };
+}
+
+void waitIdle(MainWindow& w, int ms = 20000)
+{
+    w.flushPending();
+    QElapsedTimer t;
+    t.start();
+    while (w.evaluator()->busy() && t.elapsed() < ms)
+        QTest::qWait(20);
+}
+
+} // namespace
+
+class TestGui : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("dtsim-tests");
+        QCoreApplication::setApplicationName("tst_gui");
+    }
+
+    void everyPresetOpens()
+    {
+        MainWindow w(appData());
+        for (const QString& name : w.presetNames()) {
+            QVERIFY2(w.openPreset(name), qPrintable(name));
+            QVERIFY2(w.bannerText().isEmpty(), qPrintable(w.bannerText()));
+            QVERIFY2(w.dashboard()->value("step") != "-", qPrintable(name));
+        }
+        QVERIFY(w.presetNames().size() >= 5);
+    }
+
+    void sliderChangesDashboardAndUndoRestores()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        const QString before = w.dashboard()->value("step");
+        const double bandwidth = w.document()->scenario().cluster.scaleOutBandwidth;
+        QSlider* slider = w.panel()->slider("cluster.scale_out_bandwidth");
+        QVERIFY(slider);
+        // One drag, several positions: one undo step.
+        const int steps = w.document()->undoStack()->count();
+        slider->setSliderDown(true);
+        for (int pos : { slider->value() - 50, slider->value() - 100, slider->value() - 200 })
+            slider->setValue(pos);
+        slider->setSliderDown(false);
+        QCOMPARE(w.document()->undoStack()->count(), steps + 1);
+        QVERIFY(w.document()->scenario().cluster.scaleOutBandwidth < bandwidth);
+        QVERIFY2(w.dashboard()->value("step") != before, qPrintable(before));
+
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->scenario().cluster.scaleOutBandwidth, bandwidth);
+        QCOMPARE(w.dashboard()->value("step"), before);
+        w.document()->undoStack()->redo();
+        QVERIFY(w.document()->scenario().cluster.scaleOutBandwidth < bandwidth);
+    }
+
+    void saveThenLoadGivesTheSameScenario()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("mixtral-8x7b-h100"));
+        auto* spin = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.seq_len"));
+        QVERIFY(spin);
+        spin->setValue(8192); // an edit, so the saved file differs from the preset
+        QVERIFY(w.document()->isModified());
+        const std::string edited = scenarioToYaml(w.document()->scenario());
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/saved.yaml";
+        QVERIFY(w.saveTo(path));
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(w.openFile(path));
+        QCOMPARE(scenarioToYaml(w.document()->scenario()), edited);
+        QCOMPARE(w.document()->scenario().training.seqLen, 8192);
+        // Saving over an existing file replaces it whole.
+        QVERIFY(w.saveTo(path));
+        QVERIFY(w.openFile(path));
+    }
+
+    void inconsistentInputShowsInlineErrorWithFix()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        auto* tp = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.tp"));
+        QVERIFY(tp);
+        tp->setValue(7); // 96 heads are not divisible by 7
+        QVERIFY2(w.panel()->errorText("parallel.tp").contains("does not divide"), qPrintable(w.panel()->errorText("parallel.tp")));
+        QCOMPARE(w.dashboard()->value("step"), QString("-"));
+        // The one-click fix restores a valid plan with the same GPU count.
+        QPushButton* fix = nullptr;
+        for (QPushButton* b : w.panel()->findChildren<QPushButton*>())
+            if (!b->isHidden() && b->text().startsWith("Set TP"))
+                fix = b;
+        QVERIFY(fix);
+        fix->click();
+        QVERIFY(w.panel()->errorText("parallel.tp").isEmpty());
+        QCOMPARE(w.document()->scenario().plan.gpus(), 1024LL);
+        QVERIFY(w.dashboard()->value("step") != "-");
+    }
+
+    void badFileShowsAnErrorNotACrash()
+    {
+        MainWindow w(appData());
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/bad.yaml";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("version: 1\nmodel: {layers: -3}\n");
+        f.close();
+        QVERIFY(!w.openFile(path));
+        QVERIFY2(w.bannerText().contains("bad.yaml:2"), qPrintable(w.bannerText()));
+        QVERIFY(!w.openFile(dir.path() + "/missing.yaml"));
+        QVERIFY(w.bannerText().contains("not found"));
+    }
+
+    void backgroundViewsFillAndPlansApply()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama2-7b-8xa100"));
+        waitIdle(w);
+        QVERIFY(w.hasFrontier());
+        QVERIFY(w.frontierView()->pointCount() > 10);
+        QVERIFY(w.plansView()->rowCount() > 0);
+        const int before = w.document()->undoStack()->count();
+        w.plansView()->applyRow(0);
+        QCOMPARE(w.document()->undoStack()->count(), before + 1);
+        QVERIFY(w.dashboard()->value("step") != "-");
+    }
+
+    void screenshotShowsTheDashboard()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.resize(1600, 1000);
+        w.show();
+        waitIdle(w);
+        const QImage shot = w.grab().toImage();
+        QCOMPARE(shot.size(), QSize(1600, 1000));
+        // Not blank: many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < shot.height(); y += 10)
+            for (int x = 0; x < shot.width(); x += 10)
+                colours.insert(shot.pixel(x, y));
+        QVERIFY(colours.size() > 20);
+        auto* step = w.findChild<QLabel*>("dashboard-step");
+        QVERIFY(step && step->isVisible() && step->text() != "-");
+    }
+
+    void tabsByName()
+    {
+        MainWindow w(appData());
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans" })
+            QVERIFY(w.selectTab(t));
+        QVERIFY(!w.selectTab("nope"));
+    }
+};
+
+QTEST_MAIN(TestGui)
+#include "tst_gui.moc"
