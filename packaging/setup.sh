@@ -18,7 +18,7 @@ cmake --build "$build_dir" -j2
 
 case "$mode" in
   run)
-    exec "$build_dir/app/dtsim-cli" simulate "$default_preset" "$@"
+    exec "$build_dir/app/dtsim" "$default_preset" "$@"
     ;;
   test)
     cd "$build_dir"

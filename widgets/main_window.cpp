@@ -31,7 +31,9 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
+#include <QProgressBar>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -123,8 +125,16 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     connect(m_evaluator, &Evaluator::searchReady, m_plans, &PlansView::showResult);
     connect(m_evaluator, &Evaluator::scalingReady, this,
         [this](const ScalingCurves& c) { m_scaling->showCurves(c, m_doc->scenario().cluster.gpus); });
-    connect(m_evaluator, &Evaluator::busyChanged, this, [this](bool busy) {
+    // Background work shows as a busy bar in the status bar; the newest request
+    // cancels the older ones, so the bar never outlives the latest change by much.
+    auto* progress = new QProgressBar(this);
+    progress->setRange(0, 0);
+    progress->setMaximumWidth(160);
+    progress->hide();
+    statusBar()->addPermanentWidget(progress);
+    connect(m_evaluator, &Evaluator::busyChanged, this, [this, progress](bool busy) {
         statusBar()->showMessage(busy ? tr("Updating frontier, plans and scaling...") : tr("Ready"));
+        progress->setVisible(busy);
         m_frontier->setBusy(busy);
     });
 
@@ -153,6 +163,23 @@ void MainWindow::buildMenus()
             if (maybeSave())
                 openPreset(name);
         });
+    // The user's own presets: any scenario saved into this folder.
+    const QDir user(userPresetsDir());
+    const QStringList mine = user.entryList({ "*.yaml" }, QDir::Files, QDir::Name);
+    if (!mine.isEmpty())
+        presets->addSeparator();
+    for (const QString& f : mine)
+        presets->addAction(QFileInfo(f).completeBaseName(), this, [this, path = user.filePath(f)] {
+            if (maybeSave())
+                openFile(path);
+        });
+    presets->addSeparator();
+    presets->addAction(tr("Save current as user preset..."), this, [this] {
+        QDir().mkpath(userPresetsDir());
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save as user preset"), userPresetsDir(), tr("Scenarios (*.yaml)"));
+        if (!path.isEmpty())
+            saveTo(path);
+    });
     file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
         if (!maybeSave())
             return;
@@ -198,6 +225,11 @@ QStringList MainWindow::presetNames() const
     for (const QString& f : QDir(m_data.presetsDir).entryList({ "*.yaml" }, QDir::Files, QDir::Name))
         names << QFileInfo(f).completeBaseName();
     return names;
+}
+
+QString MainWindow::userPresetsDir()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("presets");
 }
 
 bool MainWindow::openFile(const QString& path)

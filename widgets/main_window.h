@@ -43,6 +43,7 @@ public:
     bool saveTo(const QString& path);       // atomic
     bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans
     QStringList presetNames() const;
+    static QString userPresetsDir(); // the user's own presets, listed after the shipped ones
 
     // For tests and screenshots.
     ScenarioDocument* document() const { return m_doc; }
