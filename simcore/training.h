@@ -11,7 +11,8 @@ struct TrainingSpec {
     int globalBatch = 0; // sequences per optimizer step
     int microBatch = 1;  // sequences per forward/backward on one pipeline
     int seqLen = 0;
-    double tokens = 0; // total training tokens
+    double tokens = 0;   // total training tokens
+    double deadline = 0; // seconds the run must finish in (0 = none); reported, and the frontier's duration
     Precision precision = Precision::BF16;
     Optimizer optimizer = Optimizer::Adam;
     // Mixed precision keeps fp32 master weights; gradients are reduced in this format.

@@ -175,6 +175,26 @@ private slots:
         QVERIFY(step && step->isVisible() && step->text() != "-");
     }
 
+    void runFieldsBudgetAndDeadline()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        auto* budget = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.flop_budget"));
+        QVERIFY(budget);
+        const double tokens = w.document()->scenario().training.tokens;
+        budget->setValue(budget->value() * 2);
+        QVERIFY(std::abs(w.document()->scenario().training.tokens / tokens - 2) < 1e-3);
+
+        auto* deadline = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.deadline"));
+        QVERIFY(deadline);
+        deadline->setValue(10); // days: far shorter than the predicted run
+        auto* ttt = w.findChild<QLabel*>("dashboard-ttt");
+        QVERIFY(ttt->styleSheet().contains("c0392b"));
+        QVERIFY(ttt->toolTip().contains("deadline"));
+        deadline->setValue(3000);
+        QVERIFY(!ttt->styleSheet().contains("c0392b"));
+    }
+
     void tabsByName()
     {
         MainWindow w(appData());

@@ -58,11 +58,14 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     const bool fits = st.memory.fits;
     set("memory", QString("%1 / %2").arg(q(formatBytes(st.memory.total)), q(formatBytes(st.memory.capacity))),
         fits ? tr("fits") : tr("does not fit in memory"), !fits);
-    set("ttt", q(formatDuration(r.timeToTrain)), tr("%1 steps").arg(q(formatCount(r.steps))));
+    const double deadline = s.training.deadline;
+    set("ttt", q(formatDuration(r.timeToTrain)),
+        deadline > 0 ? tr("%1 steps; deadline %2").arg(q(formatCount(r.steps)), q(formatDuration(deadline)))
+                     : tr("%1 steps").arg(q(formatCount(r.steps))),
+        deadline > 0 && r.timeToTrain > deadline);
     set("min", q(formatDuration(r.theoreticalMinTime)), tr("all GPUs at 100% of peak, no communication"));
     set("gpuh", q(formatCount(r.gpuHours)));
     set("wall", tr("%1 GPUs").arg(r.syncWallGpus), tr("fastest run at this global batch: %1").arg(q(formatDuration(r.syncWallTimeToTrain))));
-    (void)s;
 }
 
 void Dashboard::showInvalid(const QString& reason)

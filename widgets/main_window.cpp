@@ -31,6 +31,7 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QProgressBar>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -337,6 +338,11 @@ void MainWindow::requestBackground()
     m_evaluator->requestSearch(s, so);
     m_evaluator->requestScaling(s);
     // The frontier depends on the GPU, its network and the duration only.
+    // A scenario deadline sets the frontier's duration.
+    if (s.training.deadline > 0) {
+        const QSignalBlocker block(m_months);
+        m_months->setValue(s.training.deadline / units::month);
+    }
     const QString key = QString("%1|%2|%3|%4|%5").arg(QString::fromStdString(s.hardware.id)).arg(m_months->value())
                             .arg(s.cluster.scaleOutBandwidth).arg(s.cluster.scaleUpBandwidth).arg(s.cluster.scaleOutLatency);
     if (key != m_frontierKey) {

@@ -1,5 +1,7 @@
 #include "parameter_fields.h"
 
+#include "simcore/model.h"
+
 #include <cmath>
 
 namespace dtsim::gui {
@@ -202,6 +204,14 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog)
     f.push_back(real("training.tokens", "Run", "Training tokens", "B", 1e9, 0.001, 1e6, true,
         "Tokens to train on. Time to train = tokens / throughput.",
         [](const Scenario& s) { return s.training.tokens; }, [](Scenario& s, double v) { s.training.tokens = v; }));
+    // The same run sized by compute: tokens = budget / model FLOPs per token.
+    f.push_back(real("training.flop_budget", "Run", "FLOP budget", "e21 FLOP", 1e21, 1e-3, 1e11, true,
+        "Training compute; sets the tokens to budget / (3 x forward FLOPs per token).",
+        [](const Scenario& s) { return s.training.tokens * trainingFlopsPerToken(s.model, s.training.seqLen); },
+        [](Scenario& s, double v) { s.training.tokens = v / trainingFlopsPerToken(s.model, s.training.seqLen); }));
+    f.push_back(real("training.deadline", "Run", "Deadline (0 = none)", "days", 86400, 0, 3650, false,
+        "The run must finish within it; the time-to-train tile turns red beyond it, and the frontier uses it as its duration.",
+        [](const Scenario& s) { return s.training.deadline; }, [](Scenario& s, double v) { s.training.deadline = v; }));
     return f;
 }
 

@@ -149,7 +149,7 @@ private:
         const std::string sec = "training";
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "global_batch", "micro_batch", "seq_len", "tokens", "precision", "optimizer",
-                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels" });
+                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels", "deadline" });
         t.globalBatch = requiredInt(n, sec, "global_batch", 1);
         t.microBatch = integer(n, sec, "micro_batch", 1, 1);
         t.seqLen = requiredInt(n, sec, "seq_len", 1);
@@ -173,6 +173,7 @@ private:
             if (s == "native") return AttentionKernel::Native;
             return std::nullopt; }, "unfused, flash2, native");
         t.fusedKernels = flag(n, sec, "fused_kernels", true);
+        t.deadline = quantity(n, sec, "deadline", Dimension::Seconds, Bound::Positive, 0.0);
     }
 
     static Precision storageFormat(Precision p)
