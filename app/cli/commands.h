@@ -22,7 +22,4 @@ int runFrontier(const QStringList& args);
 int runScaling(const QStringList& args);
 int runBench(const QStringList& args);
 
-// A scenario argument may be a file or the name of a shipped preset.
-std::string resolveScenarioPath(const QString& arg, const DataPaths& d);
-
 } // namespace dtsim::cli

@@ -1,6 +1,6 @@
 // dtsim-cli frontier, scaling and bench: the planner's sweeps and the speed figures.
 #include "commands.h"
-#include "data_paths.h"
+#include "cli_common.h"
 #include "report_table.h"
 
 #include "simcore/input_error.h"
@@ -28,36 +28,6 @@ namespace dtsim::cli {
 
 namespace {
 
-bool parseArgs(QCommandLineParser& p, const QString& command, const QStringList& args, int positional)
-{
-    p.setApplicationDescription(command);
-    p.addHelpOption();
-    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
-    QStringList full = args;
-    full.prepend("dtsim-cli " + command);
-    if (!p.parse(full)) {
-        std::fprintf(stderr, "dtsim-cli %s: %s\n", qPrintable(command), qPrintable(p.errorText()));
-        return false;
-    }
-    if (p.isSet("help")) {
-        QTextStream(stdout) << p.helpText();
-        std::exit(kExitOk);
-    }
-    if (p.positionalArguments().size() != positional) {
-        std::fprintf(stderr, "dtsim-cli %s: expected %d argument(s)\n", qPrintable(command), positional);
-        return false;
-    }
-    return true;
-}
-
-DataPaths data(const QCommandLineParser& p)
-{
-    DataPaths d = findDataPaths(p.value("data"));
-    if (d.root.isEmpty())
-        throw InputError("dtsim-cli", 0, "--data", "cannot find dtsim's data; pass --data DIR");
-    return d;
-}
-
 QString csvEscape(const QString& s) { return s.contains(',') ? "\"" + s + "\"" : s; }
 
 } // namespace
@@ -77,12 +47,12 @@ int runFrontier(const QStringList& args)
     p.addOption({ "json", "Print JSON." });
     p.addOption({ "csv", "Print CSV." });
     p.addOption({ "explain", "Print the full report of the point nearest this FLOP budget.", "FLOP" });
-    if (!parseArgs(p, "frontier", args, 0))
+    if (!parseCommand(p, "frontier", args, 0))
         return kExitBadInput;
     try {
-        const DataPaths d = data(p);
-        const auto catalog = loadHardwareCatalog(d.hardwareDir());
-        const Calibration calibration = loadCalibration(d.calibrationFile());
+        const EngineData data = loadEngineData(p);
+        const auto& catalog = data.catalog;
+        const Calibration& calibration = data.calibration;
         FrontierOptions o;
         const std::string gpu = p.value("gpu").toStdString();
         const HardwareSpec* hw = findHardware(catalog, gpu);
@@ -212,8 +182,7 @@ int runFrontier(const QStringList& args)
                    .arg(100 * f.bestMfu, 0, 'f', 1).arg(f.maxFlopAt80, 0, 'e', 2).arg(f.maxFlopAny, 0, 'e', 2);
         return kExitOk;
     } catch (const InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitBadInput;
+        return reportInputError(e);
     }
 }
 
@@ -224,17 +193,12 @@ int runScaling(const QStringList& args)
     p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
     p.addOption({ "json", "Print JSON." });
     p.addOption({ "csv", "Print CSV." });
-    if (!parseArgs(p, "scaling", args, 1))
+    if (!parseCommand(p, "scaling", args, 1))
         return kExitBadInput;
     try {
-        const DataPaths d = data(p);
-        const auto catalog = loadHardwareCatalog(d.hardwareDir());
-        const Calibration calibration = loadCalibration(d.calibrationFile());
-        std::vector<Override> overrides;
-        for (const QString& s : p.values("set"))
-            overrides.push_back(parseOverride(s.toStdString()));
-        const Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d), catalog, overrides);
-        const ScalingCurves curves = scalingCurves(s, calibration);
+        const EngineData data = loadEngineData(p);
+        const Scenario s = loadScenarioArgument(p, data);
+        const ScalingCurves curves = scalingCurves(s, data.calibration);
         QTextStream out(stdout);
         auto pointJson = [](const ScalingPoint& pt) {
             return QJsonObject { { "gpus", pt.gpus }, { "dp", pt.dp }, { "global_batch", pt.globalBatch },
@@ -284,8 +248,7 @@ int runScaling(const QStringList& args)
         }
         return kExitOk;
     } catch (const InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitBadInput;
+        return reportInputError(e);
     }
 }
 
@@ -293,13 +256,14 @@ int runBench(const QStringList& args)
 {
     QCommandLineParser p;
     p.addOption({ "json", "Print JSON." });
-    if (!parseArgs(p, "bench", args, 0))
+    if (!parseCommand(p, "bench", args, 0))
         return kExitBadInput;
     try {
-        const DataPaths d = data(p);
-        const auto catalog = loadHardwareCatalog(d.hardwareDir());
-        const Calibration calibration = loadCalibration(d.calibrationFile());
-        Scenario s = loadScenarioFile(d.presetsDir() + "/llama3-405b-h100.yaml", catalog);
+        const EngineData data = loadEngineData(p);
+        const auto& catalog = data.catalog;
+        const Calibration& calibration = data.calibration;
+        const std::string presets = data.paths.presetsDir();
+        Scenario s = loadScenarioFile(presets + "/llama3-405b-h100.yaml", catalog);
 
         // One core, one plan at a time: vary the recompute policy and ZeRO stage so the
         // compiler cannot hoist the work.
@@ -314,7 +278,7 @@ int runBench(const QStringList& args)
         }
         const double plansPerS = n / std::chrono::duration<double>(clock::now() - t0).count();
 
-        const Scenario preset = loadScenarioFile(d.presetsDir() + "/llama3-405b-h100.yaml", catalog);
+        const Scenario preset = loadScenarioFile(presets + "/llama3-405b-h100.yaml", catalog);
         auto t1 = clock::now();
         const SearchResult sr = searchPlans(preset, calibration);
         const double searchMs = std::chrono::duration<double, std::milli>(clock::now() - t1).count();
@@ -338,8 +302,7 @@ int runBench(const QStringList& args)
         }
         return kExitOk;
     } catch (const InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitBadInput;
+        return reportInputError(e);
     }
 }
 

@@ -1,6 +1,6 @@
 // dtsim-cli search: the best parallel plans for a scenario.
 #include "commands.h"
-#include "data_paths.h"
+#include "cli_common.h"
 
 #include "simcore/input_error.h"
 #include "simcore/loader/calibration_loader.h"
@@ -64,13 +64,8 @@ int runSearch(const QStringList& args)
     p.addOption({ "vary-gpus", "Also try 1/2, 1/4, ... of the cluster's GPUs." });
     p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
     p.addOption({ "json", "Print JSON." });
-    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
-    QStringList full = args;
-    full.prepend("dtsim-cli search");
-    if (!p.parse(full) || p.positionalArguments().size() != 1) {
-        std::fprintf(stderr, "dtsim-cli search: %s\n", p.errorText().isEmpty() ? "expected one FILE" : qPrintable(p.errorText()));
+    if (!parseCommand(p, "search", args, 1))
         return kExitBadInput;
-    }
     try {
         const std::string objectiveText = p.value("objective").toStdString();
         if (objectiveText == "cost")
@@ -83,15 +78,8 @@ int runSearch(const QStringList& args)
         if (!ok || top < 1 || top > 10000)
             throw InputError("--top", 0, "", "expected a whole number from 1 to 10000");
 
-        const DataPaths d = findDataPaths(p.value("data"));
-        if (d.root.isEmpty())
-            throw InputError("dtsim-cli", 0, "--data", "cannot find dtsim's data; pass --data DIR");
-        const auto catalog = loadHardwareCatalog(d.hardwareDir());
-        const Calibration calibration = loadCalibration(d.calibrationFile());
-        std::vector<Override> overrides;
-        for (const QString& s : p.values("set"))
-            overrides.push_back(parseOverride(s.toStdString()));
-        const Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d), catalog, overrides);
+        const EngineData d = loadEngineData(p);
+        const Scenario s = loadScenarioArgument(p, d);
 
         SearchOptions options;
         options.objective = *objective;
@@ -99,7 +87,7 @@ int runSearch(const QStringList& args)
         options.varyGpus = p.isSet("vary-gpus");
         QElapsedTimer timer;
         timer.start();
-        const SearchResult r = searchPlans(s, calibration, options);
+        const SearchResult r = searchPlans(s, d.calibration, options);
         const double ms = timer.nsecsElapsed() / 1e6;
         const PlanCandidate* base = r.baseline ? &*r.baseline : nullptr;
 
@@ -140,8 +128,7 @@ int runSearch(const QStringList& args)
         out << "\n";
         return kExitOk;
     } catch (const InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitBadInput;
+        return reportInputError(e);
     }
 }
 

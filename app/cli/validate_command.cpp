@@ -1,6 +1,6 @@
 // dtsim-cli validate: the engine against a published-runs file.
 #include "commands.h"
-#include "data_paths.h"
+#include "cli_common.h"
 
 #include "simcore/input_error.h"
 #include "simcore/loader/calibration_loader.h"
@@ -56,25 +56,15 @@ QString statsLine(const char* label, const ErrorStats& s)
 int runValidate(const QStringList& args)
 {
     QCommandLineParser p;
-    p.setApplicationDescription("validate");
-    p.addHelpOption();
     p.addPositionalArgument("FILE", "A published-runs YAML file (schema: tests/validation/README.md).");
     p.addOption({ "json", "Print the comparison as JSON." });
     p.addOption({ "explain", "Print the scenario dtsim built for run ID and its full report.", "ID" });
-    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
-    QStringList full = args;
-    full.prepend("dtsim-cli validate");
-    if (!p.parse(full) || p.positionalArguments().size() != 1) {
-        std::fprintf(stderr, "dtsim-cli validate: %s\n",
-            p.errorText().isEmpty() ? "expected one FILE" : qPrintable(p.errorText()));
+    if (!parseCommand(p, "validate", args, 1))
         return kExitBadInput;
-    }
     try {
-        const DataPaths d = findDataPaths(p.value("data"));
-        if (d.root.isEmpty())
-            throw InputError("dtsim-cli", 0, "--data", "cannot find dtsim's data; pass --data DIR");
-        const auto catalog = loadHardwareCatalog(d.hardwareDir());
-        const Calibration calibration = loadCalibration(d.calibrationFile());
+        const EngineData data = loadEngineData(p);
+        const auto& catalog = data.catalog;
+        const Calibration& calibration = data.calibration;
         const auto runs = loadPublishedRuns(p.positionalArguments().first().toStdString());
         if (p.isSet("explain")) {
             for (const RunRecord& r : runs) {
@@ -158,8 +148,7 @@ int runValidate(const QStringList& args)
             out << "\nSkipped\n" << skipped;
         return kExitOk;
     } catch (const InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitBadInput;
+        return reportInputError(e);
     }
 }
 

@@ -1,0 +1,78 @@
+#include "cli_common.h"
+
+#include "commands.h"
+
+#include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/scenario_loader.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace dtsim::cli {
+
+bool parseCommand(QCommandLineParser& p, const QString& command, const QStringList& args, int positional)
+{
+    p.setApplicationDescription("dtsim-cli " + command);
+    p.addHelpOption();
+    p.addOption({ "data", "Folder holding presets/ and resources/ (default: found automatically).", "DIR" });
+    QStringList full = args;
+    full.prepend("dtsim-cli " + command);
+    if (!p.parse(full)) {
+        std::fprintf(stderr, "dtsim-cli %s: %s\n", qPrintable(command), qPrintable(p.errorText()));
+        return false;
+    }
+    if (p.isSet("help")) {
+        QTextStream(stdout) << p.helpText();
+        std::exit(kExitOk);
+    }
+    if (positional >= 0 && p.positionalArguments().size() != positional) {
+        std::fprintf(stderr, "dtsim-cli %s: expected %d argument(s); see --help\n", qPrintable(command), positional);
+        return false;
+    }
+    return true;
+}
+
+EngineData loadEngineData(const QCommandLineParser& p)
+{
+    EngineData d;
+    d.paths = findDataPaths(p.value("data"));
+    if (d.paths.root.isEmpty())
+        throw InputError("dtsim-cli", 0, "--data",
+            "cannot find dtsim's data (presets/ and resources/); pass --data DIR or set DTSIM_DATA_DIR");
+    d.catalog = loadHardwareCatalog(d.paths.hardwareDir());
+    d.calibration = loadCalibration(d.paths.calibrationFile());
+    return d;
+}
+
+std::string resolveScenarioPath(const QString& arg, const DataPaths& d)
+{
+    if (QFileInfo::exists(arg))
+        return arg.toStdString();
+    const QString preset = QDir(QString::fromStdString(d.presetsDir())).filePath(arg + ".yaml");
+    if (!arg.contains('/') && QFileInfo::exists(preset))
+        return preset.toStdString();
+    return arg.toStdString(); // the loader reports "not found" with the path
+}
+
+Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d)
+{
+    std::vector<Override> overrides;
+    for (const QString& s : p.values("set"))
+        overrides.push_back(parseOverride(s.toStdString()));
+    return loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides);
+}
+
+void printJson(const QJsonDocument& doc) { QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented)); }
+
+int reportInputError(const InputError& e)
+{
+    std::fprintf(stderr, "%s\n", e.what());
+    return kExitBadInput;
+}
+
+} // namespace dtsim::cli

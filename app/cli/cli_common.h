@@ -1,0 +1,36 @@
+#pragma once
+// What every dtsim-cli subcommand shares: option parsing, finding and loading the
+// shipped data, reading the scenario argument with its --set overrides, and reporting
+// bad input (exit code 2).
+#include "data_paths.h"
+
+#include "simcore/calibration.h"
+#include "simcore/hardware.h"
+#include "simcore/input_error.h"
+#include "simcore/scenario.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+#include <vector>
+
+namespace dtsim::cli {
+
+// Adds --help and --data, parses; prints usage errors itself. `positional` is the
+// number of positional arguments required (-1: any).
+bool parseCommand(QCommandLineParser& p, const QString& command, const QStringList& args, int positional);
+
+struct EngineData {
+    DataPaths paths;
+    std::vector<HardwareSpec> catalog;
+    Calibration calibration;
+};
+EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
+
+// The first positional argument (a file or a preset name) with every --set applied.
+Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d);
+
+void printJson(const QJsonDocument& doc);
+int reportInputError(const InputError& e);
+
+} // namespace dtsim::cli
