@@ -1,18 +1,34 @@
 #pragma once
-// The simple cluster form: nodes of GPUs inside scale-up domains (NVLink/NVSwitch,
-// NVL72, or PCIe only), joined by a scale-out network made of tiers (leaf, spine, ...)
-// that may be oversubscribed. A later topology model refines this.
+// The cluster as a tree of levels: GPUs in scale-up domains (NVLink/NVSwitch, NVL72,
+// or PCIe only) with one NIC share each, then switch tiers outward (leaf, spine, core,
+// datacenter, long-haul), each with the GPUs it spans, its uplink capacity or
+// oversubscription, its latency, and options: rail-optimized leaves, in-network
+// reduction (SHARP). Fixed-size, so copying a scenario allocates nothing.
 #include <array>
+#include <string>
+#include <string_view>
 
 namespace dtsim {
 
 struct NetworkTier {
-    int spanGpus = 0;             // GPUs below one switch of this tier (0 = whole cluster)
-    double oversubscription = 1;  // downlink : uplink bandwidth ratio leaving this tier
+    std::array<char, 24> name {}; // "leaf", "spine", "datacenter" ... (NUL-terminated)
+    int spanGpus = 0;             // GPUs below one unit (switch group) of this tier
+    double oversubscription = 1;  // downlink : uplink ratio leaving a unit
+    double uplinkBandwidth = 0;   // total bytes/s leaving one unit; 0 = span x NIC / oversubscription
     double latency = 0;           // extra one-way latency for traffic crossing it
+    bool railOptimized = false;   // NIC i of every node on rail i: same-rank traffic stays on the rail
+    bool inNetworkReduction = false; // switches reduce (SHARP): all-reduce crosses with half the data
+
+    std::string_view label() const { return std::string_view(name.data()); }
+    void setLabel(std::string_view n);
+    // Bandwidth leaving a unit, per GPU below it, with `nic` bytes/s per GPU.
+    double uplinkPerGpu(double nic) const
+    {
+        return uplinkBandwidth > 0 ? uplinkBandwidth / spanGpus : nic / oversubscription;
+    }
 };
 
-inline constexpr int kMaxTiers = 4;
+inline constexpr int kMaxTiers = 6;
 
 struct ClusterSpec {
     long long gpus = 0;
@@ -22,8 +38,10 @@ struct ClusterSpec {
     double scaleUpLatency = 0;
     double scaleOutBandwidth = 0; // per GPU, per direction (NIC share)
     double scaleOutLatency = 0;
+    bool scaleUpInNetworkReduction = false; // NVLink SHARP (NVLS) in the scale-up switches
     std::array<NetworkTier, kMaxTiers> tiers {};
     int tierCount = 0; // tiers[0] is the innermost (leaf)
+    std::string topology; // the shipped topology it came from, "" for a hand-made one
 };
 
 // Where a communication group of `size` ranks, `stride` ranks apart, lands.
@@ -38,6 +56,9 @@ struct GroupSpan {
     // bytes leaves its unit.
     double spreadBandwidth = 0;
     double interLatency = 0; // scale-out latency plus crossed tiers' latencies
+    int outermostTier = -1;  // the outermost tier the group crosses (-1: none)
+    bool inNetworkReduction = false; // every crossed tier (or the domain) reduces in-switch
+    std::array<double, kMaxTiers> tierCrossShare {}; // share of a GPU's scale-out bytes leaving its unit
 };
 
 GroupSpan groupSpan(const ClusterSpec& c, int size, int stride);

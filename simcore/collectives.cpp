@@ -26,6 +26,7 @@ std::string_view algorithmName(Algorithm a)
     case Algorithm::Tree: return "tree";
     case Algorithm::Hierarchical: return "hierarchical";
     case Algorithm::Direct: return "direct";
+    case Algorithm::InNetwork: return "in-network";
     }
     return "?";
 }
@@ -113,8 +114,15 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
 
     if (kind == CollectiveKind::SendRecv)
         return flatCost(kind, bytes, 2, g.domains > 1 ? out : up);
-    if (g.domains <= 1)
-        return flatCost(kind, bytes, g.size, up);
+    // In-switch reduction (NVLS in the scale-up fabric, SHARP in the network): each GPU
+    // sends its buffer once and receives the reduced result once: n / b plus a round trip.
+    auto switchReduced = [](double n, Link l) { return 2.0 * l.alpha + n / l.beta; };
+    if (g.domains <= 1) {
+        CollectiveCost flat = flatCost(kind, bytes, g.size, up);
+        if (kind == CollectiveKind::AllReduce && c.scaleUpInNetworkReduction && switchReduced(bytes, up) < flat.seconds)
+            return { switchReduced(bytes, up), Algorithm::InNetwork };
+        return flat;
+    }
 
     // Flat over the whole group: every step is bounded by the slowest (scale-out) link.
     CollectiveCost flat = flatCost(kind, bytes, g.size, kind == CollectiveKind::AllToAll ? spread : out);
@@ -126,10 +134,13 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
     const int k = g.perDomain, d = g.domains;
     double t = 0.0;
     switch (kind) {
-    case CollectiveKind::AllReduce:
-        t = ringReduceScatterTime(bytes, k, up) + flatCost(kind, bytes / k, d, out).seconds
-            + ringAllGatherTime(bytes, k, up);
+    case CollectiveKind::AllReduce: {
+        double inter = flatCost(kind, bytes / k, d, out).seconds;
+        if (g.inNetworkReduction)
+            inter = std::min(inter, switchReduced(bytes / k, out));
+        t = ringReduceScatterTime(bytes, k, up) + inter + ringAllGatherTime(bytes, k, up);
         break;
+    }
     case CollectiveKind::ReduceScatter:
         t = ringReduceScatterTime(bytes, k, up) + ringReduceScatterTime(bytes / k, d, out);
         break;

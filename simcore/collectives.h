@@ -9,7 +9,7 @@
 namespace dtsim {
 
 enum class CollectiveKind { AllReduce, ReduceScatter, AllGather, AllToAll, Broadcast, SendRecv };
-enum class Algorithm { None, Ring, Tree, Hierarchical, Direct };
+enum class Algorithm { None, Ring, Tree, Hierarchical, Direct, InNetwork };
 
 std::string_view collectiveName(CollectiveKind k);
 std::string_view algorithmName(Algorithm a);

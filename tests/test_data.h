@@ -28,9 +28,15 @@ inline const Calibration& calibration()
     return c;
 }
 
+inline const std::vector<Topology>& topologies()
+{
+    static const std::vector<Topology> t = loadTopologyCatalog(dataPath("resources/topologies"));
+    return t;
+}
+
 inline Scenario preset(const std::string& name, const std::vector<Override>& overrides = {})
 {
-    return loadScenarioFile(dataPath("presets/" + name + ".yaml"), catalog(), overrides);
+    return loadScenarioFile(dataPath("presets/" + name + ".yaml"), catalog(), overrides, topologies());
 }
 
 inline std::vector<std::string> presetNames()

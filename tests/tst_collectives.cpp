@@ -105,7 +105,9 @@ private slots:
         c.scaleUpDomain = 8;
         c.scaleOutBandwidth = 50e9;
         c.tierCount = 1;
-        c.tiers[0] = { 256, 4.0, 1e-6 };
+        c.tiers[0].spanGpus = 256;
+        c.tiers[0].oversubscription = 4.0;
+        c.tiers[0].latency = 1e-6;
         QCOMPARE(groupSpan(c, 32, 8).interBandwidth, 50e9); // 256 ranks: inside the leaf
         QCOMPARE(groupSpan(c, 32, 8).spreadBandwidth, 50e9);
         // Crossing the spine with 32 members per leaf: a ring sends one flow per group out

@@ -26,7 +26,7 @@ namespace {
 
 AppData appData()
 {
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")) };
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies() };
 }
 
 void waitIdle(MainWindow& w, int ms = 20000)

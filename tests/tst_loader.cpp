@@ -205,7 +205,7 @@ private slots:
         for (const std::string& name : test::presetNames()) {
             const Scenario a = test::preset(name);
             const std::string text = scenarioToYaml(a);
-            const Scenario b = loadScenarioText(text, "saved.yaml", test::catalog());
+            const Scenario b = loadScenarioText(text, "saved.yaml", test::catalog(), {}, test::topologies());
             QCOMPARE(scenarioToYaml(b), text); // every field survives
             QCOMPARE(b.plan.tp, a.plan.tp);
             QCOMPARE(b.cluster.scaleOutBandwidth, a.cluster.scaleOutBandwidth);

@@ -236,7 +236,7 @@ QString MainWindow::userPresetsDir()
 bool MainWindow::openFile(const QString& path)
 {
     try {
-        const Scenario s = loadScenarioFile(path.toStdString(), m_data.catalog);
+        const Scenario s = loadScenarioFile(path.toStdString(), m_data.catalog, {}, m_data.topologies);
         showBanner({});
         m_doc->reset(s, path);
         addRecent(path);

@@ -4,6 +4,7 @@
 // only draw what the engine returns.
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
+#include "simcore/loader/topology_loader.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -30,6 +31,7 @@ struct AppData {
     std::vector<HardwareSpec> catalog;
     Calibration calibration;
     QString presetsDir;
+    std::vector<Topology> topologies;
 };
 
 class MainWindow : public QMainWindow {

@@ -46,6 +46,7 @@ EngineData loadEngineData(const QCommandLineParser& p)
             "cannot find dtsim's data (presets/ and resources/); pass --data DIR or set DTSIM_DATA_DIR");
     d.catalog = loadHardwareCatalog(d.paths.hardwareDir());
     d.calibration = loadCalibration(d.paths.calibrationFile());
+    d.topologies = loadTopologyCatalog(d.paths.topologiesDir());
     return d;
 }
 
@@ -64,7 +65,7 @@ Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d)
     std::vector<Override> overrides;
     for (const QString& s : p.values("set"))
         overrides.push_back(parseOverride(s.toStdString()));
-    return loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides);
+    return loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides, d.topologies);
 }
 
 void printJson(const QJsonDocument& doc) { QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented)); }

@@ -7,6 +7,7 @@
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
 #include "simcore/input_error.h"
+#include "simcore/loader/topology_loader.h"
 #include "simcore/scenario.h"
 
 #include <QCommandLineParser>
@@ -24,6 +25,7 @@ struct EngineData {
     DataPaths paths;
     std::vector<HardwareSpec> catalog;
     Calibration calibration;
+    std::vector<Topology> topologies;
 };
 EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 

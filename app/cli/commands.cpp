@@ -51,7 +51,7 @@ int runPresets(const QStringList& args)
         QJsonArray list;
         QString text;
         for (const QString& f : dir.entryList({ "*.yaml" }, QDir::Files, QDir::Name)) {
-            const Scenario s = loadScenarioFile(dir.filePath(f).toStdString(), d.catalog);
+            const Scenario s = loadScenarioFile(dir.filePath(f).toStdString(), d.catalog, {}, d.topologies);
             const QString name = QFileInfo(f).completeBaseName();
             list.append(QJsonObject { { "name", name }, { "title", QString::fromStdString(s.name) },
                 { "description", QString::fromStdString(s.description) }, { "gpu", QString::fromStdString(s.hardware.id) },

@@ -12,6 +12,7 @@ std::string DataPaths::calibrationFile() const
     return QDir(root).filePath("resources/calibration/default.yaml").toStdString();
 }
 std::string DataPaths::presetsDir() const { return QDir(root).filePath("presets").toStdString(); }
+std::string DataPaths::topologiesDir() const { return QDir(root).filePath("resources/topologies").toStdString(); }
 
 DataPaths findDataPaths(const QString& explicitDir)
 {

@@ -11,6 +11,7 @@ struct DataPaths {
     std::string hardwareDir() const;
     std::string calibrationFile() const;
     std::string presetsDir() const;
+    std::string topologiesDir() const;
 };
 
 // Search order: --data DIR, $DTSIM_DATA_DIR, <bin>/../share/dtsim, the source tree.

@@ -263,7 +263,7 @@ int runBench(const QStringList& args)
         const auto& catalog = data.catalog;
         const Calibration& calibration = data.calibration;
         const std::string presets = data.paths.presetsDir();
-        Scenario s = loadScenarioFile(presets + "/llama3-405b-h100.yaml", catalog);
+        Scenario s = loadScenarioFile(presets + "/llama3-405b-h100.yaml", catalog, {}, data.topologies);
 
         // One core, one plan at a time: vary the recompute policy and ZeRO stage so the
         // compiler cannot hoist the work.
@@ -278,7 +278,7 @@ int runBench(const QStringList& args)
         }
         const double plansPerS = n / std::chrono::duration<double>(clock::now() - t0).count();
 
-        const Scenario preset = loadScenarioFile(presets + "/llama3-405b-h100.yaml", catalog);
+        const Scenario preset = loadScenarioFile(presets + "/llama3-405b-h100.yaml", catalog, {}, data.topologies);
         auto t1 = clock::now();
         const SearchResult sr = searchPlans(preset, calibration);
         const double searchMs = std::chrono::duration<double, std::milli>(clock::now() - t1).count();

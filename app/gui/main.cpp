@@ -62,6 +62,12 @@ int main(int argc, char** argv)
         return 2;
     }
     data.presetsDir = QString::fromStdString(d.presetsDir());
+    try {
+        data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
+    } catch (const dtsim::InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
 
     dtsim::gui::MainWindow window(data);
     bool ok = true;

@@ -3,6 +3,7 @@
 #include "../plan_check.h"
 #include "hardware_loader.h"
 #include "read_file.h"
+#include "topology_loader.h"
 #include "yaml_reader.h"
 
 #include <limits>
@@ -18,7 +19,12 @@ constexpr long long kMaxInt = std::numeric_limits<int>::max();
 // after loading (e.g. tp not dividing heads) still point into the file.
 class ScenarioReader {
 public:
-    ScenarioReader(YamlReader& r, const std::vector<HardwareSpec>& catalog) : r(r), catalog(catalog) {}
+    ScenarioReader(YamlReader& r, const std::vector<HardwareSpec>& catalog, const std::vector<Topology>& topologies)
+        : r(r)
+        , catalog(catalog)
+        , topologies(topologies)
+    {
+    }
 
     Scenario read(const YAML::Node& root)
     {
@@ -205,15 +211,36 @@ private:
     {
         const std::string sec = "cluster";
         r.expectMap(n, sec);
-        r.checkKeys(n, sec, { "gpus", "gpus_per_node", "scale_up_domain", "scale_up_bandwidth", "scale_up_latency",
-                                "scale_out_bandwidth", "scale_out_latency", "tiers" });
+        r.checkKeys(n, sec, { "topology", "gpus", "gpus_per_node", "scale_up_domain", "scale_up_bandwidth",
+                                "scale_up_latency", "scale_out_bandwidth", "scale_out_latency",
+                                "scale_up_in_network_reduction", "tiers" });
+        // A named topology supplies the defaults; the GPU's catalogue entry fills the rest.
+        const Topology* topo = nullptr;
+        if (const YAML::Node t = r.child(n, sec, "topology")) {
+            const std::string id = r.string(t, "cluster.topology");
+            topo = findTopology(topologies, id);
+            if (!topo) {
+                std::string ids;
+                for (const Topology& x : topologies)
+                    ids += (ids.empty() ? "" : ", ") + x.id;
+                r.fail(t, "cluster.topology", "unknown topology \"" + id + "\"; shipped: " + ids);
+            }
+            c = topo->cluster;
+            c.topology = id;
+        }
         c.gpus = requiredInt(n, sec, "gpus", 1);
-        c.scaleUpDomain = integer(n, sec, "scale_up_domain", 1, h.scaleUpDomain);
-        c.gpusPerNode = integer(n, sec, "gpus_per_node", 1, std::min(8, c.scaleUpDomain));
-        c.scaleUpBandwidth = quantity(n, sec, "scale_up_bandwidth", Dimension::BytesPerSecond, Bound::Positive, h.scaleUpBandwidth);
-        c.scaleUpLatency = quantity(n, sec, "scale_up_latency", Dimension::Seconds, Bound::NonNegative, h.scaleUpLatency);
-        c.scaleOutBandwidth = quantity(n, sec, "scale_out_bandwidth", Dimension::BytesPerSecond, Bound::Positive, h.scaleOutBandwidth);
-        c.scaleOutLatency = quantity(n, sec, "scale_out_latency", Dimension::Seconds, Bound::NonNegative, h.scaleOutLatency);
+        const int domain = topo && topo->hasScaleUpDomain ? c.scaleUpDomain : h.scaleUpDomain;
+        c.scaleUpDomain = integer(n, sec, "scale_up_domain", 1, domain);
+        c.gpusPerNode = integer(n, sec, "gpus_per_node", 1, topo ? c.gpusPerNode : std::min(8, c.scaleUpDomain));
+        c.scaleUpBandwidth = quantity(n, sec, "scale_up_bandwidth", Dimension::BytesPerSecond, Bound::Positive,
+            topo && topo->hasScaleUpBandwidth ? c.scaleUpBandwidth : h.scaleUpBandwidth);
+        c.scaleUpLatency = quantity(n, sec, "scale_up_latency", Dimension::Seconds, Bound::NonNegative,
+            topo && topo->hasScaleUpLatency ? c.scaleUpLatency : h.scaleUpLatency);
+        c.scaleOutBandwidth = quantity(n, sec, "scale_out_bandwidth", Dimension::BytesPerSecond, Bound::Positive,
+            topo && topo->hasScaleOutBandwidth ? c.scaleOutBandwidth : h.scaleOutBandwidth);
+        c.scaleOutLatency = quantity(n, sec, "scale_out_latency", Dimension::Seconds, Bound::NonNegative,
+            topo && topo->hasScaleOutLatency ? c.scaleOutLatency : h.scaleOutLatency);
+        c.scaleUpInNetworkReduction = flag(n, sec, "scale_up_in_network_reduction", c.scaleUpInNetworkReduction);
         if (const YAML::Node tiers = r.child(n, sec, "tiers")) {
             if (!tiers.IsSequence())
                 r.fail(tiers, "cluster.tiers", "expected a list of tiers, innermost first");
@@ -224,8 +251,12 @@ private:
                 const std::string ts = "cluster.tiers[" + std::to_string(i) + "]";
                 const YAML::Node t = tiers[i];
                 r.expectMap(t, ts);
-                r.checkKeys(t, ts, { "name", "span_gpus", "oversubscription", "latency" });
+                r.checkKeys(t, ts, { "name", "span_gpus", "oversubscription", "uplink_bandwidth", "latency",
+                                       "rail_optimized", "in_network_reduction" });
                 NetworkTier& tier = c.tiers[i];
+                tier = NetworkTier {};
+                if (const YAML::Node nm = r.child(t, ts, "name"))
+                    tier.setLabel(r.string(nm, ts + ".name"));
                 tier.spanGpus = requiredInt(t, ts, "span_gpus", 1);
                 if (tier.spanGpus <= previousSpan)
                     r.fail(t["span_gpus"], ts + ".span_gpus", "tiers must grow outward (span larger than the tier inside)");
@@ -234,6 +265,9 @@ private:
                 if (tier.oversubscription < 1.0)
                     r.fail(t["oversubscription"], ts + ".oversubscription", "must be at least 1 (1 = non-blocking)");
                 tier.latency = quantity(t, ts, "latency", Dimension::Seconds, Bound::NonNegative, 0.0);
+                tier.uplinkBandwidth = quantity(t, ts, "uplink_bandwidth", Dimension::BytesPerSecond, Bound::Positive, 0.0);
+                tier.railOptimized = flag(t, ts, "rail_optimized", false);
+                tier.inNetworkReduction = flag(t, ts, "in_network_reduction", false);
             }
             c.tierCount = static_cast<int>(tiers.size());
         }
@@ -302,6 +336,7 @@ private:
 
     YamlReader& r;
     const std::vector<HardwareSpec>& catalog;
+    const std::vector<Topology>& topologies;
 };
 
 void applyOverride(YamlReader& r, YAML::Node root, const Override& o)
@@ -351,7 +386,8 @@ Override parseOverride(const std::string& arg)
 }
 
 Scenario loadScenarioText(const std::string& text, const std::string& origin,
-    const std::vector<HardwareSpec>& catalog, const std::vector<Override>& overrides)
+    const std::vector<HardwareSpec>& catalog, const std::vector<Override>& overrides,
+    const std::vector<Topology>& topologies)
 {
     YamlReader r(origin);
     YAML::Node root = r.parse(text);
@@ -359,14 +395,14 @@ Scenario loadScenarioText(const std::string& text, const std::string& origin,
         throw InputError(origin, 0, "", "the scenario is empty");
     for (const Override& o : overrides)
         applyOverride(r, root, o);
-    ScenarioReader reader(r, catalog);
+    ScenarioReader reader(r, catalog, topologies);
     return reader.read(root);
 }
 
 Scenario loadScenarioFile(const std::string& path, const std::vector<HardwareSpec>& catalog,
-    const std::vector<Override>& overrides)
+    const std::vector<Override>& overrides, const std::vector<Topology>& topologies)
 {
-    return loadScenarioText(readTextFile(path, "scenario file"), path, catalog, overrides);
+    return loadScenarioText(readTextFile(path, "scenario file"), path, catalog, overrides, topologies);
 }
 
 } // namespace dtsim

@@ -1,6 +1,7 @@
 #pragma once
 // Scenario YAML (version 1) -> Scenario. Field reference: docs/scenario.md.
 #include "../hardware.h"
+#include "topology_loader.h"
 #include "../scenario.h"
 
 #include <string>
@@ -15,9 +16,11 @@ struct Override {
 };
 Override parseOverride(const std::string& arg); // throws InputError("--set", ...)
 
+// `topologies` resolves `cluster.topology` names (resources/topologies).
 Scenario loadScenarioFile(const std::string& path, const std::vector<HardwareSpec>& catalog,
-    const std::vector<Override>& overrides = {});
+    const std::vector<Override>& overrides = {}, const std::vector<Topology>& topologies = {});
 Scenario loadScenarioText(const std::string& text, const std::string& origin,
-    const std::vector<HardwareSpec>& catalog, const std::vector<Override>& overrides = {});
+    const std::vector<HardwareSpec>& catalog, const std::vector<Override>& overrides = {},
+    const std::vector<Topology>& topologies = {});
 
 } // namespace dtsim

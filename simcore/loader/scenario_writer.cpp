@@ -104,6 +104,8 @@ std::string scenarioToYaml(const Scenario& s)
 
     const ClusterSpec& c = s.cluster;
     y << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+    if (!c.topology.empty())
+        y << YAML::Key << "topology" << YAML::Value << c.topology;
     y << YAML::Key << "gpus" << YAML::Value << c.gpus;
     y << YAML::Key << "gpus_per_node" << YAML::Value << c.gpusPerNode;
     y << YAML::Key << "scale_up_domain" << YAML::Value << c.scaleUpDomain;
@@ -111,13 +113,21 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "scale_up_latency" << YAML::Value << withUnit(c.scaleUpLatency, "s");
     y << YAML::Key << "scale_out_bandwidth" << YAML::Value << withUnit(c.scaleOutBandwidth, "B/s");
     y << YAML::Key << "scale_out_latency" << YAML::Value << withUnit(c.scaleOutLatency, "s");
+    y << YAML::Key << "scale_up_in_network_reduction" << YAML::Value << c.scaleUpInNetworkReduction;
     if (c.tierCount > 0) {
         y << YAML::Key << "tiers" << YAML::Value << YAML::BeginSeq;
         for (int i = 0; i < c.tierCount; ++i) {
+            const NetworkTier& t = c.tiers[i];
             y << YAML::BeginMap;
-            y << YAML::Key << "span_gpus" << YAML::Value << c.tiers[i].spanGpus;
-            y << YAML::Key << "oversubscription" << YAML::Value << exact(c.tiers[i].oversubscription);
-            y << YAML::Key << "latency" << YAML::Value << withUnit(c.tiers[i].latency, "s");
+            if (!t.label().empty())
+                y << YAML::Key << "name" << YAML::Value << std::string(t.label());
+            y << YAML::Key << "span_gpus" << YAML::Value << t.spanGpus;
+            y << YAML::Key << "oversubscription" << YAML::Value << exact(t.oversubscription);
+            if (t.uplinkBandwidth > 0)
+                y << YAML::Key << "uplink_bandwidth" << YAML::Value << withUnit(t.uplinkBandwidth, "B/s");
+            y << YAML::Key << "latency" << YAML::Value << withUnit(t.latency, "s");
+            y << YAML::Key << "rail_optimized" << YAML::Value << t.railOptimized;
+            y << YAML::Key << "in_network_reduction" << YAML::Value << t.inNetworkReduction;
             y << YAML::EndMap;
         }
         y << YAML::EndSeq;
