@@ -26,8 +26,9 @@ struct ParallelPlan {
     int virtualStages = 1; // model chunks per pipeline rank (interleaved schedule)
     int zeroStage = 0;     // 0: replicated; 1: optimizer states; 2: + gradients; 3: + weights (FSDP)
     Recompute recompute = Recompute::None;
-    // Rank layout, innermost (consecutive ranks) first. Default TP-CP-DP-PP as in Megatron.
-    std::array<Axis, kAxisCount> order { Axis::TP, Axis::CP, Axis::DP, Axis::PP };
+    // Rank layout, innermost (consecutive ranks) first: TP innermost, DP outermost by default,
+    // so the chattiest groups stay in the fastest levels of the topology.
+    std::array<Axis, kAxisCount> order { Axis::TP, Axis::CP, Axis::PP, Axis::DP };
     bool overlapGradReduce = true;  // DP reduce hidden behind backward (bucketed)
     bool overlapParamGather = true; // ZeRO all-gather hidden behind next forward
     bool tpCommOverlap = false;     // TP collectives pipelined with GEMMs (TE userbuffers)

@@ -22,8 +22,18 @@ struct CommReport {
     Algorithm algorithm = Algorithm::None;
     int groupSize = 1;
     int domains = 1; // scale-up domains the group spans
+    GroupSpan span;  // where the group lands in the topology
     double hiddenShare() const { return totalSeconds > 0 ? 1.0 - exposedSeconds / totalSeconds : 1.0; }
 };
+
+// Traffic on one level of the topology over a step: level 0 is the scale-up fabric,
+// level 1 the NICs into the scale-out network, level 2 + i the uplinks of tier i.
+struct LevelLoad {
+    double bytesPerStep = 0; // summed over the cluster
+    double capacity = 0;     // bytes/s summed over the cluster
+    double utilization = 0;  // bytes / (capacity x step time)
+};
+inline constexpr int kMaxLevels = kMaxTiers + 2;
 
 // Seconds per step by component; the parts add up to the step time.
 struct StepBreakdown {
@@ -52,6 +62,9 @@ struct StepReport {
     double tflopsPerGpu = 0; // achieved model TFLOP/s per GPU
     double tokensPerSecond = 0;
     MemoryReport memory;
+    std::array<LevelLoad, kMaxLevels> levels {};
+    int levelCount = 0;
+    int bottleneckLevel = -1; // the most utilized level
 };
 
 struct Report {

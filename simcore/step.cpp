@@ -270,7 +270,44 @@ CommOp comm(CollectiveKind k, double bytes, const GroupSpan& g, const Scenario& 
     rep.algorithm = cost.algorithm;
     rep.groupSize = g.size;
     rep.domains = g.domains;
+    rep.span = g;
     return { cost.seconds, bytes * sentFraction(k, g.size) };
+}
+
+// Bytes per step on each level of the topology. A group inside one scale-up domain
+// uses only the fabric; a group across domains sends 1/k of its bytes (k members per
+// domain) through the NICs, and tier i carries the share of those bytes that leaves a
+// unit of it (GroupSpan::tierCrossShare).
+void computeLevelLoads(const Scenario& s, StepReport& out)
+{
+    const ClusterSpec& c = s.cluster;
+    const double gpus = double(s.plan.gpus());
+    out.levelCount = 2 + c.tierCount;
+    std::array<double, kMaxLevels> bytes {};
+    for (const CommReport& cr : out.comm) {
+        if (cr.bytesPerGpu <= 0)
+            continue;
+        const GroupSpan& g = cr.span;
+        const double outBytes = g.domains > 1 ? cr.bytesPerGpu / std::max(1, g.perDomain) : 0.0;
+        bytes[0] += gpus * (cr.bytesPerGpu - outBytes);
+        bytes[1] += gpus * outBytes;
+        for (int i = 0; i < c.tierCount; ++i)
+            bytes[2 + i] += gpus * outBytes * g.tierCrossShare[i];
+    }
+    double worst = -1;
+    for (int l = 0; l < out.levelCount; ++l) {
+        LevelLoad& load = out.levels[l];
+        load.bytesPerStep = bytes[l];
+        const double perGpu = l == 0 ? c.scaleUpBandwidth
+            : l == 1                 ? c.scaleOutBandwidth
+                                     : c.tiers[l - 2].uplinkPerGpu(c.scaleOutBandwidth);
+        load.capacity = gpus * perGpu;
+        load.utilization = load.capacity > 0 && out.stepTime > 0 ? bytes[l] / (load.capacity * out.stepTime) : 0.0;
+        if (load.utilization > worst) {
+            worst = load.utilization;
+            out.bottleneckLevel = l;
+        }
+    }
 }
 
 } // namespace
@@ -581,6 +618,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     out.mfu = out.modelFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
     out.hfu = out.hardwareFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
     out.memory = memoryPerGpu(s, c);
+    computeLevelLoads(s, out);
     return out;
 }
 

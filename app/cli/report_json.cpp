@@ -9,6 +9,16 @@ namespace {
 QString str(std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); }
 }
 
+QString levelName(const ClusterSpec& c, int level)
+{
+    if (level == 0)
+        return "scale-up";
+    if (level == 1)
+        return "nic";
+    const NetworkTier& t = c.tiers[level - 2];
+    return t.label().empty() ? QString("tier %1").arg(level - 2) : str(t.label());
+}
+
 QJsonObject reportToJson(const Scenario& s, const Report& r)
 {
     const StepReport& st = r.step;
@@ -42,6 +52,10 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
     }
     const ParameterCounts params = countParameters(s.model, s.training.seqLen);
     const ParallelPlan& p = s.plan;
+    QJsonArray levels;
+    for (int l = 0; l < st.levelCount; ++l)
+        levels.append(QJsonObject { { "level", levelName(s.cluster, l) }, { "bytes_per_step", st.levels[l].bytesPerStep },
+            { "capacity_bytes_per_s", st.levels[l].capacity }, { "utilization", st.levels[l].utilization } });
 
     return QJsonObject {
         { "scenario", QString::fromStdString(s.name) },
@@ -77,6 +91,8 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "sync_wall_time_to_train_s", r.syncWallTimeToTrain },
         { "breakdown", breakdown },
         { "communication", comm },
+        { "network_levels", levels },
+        { "bottleneck_level", st.bottleneckLevel >= 0 ? QJsonValue(levelName(s.cluster, st.bottleneckLevel)) : QJsonValue() },
     };
 }
 

@@ -8,5 +8,6 @@
 namespace dtsim::cli {
 
 QJsonObject reportToJson(const Scenario& s, const Report& r);
+QString levelName(const ClusterSpec& c, int level); // "scale-up", "nic", then tier names
 
 } // namespace dtsim::cli

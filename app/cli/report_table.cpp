@@ -81,6 +81,15 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("framework overhead", b.overhead);
     part("overlap contention", b.contention);
 
+    if (st.levelCount > 0) {
+        out += "\nNetwork levels (traffic over the step, the most loaded marked)\n";
+        for (int l = 0; l < st.levelCount; ++l) {
+            const LevelLoad& load = st.levels[l];
+            const std::string name = l == 0 ? "scale-up fabric" : l == 1 ? "NICs" : std::string(s.cluster.tiers[l - 2].label().empty() ? "tier" : s.cluster.tiers[l - 2].label()) + " uplinks";
+            row(out, name, formatBytes(load.bytesPerStep), pct(load.utilization) + " busy" + (l == st.bottleneckLevel ? "  <- bottleneck" : ""));
+        }
+    }
+
     const MemoryReport& m = st.memory;
     out += "\nMemory per GPU (" + std::string(m.worstStage == 0 ? "first" : "last") + " pipeline stage)\n";
     row(out, "weights", formatBytes(m.weights));
