@@ -9,6 +9,7 @@
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
 #include "widgets/scenario_document.h"
+#include "widgets/topology_editor.h"
 
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -195,10 +196,39 @@ private slots:
         QVERIFY(!ttt->styleSheet().contains("c0392b"));
     }
 
+    void editingATopologyLevelChangesScenarioAndDashboard()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        TopologyEditor* editor = w.topologyEditor();
+        QVERIFY(editor);
+        const QString before = w.dashboard()->value("step");
+        // The NICs: halve the bandwidth.
+        editor->selectLevel(1);
+        auto* nic = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("bandwidth"));
+        QVERIFY(nic);
+        const double gbps = nic->value();
+        nic->setValue(gbps / 8);
+        QVERIFY(std::abs(w.document()->scenario().cluster.scaleOutBandwidth - gbps / 8 * 1e9 / 8) < 1e3);
+        QVERIFY(w.dashboard()->value("step") != before);
+        // The pod tier: far more oversubscription never speeds the step.
+        const double stepBefore = w.evaluator()->report(w.document()->scenario()).step.stepTime;
+        editor->selectLevel(2);
+        auto* over = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("oversubscription"));
+        QVERIFY(over);
+        over->setValue(200);
+        QCOMPARE(w.document()->scenario().cluster.tiers[0].oversubscription, 200.0);
+        QVERIFY(w.evaluator()->report(w.document()->scenario()).step.stepTime >= stepBefore);
+        // Both edits undo.
+        w.document()->undoStack()->undo();
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.dashboard()->value("step"), before);
+    }
+
     void tabsByName()
     {
         MainWindow w(appData());
-        for (const char* t : { "frontier", "scaling", "breakdown", "plans" })
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology" })
             QVERIFY(w.selectTab(t));
         QVERIFY(!w.selectTab("nope"));
     }

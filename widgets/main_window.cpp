@@ -10,6 +10,7 @@
 #include "plans_view.h"
 #include "scaling_view.h"
 #include "scenario_document.h"
+#include "topology_editor.h"
 
 #include "simcore/input_error.h"
 #include "simcore/loader/scenario_loader.h"
@@ -43,7 +44,7 @@
 namespace dtsim::gui {
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans" };
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology" };
 constexpr int kMaxRecent = 8;
 }
 
@@ -92,6 +93,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_breakdown, tr("Breakdown"));
     m_plans = new PlansView(m_tabs);
     m_tabs->addTab(m_plans, tr("Best plans"));
+    m_topology = new TopologyEditor(m_doc, m_data.topologies, m_tabs);
+    m_tabs->addTab(m_topology, tr("Topology"));
     split->addWidget(m_panel);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -271,7 +274,7 @@ bool MainWindow::saveTo(const QString& path)
 
 bool MainWindow::selectTab(const QString& name)
 {
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 5; ++i)
         if (name == kTabNames[i]) {
             m_tabs->setCurrentIndex(i);
             return true;
@@ -306,6 +309,7 @@ void MainWindow::refresh()
         m_panel->setFieldError(rowForIssueField(QString::fromStdString(issue->field)), QString::fromStdString(issue->reason),
             fix ? fix->label : QString());
         m_dashboard->showInvalid(QString::fromStdString(issue->reason));
+        m_topology->showReport(nullptr);
         m_currentValid = false;
         m_frontier->markScenario(0, 0, false);
         return;
@@ -313,6 +317,7 @@ void MainWindow::refresh()
     const Report r = m_evaluator->report(s);
     m_dashboard->showReport(s, r);
     m_breakdown->showReport(r.step);
+    m_topology->showReport(&r.step);
     m_currentFlop = r.step.modelFlopsPerStep * r.steps;
     m_currentMfu = r.step.mfu;
     m_currentValid = true;

@@ -26,6 +26,7 @@ class FrontierView;
 class ScalingView;
 class BreakdownView;
 class PlansView;
+class TopologyEditor;
 
 struct AppData {
     std::vector<HardwareSpec> catalog;
@@ -43,7 +44,7 @@ public:
     bool openFile(const QString& path);     // false (and an inline error) on bad input
     bool openPreset(const QString& name);
     bool saveTo(const QString& path);       // atomic
-    bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans
+    bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology
     QStringList presetNames() const;
     static QString userPresetsDir(); // the user's own presets, listed after the shipped ones
 
@@ -55,6 +56,7 @@ public:
     FrontierView* frontierView() const { return m_frontier; }
     PlansView* plansView() const { return m_plans; }
     BreakdownView* breakdownView() const { return m_breakdown; }
+    TopologyEditor* topologyEditor() const { return m_topology; }
     QString bannerText() const;
     bool hasFrontier() const { return m_haveFrontier; }
     void flushPending(); // start debounced background work now
@@ -84,6 +86,7 @@ private:
     ScalingView* m_scaling = nullptr;
     BreakdownView* m_breakdown = nullptr;
     PlansView* m_plans = nullptr;
+    TopologyEditor* m_topology = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,50 @@
+#pragma once
+// The Topology tab: the drawn topology, a form for the selected level, and buttons to
+// add, remove and reorder tiers, add a datacenter, or start from a shipped topology.
+// Every edit goes through the document's undo stack.
+#include "simcore/loader/topology_loader.h"
+#include "simcore/report.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+class QWidget;
+
+namespace dtsim::gui {
+
+class ScenarioDocument;
+class TopologyView;
+
+class TopologyEditor : public QWidget {
+    Q_OBJECT
+public:
+    TopologyEditor(ScenarioDocument* doc, std::vector<Topology> shipped, QWidget* parent = nullptr);
+    void showReport(const StepReport* report); // null when the plan is invalid
+    TopologyView* view() const { return m_view; }
+    void setOverlay(int group); // CommGroup index or -1
+    QWidget* fieldEditor(const QString& key) const; // for tests: "oversubscription", ...
+    void selectLevel(int level);
+
+private:
+    void rebuildForm();
+    void refreshForm();
+    void editTier(const QString& what, const std::function<void(NetworkTier&)>& change);
+
+    ScenarioDocument* m_doc;
+    std::vector<Topology> m_shipped;
+    TopologyView* m_view = nullptr;
+    QComboBox* m_overlay = nullptr;
+    QComboBox* m_shippedBox = nullptr;
+    QWidget* m_formHost = nullptr;
+    QFormLayout* m_form = nullptr;
+    QHash<QString, QWidget*> m_fields;
+    int m_formLevel = -1;
+    bool m_updating = false;
+    StepReport m_report;
+    bool m_haveReport = false;
+};
+
+} // namespace dtsim::gui
