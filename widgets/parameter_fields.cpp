@@ -2,6 +2,7 @@
 
 #include "simcore/model.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dtsim::gui {
@@ -141,6 +142,31 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog)
     f.push_back(choice("parallel.recompute", "Parallelism", "Recomputation", { "none", "selective", "full" },
         "Full recomputation keeps only each layer's input and reruns its forward in backward (+1/3 compute).",
         [](const Scenario& s) { return int(s.plan.recompute); }, [](Scenario& s, double v) { s.plan.recompute = Recompute(toInt(v)); }));
+    // Rank layout: which groups get consecutive ranks (and so the fastest levels).
+    {
+        std::array<Axis, kAxisCount> axes { Axis::TP, Axis::CP, Axis::PP, Axis::DP };
+        std::vector<std::array<Axis, kAxisCount>> orders;
+        std::sort(axes.begin(), axes.end());
+        do
+            orders.push_back(axes);
+        while (std::next_permutation(axes.begin(), axes.end()));
+        QStringList names;
+        for (const auto& o : orders) {
+            QStringList parts;
+            for (Axis a : o)
+                parts << QString::fromUtf8(axisName(a).data());
+            names << parts.join('-');
+        }
+        f.push_back(choice("parallel.order", "Parallelism", "Rank order (innermost first)", names,
+            "Which groups get consecutive ranks: the innermost stays inside a node, the outermost crosses the most switch tiers.",
+            [orders](const Scenario& s) {
+                for (std::size_t i = 0; i < orders.size(); ++i)
+                    if (orders[i] == s.plan.order)
+                        return double(i);
+                return 0.0;
+            },
+            [orders](Scenario& s, double v) { s.plan.order = orders[std::size_t(std::clamp(toInt(v), 0, int(orders.size()) - 1))]; }));
+    }
     f.push_back(flag("parallel.sequence_parallel", "Parallelism", "Sequence parallel",
         "Shards norms and dropout along the sequence within a TP group; same traffic as TP all-reduces.",
         [](const Scenario& s) { return s.plan.sequenceParallel ? 1 : 0; }, [](Scenario& s, double v) { s.plan.sequenceParallel = v > 0.5; }));
