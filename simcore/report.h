@@ -62,6 +62,15 @@ struct StepReport {
     double tflopsPerGpu = 0; // achieved model TFLOP/s per GPU
     double tokensPerSecond = 0;
     MemoryReport memory;
+    // One micro-batch on the slowest pipeline stage, for the event simulation: the
+    // exposed in-layer communication is split between the passes by compute share.
+    struct PipelineTimes {
+        double forward = 0;   // all chunks, compute + exposed TP/CP/EP/ZeRO-3
+        double backward = 0;  // likewise, without recomputation
+        double recompute = 0;
+        double hop = 0;       // one pipeline send
+        int chunks = 1;       // virtual stages
+    } pipeline;
     std::array<LevelLoad, kMaxLevels> levels {};
     int levelCount = 0;
     int bottleneckLevel = -1; // the most utilized level

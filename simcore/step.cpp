@@ -490,6 +490,16 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
 
     const double perMb = fwdCompute + bwdCompute + recompute + tpExposedMb + cpExposedMb + epMb
         + zero3ExposedMb + ppMb;
+    {
+        const double computeMb = fwdCompute + bwdCompute + recompute;
+        const double inLayer = tpExposedMb + cpExposedMb + epMb + zero3ExposedMb;
+        const double fwdShare = computeMb > 0 ? fwdCompute / computeMb : 0.5;
+        out.pipeline.forward = fwdCompute + inLayer * fwdShare;
+        out.pipeline.backward = bwdCompute + inLayer * (1 - fwdShare);
+        out.pipeline.recompute = recompute;
+        out.pipeline.hop = p.pp > 1 ? ppMb / (2.0 * v) : 0.0;
+        out.pipeline.chunks = v;
+    }
     const double bubbleMb = double(p.pp - 1) / v;
 
     StepBreakdown& b = out.breakdown;

@@ -21,5 +21,6 @@ int runSearch(const QStringList& args);
 int runFrontier(const QStringList& args);
 int runScaling(const QStringList& args);
 int runBench(const QStringList& args);
+int runTrace(const QStringList& args);
 
 } // namespace dtsim::cli

@@ -11,6 +11,7 @@
 #include "simcore/planner/scaling.h"
 #include "simcore/planner/search.h"
 #include "simcore/step.h"
+#include "simcore/timeline/timeline.h"
 #include "simcore/units.h"
 
 #include <QCommandLineParser>
@@ -283,6 +284,10 @@ int runBench(const QStringList& args)
         const SearchResult sr = searchPlans(preset, calibration);
         const double searchMs = std::chrono::duration<double, std::milli>(clock::now() - t1).count();
 
+        auto t3 = clock::now();
+        const Trace trace = simulateTimeline(preset, calibration);
+        const double traceMs = std::chrono::duration<double, std::milli>(clock::now() - t3).count();
+
         FrontierOptions fo;
         fo.hardware = *findHardware(catalog, "h100-sxm");
         auto t2 = clock::now();
@@ -293,12 +298,14 @@ int runBench(const QStringList& args)
         if (p.isSet("json")) {
             out << QJsonDocument(QJsonObject { { "plans_per_s", plansPerS }, { "search_ms", searchMs },
                                      { "search_plans", double(sr.considered()) }, { "frontier_ms", frontierMs },
-                                     { "frontier_points", int(fr.points.size()) }, { "checksum", sink } })
+                                     { "frontier_points", int(fr.points.size()) }, { "trace_ms", traceMs },
+                                     { "trace_events", double(trace.events.size()) }, { "checksum", sink } })
                        .toJson(QJsonDocument::Indented);
         } else {
             out << QString("plan evaluation   %1 plans/s on one core (%2 us each)\n").arg(plansPerS, 0, 'f', 0).arg(1e6 / plansPerS, 0, 'f', 3);
             out << QString("best-plan search  %1 ms for llama3-405b-h100 (%2 plans)\n").arg(searchMs, 0, 'f', 1).arg(sr.considered());
             out << QString("frontier          %1 ms for %2 points (H100, 3 months)\n").arg(frontierMs, 0, 'f', 1).arg(fr.points.size());
+            out << QString("timeline          %1 ms for one llama3-405b-h100 step (%2 events)\n").arg(traceMs, 0, 'f', 1).arg(trace.events.size());
         }
         return kExitOk;
     } catch (const InputError& e) {

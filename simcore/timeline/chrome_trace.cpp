@@ -1,0 +1,80 @@
+#include "trace.h"
+
+#include <cstdio>
+#include <string>
+
+namespace dtsim {
+
+const char* taskKindName(TaskKind k)
+{
+    switch (k) {
+    case TaskKind::Forward: return "forward";
+    case TaskKind::Backward: return "backward";
+    case TaskKind::Recompute: return "recompute";
+    case TaskKind::WeightGrad: return "weight gradient";
+    case TaskKind::PipelineSend: return "pipeline send";
+    case TaskKind::DataParallel: return "data-parallel sync";
+    case TaskKind::Optimizer: return "optimizer";
+    case TaskKind::Overhead: return "overhead";
+    case TaskKind::Checkpoint: return "checkpoint";
+    }
+    return "?";
+}
+
+const char* streamName(Stream s)
+{
+    switch (s) {
+    case Stream::Compute: return "compute";
+    case Stream::PipelineComm: return "pipeline comm";
+    case Stream::DataParallelComm: return "data-parallel comm";
+    }
+    return "?";
+}
+
+namespace {
+void appendEscaped(std::string& out, const std::string& s)
+{
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\')
+            out += '\\';
+        out += ch;
+    }
+}
+} // namespace
+
+std::string toChromeTrace(const Trace& t)
+{
+    std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+    char buf[512];
+    bool first = true;
+    auto comma = [&] {
+        if (!first)
+            out += ",\n";
+        first = false;
+    };
+    for (int row = 0; row < int(t.rowNames.size()); ++row) {
+        comma();
+        out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(row) + ",\"tid\":0,\"args\":{\"name\":\"";
+        appendEscaped(out, t.rowNames[row]);
+        out += "\"}}";
+        for (int st = 0; st < kStreamCount; ++st) {
+            comma();
+            std::snprintf(buf, sizeof buf, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+                row, st, streamName(Stream(st)));
+            out += buf;
+        }
+    }
+    for (const TraceEvent& e : t.events) {
+        comma();
+        std::snprintf(buf, sizeof buf,
+            "{\"name\":\"%s%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
+            "\"args\":{\"microbatch\":%d,\"chunk\":%d,\"step\":%d,\"bytes\":%.0f}}",
+            taskKindName(e.kind), e.microbatch >= 0 ? (" mb" + std::to_string(e.microbatch)).c_str() : "",
+            taskKindName(e.kind), e.start * 1e6, e.duration * 1e6, e.row, int(e.stream), e.microbatch, e.chunk, e.step, e.bytes);
+        out += buf;
+    }
+    out += "\n]}\n";
+    return out;
+}
+
+} // namespace dtsim

@@ -1,0 +1,21 @@
+#pragma once
+// A discrete-event simulation of training steps under a pipeline schedule: forward and
+// backward of every micro-batch and model chunk on every stage, the sends between
+// stages, data-parallel synchronisation and the optimizer. Events are ordered by
+// (time, sequence number), so the result is deterministic. Durations come from the
+// analytical engine; what the simulation adds is the exact schedule.
+#include "../calibration.h"
+#include "../scenario.h"
+#include "trace.h"
+
+namespace dtsim {
+
+struct TimelineOptions {
+    int steps = 1;
+    bool perRankRows = false; // one row per TP rank of each stage
+    bool zeroBubble = false;  // ZB-H1: weight gradients deferred to fill the bubble
+};
+
+Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o = {});
+
+} // namespace dtsim

@@ -1,0 +1,42 @@
+#pragma once
+// A timeline of one or more training steps: bars on rows (pipeline stages, or each
+// rank of a stage's TP group) and streams (compute, pipeline sends, data-parallel).
+#include <string>
+#include <vector>
+
+namespace dtsim {
+
+enum class TaskKind { Forward, Backward, Recompute, WeightGrad, PipelineSend, DataParallel, Optimizer, Overhead, Checkpoint };
+const char* taskKindName(TaskKind k);
+
+enum class Stream { Compute = 0, PipelineComm = 1, DataParallelComm = 2 };
+inline constexpr int kStreamCount = 3;
+const char* streamName(Stream s);
+
+struct TraceEvent {
+    double start = 0;    // seconds from the start of the trace
+    double duration = 0;
+    int row = 0;         // stage (or stage x TP rank with per-rank rows)
+    Stream stream = Stream::Compute;
+    TaskKind kind = TaskKind::Forward;
+    int microbatch = -1;
+    int chunk = 0;       // virtual stage
+    int step = 0;
+    double bytes = 0;
+    long long seq = 0;   // insertion order: events sort by (start, seq)
+};
+
+struct Trace {
+    std::vector<TraceEvent> events; // sorted by (start, seq)
+    std::vector<std::string> rowNames;
+    double stepTime = 0;  // of the first step
+    double totalTime = 0; // of all steps
+    int stages = 1;
+    int ranksPerStage = 1;
+};
+
+// Chrome Trace Event JSON ({"traceEvents": [...]}, microseconds), for Perfetto and
+// chrome://tracing: one process per row, one thread per stream, named by metadata.
+std::string toChromeTrace(const Trace& t);
+
+} // namespace dtsim

@@ -1,0 +1,159 @@
+// The event simulation: schedule shapes, the bubble, agreement with the analytical
+// step time, and the Chrome trace export.
+#include "simcore/step.h"
+#include "simcore/timeline/timeline.h"
+#include "test_data.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace dtsim;
+
+namespace {
+
+// A pipeline with negligible sends, so the schedule alone shapes the step.
+Scenario pipelineScenario(Schedule schedule, int pp, int v, int globalBatch)
+{
+    Scenario s = test::preset("gpt3-175b-a100");
+    s.cluster.scaleOutBandwidth *= 1e6;
+    s.cluster.scaleOutLatency = 0;
+    s.cluster.scaleUpLatency = 0;
+    s.plan.schedule = schedule;
+    s.plan.virtualStages = v;
+    s.plan.pp = pp;
+    s.plan.dp = 1024 / (8 * pp);
+    s.training.globalBatch = globalBatch;
+    return s;
+}
+
+int countKind(const Trace& t, int row, TaskKind k)
+{
+    int n = 0;
+    for (const TraceEvent& e : t.events)
+        if (e.row == row && e.kind == k)
+            ++n;
+    return n;
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    void agreesWithTheAnalyticalEngineOnEveryPreset()
+    {
+        for (const std::string& name : test::presetNames()) {
+            const Scenario s = test::preset(name);
+            const double analytical = simulateStep(s, test::calibration()).stepTime;
+            const double simulated = simulateTimeline(s, test::calibration()).stepTime;
+            QVERIFY2(std::abs(simulated / analytical - 1) < 0.05,
+                qPrintable(QString("%1: %2 vs %3").arg(name.c_str()).arg(simulated).arg(analytical)));
+        }
+    }
+
+    void oneFOneBWarmupAndCooldown()
+    {
+        const Scenario s = pipelineScenario(Schedule::OneFOneB, 8, 1, 256); // m = 16 per replica
+        const Trace t = simulateTimeline(s, test::calibration());
+        const int p = 8;
+        for (int stage = 0; stage < p; ++stage) {
+            // Forwards before the first backward: p - stage (warm-up p - stage - 1, plus one).
+            int forwards = 0;
+            for (const TraceEvent& e : t.events) {
+                if (e.row != stage)
+                    continue;
+                if (e.kind == TaskKind::Backward)
+                    break;
+                forwards += e.kind == TaskKind::Forward;
+            }
+            QCOMPARE(forwards, p - stage);
+            QCOMPARE(countKind(t, stage, TaskKind::Forward), 16);
+            QCOMPARE(countKind(t, stage, TaskKind::Backward), 16);
+        }
+        // Cool-down: the last stage ends with a backward; stage 0 runs p backwards after its last forward.
+        double lastForward = 0;
+        int after = 0;
+        for (const TraceEvent& e : t.events)
+            if (e.row == 0 && e.kind == TaskKind::Forward)
+                lastForward = e.start;
+        for (const TraceEvent& e : t.events)
+            if (e.row == 0 && e.kind == TaskKind::Backward && e.start > lastForward)
+                ++after;
+        QCOMPARE(after, p);
+    }
+
+    void bubbleMatchesTheClosedForm()
+    {
+        for (int m : { 8, 16, 32 }) {
+            const Scenario s = pipelineScenario(Schedule::OneFOneB, 4, 1, m * 32);
+            const StepReport r = simulateStep(s, test::calibration());
+            const Trace t = simulateTimeline(s, test::calibration());
+            const double tau = r.pipeline.forward + r.pipeline.backward + r.pipeline.recompute;
+            const double pipeline = t.stepTime - (r.stepTime - r.breakdown.sum() + r.breakdown.optimizer
+                + r.breakdown.overhead + r.breakdown.contention + r.breakdown.exposedComm[int(CommGroup::DP)]);
+            // (m + p - 1) tau: the bubble is (p - 1) tau, a fraction (p-1)/m of the work.
+            QVERIFY2(std::abs(pipeline / ((m + 3) * tau) - 1) < 0.01, qPrintable(QString::number(pipeline / tau)));
+        }
+    }
+
+    void interleavingAndZeroBubbleShrinkTheBubble()
+    {
+        const Trace plain = simulateTimeline(pipelineScenario(Schedule::OneFOneB, 8, 1, 256), test::calibration());
+        const Trace inter = simulateTimeline(pipelineScenario(Schedule::Interleaved1F1B, 8, 2, 256), test::calibration());
+        QVERIFY(inter.stepTime < plain.stepTime);
+        TimelineOptions zb;
+        zb.zeroBubble = true;
+        const Trace zero = simulateTimeline(pipelineScenario(Schedule::OneFOneB, 8, 1, 256), test::calibration(), zb);
+        QVERIFY(zero.stepTime < plain.stepTime);
+        QVERIFY(countKind(zero, 0, TaskKind::WeightGrad) == 16);
+    }
+
+    void chromeTraceIsValidJson()
+    {
+        const Scenario s = test::preset("gpt3-175b-a100");
+        TimelineOptions o;
+        o.steps = 2;
+        const Trace t = simulateTimeline(s, test::calibration(), o);
+        const std::string json = toChromeTrace(t);
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonArray events = doc.object()["traceEvents"].toArray();
+        int complete = 0, metadata = 0, forwards = 0;
+        for (const QJsonValue& v : events) {
+            const QJsonObject e = v.toObject();
+            if (e["ph"] == "X") {
+                ++complete;
+                QVERIFY(e["dur"].toDouble() >= 0);
+                QVERIFY(e.contains("ts") && e.contains("pid") && e.contains("tid"));
+                forwards += e["cat"] == "forward";
+            } else if (e["ph"] == "M") {
+                ++metadata;
+            }
+        }
+        QCOMPARE(complete, int(t.events.size()));
+        QCOMPARE(metadata, 8 * 4); // a process and three threads per stage
+        // Two steps x 8 stages x 96 micro-batches x 2 chunks.
+        QCOMPARE(forwards, 2 * 8 * 96 * 2);
+        QVERIFY(std::abs(t.totalTime - 2 * t.stepTime) < 1e-9 * t.totalTime);
+    }
+
+    void deterministicAndPerRankRows()
+    {
+        const Scenario s = test::preset("mixtral-8x7b-h100");
+        QCOMPARE(toChromeTrace(simulateTimeline(s, test::calibration())), toChromeTrace(simulateTimeline(s, test::calibration())));
+        TimelineOptions o;
+        o.perRankRows = true;
+        const Trace t = simulateTimeline(s, test::calibration(), o);
+        QCOMPARE(int(t.rowNames.size()), s.plan.pp * s.plan.tp);
+        for (std::size_t i = 1; i < t.events.size(); ++i)
+            QVERIFY(t.events[i - 1].start <= t.events[i].start);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeline)
+#include "tst_timeline.moc"
