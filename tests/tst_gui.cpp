@@ -9,9 +9,14 @@
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
 #include "widgets/scenario_document.h"
+#include "widgets/gantt_view.h"
+#include "widgets/timeline_tab.h"
 #include "widgets/topology_editor.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
@@ -225,10 +230,44 @@ private slots:
         QCOMPARE(w.dashboard()->value("step"), before);
     }
 
+    void timelineDrawsFoldsAndExports()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("timeline"));
+        TimelineTab* tab = w.timelineTab();
+        auto* ranks = tab->findChild<QCheckBox*>();
+        QVERIFY(ranks);
+        ranks->setChecked(true); // 16 stages x 8 TP ranks
+        GanttView* g = tab->gantt();
+        g->fit();
+        const QImage img = g->grab().toImage();
+        QVERIFY(!img.isNull());
+        // Level of detail: far fewer bars drawn than events, at most about one per pixel per lane.
+        QVERIFY2(g->drawnBars() < 128 * 3 * 1600, qPrintable(QString::number(g->drawnBars())));
+        // Zoom and pan change the visible window; F fits again.
+        const double span = g->visibleEnd() - g->visibleStart();
+        QTest::keyClick(g, Qt::Key_W);
+        QVERIFY(g->visibleEnd() - g->visibleStart() < span);
+        QTest::keyClick(g, Qt::Key_D);
+        QTest::keyClick(g, Qt::Key_F);
+        QVERIFY(std::abs((g->visibleEnd() - g->visibleStart()) - span) < 1e-9 * span);
+        QTemporaryDir dir;
+        QVERIFY(tab->exportPng(dir.path() + "/t.png"));
+        QVERIFY(tab->exportSvg(dir.path() + "/t.svg"));
+        QVERIFY(tab->exportTrace(dir.path() + "/t.json"));
+        QVERIFY(QFileInfo(dir.path() + "/t.svg").size() > 1000);
+        QFile json(dir.path() + "/t.json");
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QVERIFY(!QJsonDocument::fromJson(json.readAll()).isNull());
+    }
+
     void tabsByName()
     {
         MainWindow w(appData());
-        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology" })
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline" })
             QVERIFY(w.selectTab(t));
         QVERIFY(!w.selectTab("nope"));
     }

@@ -10,6 +10,7 @@
 #include "plans_view.h"
 #include "scaling_view.h"
 #include "scenario_document.h"
+#include "timeline_tab.h"
 #include "topology_editor.h"
 
 #include "simcore/input_error.h"
@@ -44,7 +45,7 @@
 namespace dtsim::gui {
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology" };
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline" };
 constexpr int kMaxRecent = 8;
 }
 
@@ -95,6 +96,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_plans, tr("Best plans"));
     m_topology = new TopologyEditor(m_doc, m_data.topologies, m_tabs);
     m_tabs->addTab(m_topology, tr("Topology"));
+    m_timeline = new TimelineTab(m_evaluator->calibration(), m_tabs);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
     split->addWidget(m_panel);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -274,7 +277,7 @@ bool MainWindow::saveTo(const QString& path)
 
 bool MainWindow::selectTab(const QString& name)
 {
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
         if (name == kTabNames[i]) {
             m_tabs->setCurrentIndex(i);
             return true;
@@ -310,6 +313,7 @@ void MainWindow::refresh()
             fix ? fix->label : QString());
         m_dashboard->showInvalid(QString::fromStdString(issue->reason));
         m_topology->showReport(nullptr);
+        m_timeline->showScenario(nullptr);
         m_currentValid = false;
         m_frontier->markScenario(0, 0, false);
         return;
@@ -318,6 +322,7 @@ void MainWindow::refresh()
     m_dashboard->showReport(s, r);
     m_breakdown->showReport(r.step);
     m_topology->showReport(&r.step);
+    m_timeline->showScenario(&s);
     m_currentFlop = r.step.modelFlopsPerStep * r.steps;
     m_currentMfu = r.step.mfu;
     m_currentValid = true;

@@ -27,6 +27,7 @@ class ScalingView;
 class BreakdownView;
 class PlansView;
 class TopologyEditor;
+class TimelineTab;
 
 struct AppData {
     std::vector<HardwareSpec> catalog;
@@ -44,7 +45,7 @@ public:
     bool openFile(const QString& path);     // false (and an inline error) on bad input
     bool openPreset(const QString& name);
     bool saveTo(const QString& path);       // atomic
-    bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology
+    bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology, timeline
     QStringList presetNames() const;
     static QString userPresetsDir(); // the user's own presets, listed after the shipped ones
 
@@ -57,6 +58,7 @@ public:
     PlansView* plansView() const { return m_plans; }
     BreakdownView* breakdownView() const { return m_breakdown; }
     TopologyEditor* topologyEditor() const { return m_topology; }
+    TimelineTab* timelineTab() const { return m_timeline; }
     QString bannerText() const;
     bool hasFrontier() const { return m_haveFrontier; }
     void flushPending(); // start debounced background work now
@@ -87,6 +89,7 @@ private:
     BreakdownView* m_breakdown = nullptr;
     PlansView* m_plans = nullptr;
     TopologyEditor* m_topology = nullptr;
+    TimelineTab* m_timeline = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -43,7 +43,7 @@ int main(int argc, char** argv)
     p.addVersionOption();
     p.addPositionalArgument("FILE", "Scenario YAML file to open.", "[FILE]");
     p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
-    p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology.", "NAME" });
+    p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline.", "NAME" });
     p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG and exit.", "OUT.png" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     p.process(app);

@@ -1,0 +1,338 @@
+#include "gantt_view.h"
+
+#include "palette_colors.h"
+
+#include "simcore/units.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim::gui {
+
+namespace {
+constexpr int kLabelWidth = 170;
+constexpr int kAxisHeight = 26;
+constexpr int kLegendHeight = 24;
+}
+
+QColor taskColor(TaskKind k)
+{
+    switch (k) {
+    case TaskKind::Forward: return QColor(0, 114, 178);
+    case TaskKind::Backward: return QColor(230, 159, 0);
+    case TaskKind::Recompute: return QColor(204, 121, 167);
+    case TaskKind::WeightGrad: return QColor(240, 200, 60);
+    case TaskKind::PipelineSend: return QColor(0, 158, 115);
+    case TaskKind::DataParallel: return QColor(86, 180, 233);
+    case TaskKind::Optimizer: return QColor(213, 94, 0);
+    case TaskKind::Overhead: return QColor(140, 140, 140);
+    case TaskKind::Checkpoint: return QColor(120, 60, 160);
+    }
+    return Qt::gray;
+}
+
+GanttView::GanttView(QWidget* parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumHeight(200);
+}
+
+void GanttView::setTrace(std::shared_ptr<const Trace> t)
+{
+    const bool first = !m_trace;
+    m_trace = std::move(t);
+    layoutLanes();
+    computeCriticalPath();
+    if (m_trace && (first || m_t1 > m_trace->totalTime * 1.5 || m_t0 >= m_trace->totalTime))
+        fit();
+    update();
+}
+
+void GanttView::layoutLanes()
+{
+    m_lanes.clear();
+    if (!m_trace)
+        return;
+    const int rows = int(m_trace->rowNames.size());
+    // Lanes that carry anything: compute tall, communication thin.
+    std::vector<std::array<std::vector<int>, kStreamCount>> byLane(rows);
+    for (int i = 0; i < int(m_trace->events.size()); ++i) {
+        const TraceEvent& e = m_trace->events[i];
+        if (e.row >= 0 && e.row < rows)
+            byLane[e.row][int(e.stream)].push_back(i);
+    }
+    int y = kAxisHeight;
+    for (int r = 0; r < rows; ++r) {
+        for (int st = 0; st < kStreamCount; ++st) {
+            if (byLane[r][st].empty())
+                continue;
+            const int h = st == int(Stream::Compute) ? 16 : 7;
+            m_lanes.push_back({ r, Stream(st), y, h, std::move(byLane[r][st]) });
+            y += h + 1;
+        }
+        y += 4;
+    }
+    m_contentHeight = y;
+    setMinimumHeight(std::min(900, y + kLegendHeight + 10));
+}
+
+void GanttView::computeCriticalPath()
+{
+    m_critical.assign(m_trace ? m_trace->events.size() : 0, 0);
+    if (!m_trace || m_trace->events.empty())
+        return;
+    // Walk back from the event that ends last: each step takes an event (any row)
+    // ending where the current one starts, preferring the same row.
+    const auto& ev = m_trace->events;
+    std::vector<int> byEnd(ev.size());
+    for (int i = 0; i < int(ev.size()); ++i)
+        byEnd[i] = i;
+    std::sort(byEnd.begin(), byEnd.end(), [&](int a, int b) { return ev[a].start + ev[a].duration < ev[b].start + ev[b].duration; });
+    int cur = byEnd.back();
+    const double eps = 1e-9 * std::max(1.0, m_trace->totalTime);
+    for (int guard = 0; guard < int(ev.size()); ++guard) {
+        m_critical[cur] = 1;
+        const double start = ev[cur].start;
+        if (start <= eps)
+            break;
+        auto it = std::lower_bound(byEnd.begin(), byEnd.end(), start - eps,
+            [&](int i, double t) { return ev[i].start + ev[i].duration < t; });
+        int best = -1;
+        for (; it != byEnd.end() && ev[*it].start + ev[*it].duration <= start + eps; ++it) {
+            if (*it == cur)
+                continue;
+            if (best < 0 || ev[*it].row == ev[cur].row)
+                best = *it;
+        }
+        if (best < 0)
+            break;
+        cur = best;
+    }
+}
+
+void GanttView::fit()
+{
+    m_t0 = 0;
+    m_t1 = m_trace && m_trace->totalTime > 0 ? m_trace->totalTime * 1.02 : 1;
+    update();
+}
+
+void GanttView::setShowCriticalPath(bool on)
+{
+    m_showCritical = on;
+    update();
+}
+
+void GanttView::zoom(double factor, double around)
+{
+    const double span = (m_t1 - m_t0) / factor;
+    if (span < 1e-9)
+        return;
+    const double f = (around - m_t0) / (m_t1 - m_t0);
+    m_t0 = around - f * span;
+    m_t1 = m_t0 + span;
+    update();
+}
+
+void GanttView::pan(double seconds)
+{
+    m_t0 += seconds;
+    m_t1 += seconds;
+    update();
+}
+
+double GanttView::timeAt(double x, int width) const
+{
+    return m_t0 + (x - kLabelWidth) / std::max(1, width - kLabelWidth) * (m_t1 - m_t0);
+}
+
+double GanttView::xAt(double t, int width) const
+{
+    return kLabelWidth + (t - m_t0) / (m_t1 - m_t0) * std::max(1, width - kLabelWidth);
+}
+
+void GanttView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    paint(p, size());
+}
+
+void GanttView::renderTo(QPainter& painter, const QSize& size) { paint(painter, size); }
+
+void GanttView::paint(QPainter& p, const QSize& size)
+{
+    const int w = size.width();
+    p.fillRect(QRect(QPoint(0, 0), size), background());
+    m_drawnBars = 0;
+    if (!m_trace) {
+        p.setPen(foreground());
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("No timeline: the plan is not valid."));
+        return;
+    }
+    // Time axis with "nice" ticks.
+    const double span = m_t1 - m_t0;
+    const double raw = span / std::max(1.0, (w - kLabelWidth) / 110.0);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+    p.setPen(gridColor());
+    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+        const double x = xAt(t, w);
+        p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, m_contentHeight));
+    }
+    p.setPen(foreground());
+    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step)
+        p.drawText(QPointF(xAt(t, w) + 3, 16), QString::fromStdString(formatSeconds(t)));
+
+    // Lanes. Bars narrower than a pixel accumulate into one folded block per lane.
+    for (const Lane& lane : m_lanes) {
+        if (lane.stream == Stream::Compute) {
+            p.setPen(foreground());
+            p.drawText(QRect(4, lane.y, kLabelWidth - 8, lane.height), Qt::AlignVCenter | Qt::AlignLeft,
+                QString::fromStdString(m_trace->rowNames[lane.row]));
+        }
+        double foldStart = -1, foldEnd = -1;
+        auto flushFold = [&] {
+            if (foldStart < 0)
+                return;
+            p.fillRect(QRectF(foldStart, lane.y, std::max(1.0, foldEnd - foldStart), lane.height), QColor(150, 150, 150));
+            ++m_drawnBars;
+            foldStart = foldEnd = -1;
+        };
+        const auto& evs = m_trace->events;
+        // First event that may be visible (events in a lane are ordered by start).
+        auto first = std::lower_bound(lane.events.begin(), lane.events.end(), m_t0,
+            [&](int i, double t) { return evs[i].start + evs[i].duration < t; });
+        for (auto it = first; it != lane.events.end(); ++it) {
+            const TraceEvent& e = evs[*it];
+            if (e.start > m_t1)
+                break;
+            const double x0 = std::max<double>(kLabelWidth, xAt(e.start, w));
+            const double x1 = std::min<double>(w, xAt(e.start + e.duration, w));
+            if (x1 - x0 < 1.0) {
+                if (foldStart >= 0 && x0 - foldEnd > 1.0)
+                    flushFold();
+                if (foldStart < 0)
+                    foldStart = x0;
+                foldEnd = std::max(foldEnd, x1);
+                continue;
+            }
+            flushFold();
+            QColor color = taskColor(e.kind);
+            if (m_showCritical && !m_critical[*it])
+                color.setAlpha(70);
+            p.fillRect(QRectF(x0, lane.y, x1 - x0, lane.height), color);
+            if (m_showCritical && m_critical[*it]) {
+                p.setPen(QPen(QColor(192, 57, 43), 2));
+                p.drawRect(QRectF(x0, lane.y, x1 - x0, lane.height));
+            }
+            ++m_drawnBars;
+        }
+        flushFold();
+    }
+
+    // Legend.
+    int x = 8;
+    const int ly = size.height() - kLegendHeight + 6;
+    for (TaskKind k : { TaskKind::Forward, TaskKind::Backward, TaskKind::Recompute, TaskKind::WeightGrad, TaskKind::PipelineSend,
+             TaskKind::DataParallel, TaskKind::Optimizer, TaskKind::Overhead }) {
+        p.fillRect(QRect(x, ly, 12, 12), taskColor(k));
+        p.setPen(foreground());
+        const QString name = QString::fromUtf8(taskKindName(k));
+        p.drawText(QPoint(x + 16, ly + 11), name);
+        x += 26 + p.fontMetrics().horizontalAdvance(name);
+    }
+    p.drawText(QPoint(x + 10, ly + 11), tr("idle = gaps (pipeline bubble);  W/S zoom, A/D pan, F fit, drag to pan"));
+}
+
+const TraceEvent* GanttView::eventAt(const QPoint& pt) const
+{
+    if (!m_trace)
+        return nullptr;
+    const double t = timeAt(pt.x(), width());
+    for (const Lane& lane : m_lanes) {
+        if (pt.y() < lane.y || pt.y() >= lane.y + lane.height)
+            continue;
+        const auto& evs = m_trace->events;
+        auto it = std::lower_bound(lane.events.begin(), lane.events.end(), t,
+            [&](int i, double v) { return evs[i].start + evs[i].duration < v; });
+        if (it != lane.events.end() && evs[*it].start <= t)
+            return &evs[*it];
+        return nullptr;
+    }
+    return nullptr;
+}
+
+bool GanttView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        if (const TraceEvent* ev = eventAt(help->pos())) {
+            QString text = QString("<b>%1</b>").arg(QString::fromUtf8(taskKindName(ev->kind)));
+            if (ev->microbatch >= 0)
+                text += tr(", micro-batch %1, chunk %2").arg(ev->microbatch).arg(ev->chunk);
+            text += tr("<br>%1<br>start %2, duration %3<br>step %4, %5")
+                        .arg(QString::fromStdString(m_trace->rowNames[ev->row]))
+                        .arg(QString::fromStdString(formatSeconds(ev->start)), QString::fromStdString(formatSeconds(ev->duration)))
+                        .arg(ev->step)
+                        .arg(QString::fromUtf8(streamName(ev->stream)));
+            if (ev->bytes > 0)
+                text += tr(", %1").arg(QString::fromStdString(formatBytes(ev->bytes)));
+            QToolTip::showText(help->globalPos(), text, this);
+        } else {
+            QToolTip::hideText();
+        }
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void GanttView::wheelEvent(QWheelEvent* e)
+{
+    const double factor = e->angleDelta().y() > 0 ? 1.25 : 0.8;
+    zoom(factor, timeAt(e->position().x(), width()));
+    e->accept();
+}
+
+void GanttView::mousePressEvent(QMouseEvent* e)
+{
+    m_dragging = true;
+    m_dragFrom = e->pos();
+    m_dragT0 = m_t0;
+}
+
+void GanttView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (!m_dragging)
+        return;
+    const double dt = (m_dragFrom.x() - e->pos().x()) / double(std::max(1, width() - kLabelWidth)) * (m_t1 - m_t0);
+    const double span = m_t1 - m_t0;
+    m_t0 = m_dragT0 + dt;
+    m_t1 = m_t0 + span;
+    update();
+}
+
+void GanttView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
+
+void GanttView::keyPressEvent(QKeyEvent* e)
+{
+    const double span = m_t1 - m_t0, mid = (m_t0 + m_t1) / 2;
+    switch (e->key()) {
+    case Qt::Key_W: zoom(1.5, mid); break;
+    case Qt::Key_S: zoom(1 / 1.5, mid); break;
+    case Qt::Key_A: pan(-0.2 * span); break;
+    case Qt::Key_D: pan(0.2 * span); break;
+    case Qt::Key_F: fit(); break;
+    case Qt::Key_Escape: setShowCriticalPath(false); break;
+    default: QWidget::keyPressEvent(e);
+    }
+}
+
+} // namespace dtsim::gui

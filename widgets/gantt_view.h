@@ -1,0 +1,66 @@
+#pragma once
+// The timeline as a Gantt chart: one lane per row and stream, bars coloured by kind,
+// a time axis in readable units, zoom and pan (wheel, drag, W/S/A/D, F to fit), a
+// hover tooltip, the critical path on request, and bars narrower than a pixel folded
+// into one block so 10^5 bars stay smooth.
+#include "simcore/timeline/trace.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+namespace dtsim::gui {
+
+class GanttView : public QWidget {
+    Q_OBJECT
+public:
+    explicit GanttView(QWidget* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> t);
+    void fit();
+    void setShowCriticalPath(bool on);
+    double visibleStart() const { return m_t0; }
+    double visibleEnd() const { return m_t1; }
+    void zoom(double factor, double aroundTime);
+    void pan(double seconds);
+    int drawnBars() const { return m_drawnBars; } // after the last paint, folded blocks counted once
+    const TraceEvent* eventAt(const QPoint& p) const;
+    void renderTo(QPainter& painter, const QSize& size); // for PNG/SVG export
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    bool event(QEvent* e) override;
+
+private:
+    struct Lane {
+        int row;
+        Stream stream;
+        int y, height;
+        std::vector<int> events; // indices into the trace, by start
+    };
+    void layoutLanes();
+    void computeCriticalPath();
+    double timeAt(double x, int width) const;
+    double xAt(double t, int width) const;
+    void paint(QPainter& p, const QSize& size);
+
+    std::shared_ptr<const Trace> m_trace;
+    std::vector<Lane> m_lanes;
+    std::vector<char> m_critical;
+    double m_t0 = 0, m_t1 = 1;
+    bool m_showCritical = false;
+    QPoint m_dragFrom;
+    double m_dragT0 = 0;
+    bool m_dragging = false;
+    int m_drawnBars = 0;
+    int m_contentHeight = 0;
+};
+
+QColor taskColor(TaskKind k);
+
+} // namespace dtsim::gui
