@@ -70,6 +70,10 @@ struct StepReport {
         double recompute = 0;
         double hop = 0;       // one pipeline send
         int chunks = 1;       // virtual stages
+        int layers = 1;       // layers on the stage
+        double forwardCollectives = 0;  // of `forward`: exposed in-layer collectives
+        double backwardCollectives = 0; // of `backward`
+        double gradientBuckets = 1;     // DP buckets the gradient synchronisation uses
     } pipeline;
     std::array<LevelLoad, kMaxLevels> levels {};
     int levelCount = 0;

@@ -499,6 +499,10 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         out.pipeline.recompute = recompute;
         out.pipeline.hop = p.pp > 1 ? ppMb / (2.0 * v) : 0.0;
         out.pipeline.chunks = v;
+        out.pipeline.layers = layersPerStage;
+        out.pipeline.forwardCollectives = inLayer * fwdShare;
+        out.pipeline.backwardCollectives = inLayer * (1 - fwdShare);
+        out.pipeline.gradientBuckets = std::max(1.0, std::ceil(sp.total() * gradBytes / c.gradBucketBytes));
     }
     const double bubbleMb = double(p.pp - 1) / v;
 

@@ -58,7 +58,9 @@ private slots:
     void oneFOneBWarmupAndCooldown()
     {
         const Scenario s = pipelineScenario(Schedule::OneFOneB, 8, 1, 256); // m = 16 per replica
-        const Trace t = simulateTimeline(s, test::calibration());
+        TimelineOptions whole; // one bar per pass, to count passes
+        whole.perLayer = false;
+        const Trace t = simulateTimeline(s, test::calibration(), whole);
         const int p = 8;
         for (int stage = 0; stage < p; ++stage) {
             // Forwards before the first backward: p - stage (warm-up p - stage - 1, plus one).
@@ -117,6 +119,7 @@ private slots:
         const Scenario s = test::preset("gpt3-175b-a100");
         TimelineOptions o;
         o.steps = 2;
+        o.perLayer = false;
         const Trace t = simulateTimeline(s, test::calibration(), o);
         const std::string json = toChromeTrace(t);
         QJsonParseError err;
@@ -136,10 +139,24 @@ private slots:
             }
         }
         QCOMPARE(complete, int(t.events.size()));
-        QCOMPARE(metadata, 8 * 4); // a process and three threads per stage
+        QCOMPARE(metadata, 8 * (1 + kStreamCount)); // a process and its stream threads per stage
         // Two steps x 8 stages x 96 micro-batches x 2 chunks.
         QCOMPARE(forwards, 2 * 8 * 96 * 2);
         QVERIFY(std::abs(t.totalTime - 2 * t.stepTime) < 1e-9 * t.totalTime);
+    }
+
+    void layersShowTheirCollectives()
+    {
+        const Scenario s = test::preset("gpt3-175b-a100");
+        const Trace layered = simulateTimeline(s, test::calibration());
+        TimelineOptions whole;
+        whole.perLayer = false;
+        const Trace passes = simulateTimeline(s, test::calibration(), whole);
+        // 12 layers per stage in 2 chunks: 6 forward bars per forward pass.
+        QCOMPARE(countKind(layered, 0, TaskKind::Forward), 6 * countKind(passes, 0, TaskKind::Forward));
+        QVERIFY(countKind(layered, 0, TaskKind::LayerCollective) > 0); // TP 8 all-reduces are exposed
+        QVERIFY(std::abs(layered.stepTime - passes.stepTime) < 1e-9 * passes.stepTime);
+        QVERIFY(countKind(layered, 0, TaskKind::DataParallel) > 1); // gradient buckets
     }
 
     void deterministicAndPerRankRows()

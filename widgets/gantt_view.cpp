@@ -30,6 +30,7 @@ QColor taskColor(TaskKind k)
     case TaskKind::Recompute: return QColor(204, 121, 167);
     case TaskKind::WeightGrad: return QColor(240, 200, 60);
     case TaskKind::PipelineSend: return QColor(0, 158, 115);
+    case TaskKind::LayerCollective: return QColor(192, 57, 43);
     case TaskKind::DataParallel: return QColor(86, 180, 233);
     case TaskKind::Optimizer: return QColor(213, 94, 0);
     case TaskKind::Overhead: return QColor(140, 140, 140);
@@ -241,7 +242,7 @@ void GanttView::paint(QPainter& p, const QSize& size)
     // Legend.
     int x = 8;
     const int ly = size.height() - kLegendHeight + 6;
-    for (TaskKind k : { TaskKind::Forward, TaskKind::Backward, TaskKind::Recompute, TaskKind::WeightGrad, TaskKind::PipelineSend,
+    for (TaskKind k : { TaskKind::Forward, TaskKind::Backward, TaskKind::Recompute, TaskKind::WeightGrad, TaskKind::LayerCollective, TaskKind::PipelineSend,
              TaskKind::DataParallel, TaskKind::Optimizer, TaskKind::Overhead }) {
         p.fillRect(QRect(x, ly, 12, 12), taskColor(k));
         p.setPen(foreground());

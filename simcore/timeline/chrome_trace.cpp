@@ -13,6 +13,7 @@ const char* taskKindName(TaskKind k)
     case TaskKind::Recompute: return "recompute";
     case TaskKind::WeightGrad: return "weight gradient";
     case TaskKind::PipelineSend: return "pipeline send";
+    case TaskKind::LayerCollective: return "in-layer collective";
     case TaskKind::DataParallel: return "data-parallel sync";
     case TaskKind::Optimizer: return "optimizer";
     case TaskKind::Overhead: return "overhead";
@@ -25,6 +26,7 @@ const char* streamName(Stream s)
 {
     switch (s) {
     case Stream::Compute: return "compute";
+    case Stream::LayerComm: return "in-layer collectives";
     case Stream::PipelineComm: return "pipeline comm";
     case Stream::DataParallelComm: return "data-parallel comm";
     }

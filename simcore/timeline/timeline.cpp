@@ -64,6 +64,8 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
     const double f = rep.pipeline.forward / v;
     const double bFull = rep.pipeline.backward / v;
     const double r = rep.pipeline.recompute / v;
+    const double fColl = rep.pipeline.forwardCollectives / v;
+    const double bColl = rep.pipeline.backwardCollectives / v;
     const double hop = rep.pipeline.hop;
     // ZB-H1 splits the backward into input gradients (B) and weight gradients (W), about
     // half each (Qi et al. 2024, "Zero Bubble Pipeline Parallelism").
@@ -122,6 +124,20 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
             e.seq = seq++;
             stageEvents.push_back(e);
         };
+        // A pass over the chunk's layers: each layer's compute, then its exposed in-layer
+        // collectives (TP/SP all-reduces or gather/scatter, CP and EP exchanges) on the
+        // collective lane while compute waits for them.
+        const int layersPerChunk = std::max(1, o.perLayer ? rep.pipeline.layers / v : 1);
+        auto emitPass = [&](int st, double start, double dur, double collectives, TaskKind kind, const Task& k) {
+            const double perLayer = dur / layersPerChunk, comm = collectives / layersPerChunk;
+            double at = start;
+            for (int l = 0; l < layersPerChunk; ++l) {
+                emit(st, at, perLayer - comm, Stream::Compute, kind, k);
+                emit(st, at + perLayer - comm, comm, Stream::LayerComm, TaskKind::LayerCollective, k);
+                at += perLayer;
+            }
+        };
+
 
         while (!heap.empty()) {
             const Event ev = heap.top();
@@ -154,7 +170,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
                 double end = now;
                 int consumer = -1;
                 if (k.op == Op::F) {
-                    emit(st, now, f, Stream::Compute, TaskKind::Forward, k);
+                    emitPass(st, now, f, fColl, TaskKind::Forward, k);
                     end = now + f;
                     fDone[st][i] = end;
                     // Send to the next stage, or wrap to stage 0's next chunk.
@@ -170,7 +186,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
                     }
                 } else {
                     emit(st, now, r, Stream::Compute, TaskKind::Recompute, k);
-                    emit(st, now + r, bPart, Stream::Compute, TaskKind::Backward, k);
+                    emitPass(st, now + r, bPart, bColl * (bPart / std::max(1e-30, bFull)), TaskKind::Backward, k);
                     end = now + r + bPart;
                     if (st > 0)
                         consumer = st - 1;
@@ -202,9 +218,13 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
         // optimizer and the per-step overhead: as the analytical engine accounts them.
         const double pipelineEnd = *std::max_element(freeAt.begin(), freeAt.end());
         const Task none { Op::F, -1, 0 };
+        // Gradient buckets: up to 16 bars, the first ones hidden under the last backwards.
+        const int buckets = int(std::min(16.0, rep.pipeline.gradientBuckets));
         for (int st = 0; st < p; ++st) {
             const double dpStart = std::max(stepStart, pipelineEnd - (dpTotal - dpExposed));
-            emit(st, dpStart, pipelineEnd + dpExposed - dpStart, Stream::DataParallelComm, TaskKind::DataParallel, none);
+            const double bucket = (pipelineEnd + dpExposed - dpStart) / buckets;
+            for (int bk = 0; bk < buckets; ++bk)
+                emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
             emit(st, pipelineEnd + dpExposed, bd.optimizer, Stream::Compute, TaskKind::Optimizer, none);
             emit(st, pipelineEnd + dpExposed + bd.optimizer, bd.overhead + bd.contention, Stream::Compute, TaskKind::Overhead, none);
         }

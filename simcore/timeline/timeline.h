@@ -14,6 +14,7 @@ struct TimelineOptions {
     int steps = 1;
     bool perRankRows = false; // one row per TP rank of each stage
     bool zeroBubble = false;  // ZB-H1: weight gradients deferred to fill the bubble
+    bool perLayer = true;     // split passes into layers, with their exposed TP/CP/EP collectives
 };
 
 Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o = {});

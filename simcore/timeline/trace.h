@@ -6,11 +6,11 @@
 
 namespace dtsim {
 
-enum class TaskKind { Forward, Backward, Recompute, WeightGrad, PipelineSend, DataParallel, Optimizer, Overhead, Checkpoint };
+enum class TaskKind { Forward, Backward, Recompute, WeightGrad, PipelineSend, LayerCollective, DataParallel, Optimizer, Overhead, Checkpoint };
 const char* taskKindName(TaskKind k);
 
-enum class Stream { Compute = 0, PipelineComm = 1, DataParallelComm = 2 };
-inline constexpr int kStreamCount = 3;
+enum class Stream { Compute = 0, LayerComm = 1, PipelineComm = 2, DataParallelComm = 3 };
+inline constexpr int kStreamCount = 4;
 const char* streamName(Stream s);
 
 struct TraceEvent {
