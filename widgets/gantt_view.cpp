@@ -12,6 +12,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace dtsim::gui {
@@ -199,13 +200,20 @@ void GanttView::paint(QPainter& p, const QSize& size)
             p.drawText(QRect(4, lane.y, kLabelWidth - 8, lane.height), Qt::AlignVCenter | Qt::AlignLeft,
                 QString::fromStdString(m_trace->rowNames[lane.row]));
         }
+        // A folded block takes the colour of the kind that fills most of it, so a fitted
+        // view still reads as forward / backward / communication.
         double foldStart = -1, foldEnd = -1;
+        std::array<double, 16> foldKinds {};
         auto flushFold = [&] {
             if (foldStart < 0)
                 return;
-            p.fillRect(QRectF(foldStart, lane.y, std::max(1.0, foldEnd - foldStart), lane.height), QColor(150, 150, 150));
+            const auto top = std::max_element(foldKinds.begin(), foldKinds.end()) - foldKinds.begin();
+            QColor color = taskColor(TaskKind(top));
+            color.setAlpha(200);
+            p.fillRect(QRectF(foldStart, lane.y, std::max(1.0, foldEnd - foldStart), lane.height), color);
             ++m_drawnBars;
             foldStart = foldEnd = -1;
+            foldKinds.fill(0);
         };
         const auto& evs = m_trace->events;
         // First event that may be visible (events in a lane are ordered by start).
@@ -223,6 +231,7 @@ void GanttView::paint(QPainter& p, const QSize& size)
                 if (foldStart < 0)
                     foldStart = x0;
                 foldEnd = std::max(foldEnd, x1);
+                foldKinds[std::size_t(e.kind) % foldKinds.size()] += e.duration;
                 continue;
             }
             flushFold();
