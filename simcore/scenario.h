@@ -5,6 +5,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "parallel.h"
+#include "reliability_spec.h"
 #include "training.h"
 
 #include <string>
@@ -19,6 +20,7 @@ struct Scenario {
     HardwareSpec hardware;
     ClusterSpec cluster;
     ParallelPlan plan;
+    ReliabilitySpec reliability;
 };
 
 } // namespace dtsim

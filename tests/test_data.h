@@ -2,6 +2,7 @@
 // Shared fixtures: the shipped catalogue, calibration and presets from the source tree.
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
 
 #include <algorithm>
@@ -32,6 +33,12 @@ inline const std::vector<Topology>& topologies()
 {
     static const std::vector<Topology> t = loadTopologyCatalog(dataPath("resources/topologies"));
     return t;
+}
+
+inline const FailureRates& failureRates()
+{
+    static const FailureRates f = loadFailureRates(dataPath("resources/reliability/reliability.yaml"));
+    return f;
 }
 
 inline Scenario preset(const std::string& name, const std::vector<Override>& overrides = {})

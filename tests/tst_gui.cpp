@@ -32,7 +32,7 @@ namespace {
 
 AppData appData()
 {
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies() };
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates() };
 }
 
 void waitIdle(MainWindow& w, int ms = 20000)

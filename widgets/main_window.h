@@ -5,6 +5,7 @@
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
 #include "simcore/loader/topology_loader.h"
+#include "simcore/reliability/reliability.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -34,6 +35,7 @@ struct AppData {
     Calibration calibration;
     QString presetsDir;
     std::vector<Topology> topologies;
+    FailureRates failureRates;
 };
 
 class MainWindow : public QMainWindow {

@@ -4,6 +4,7 @@
 
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
 
 #include <QDir>
@@ -47,6 +48,7 @@ EngineData loadEngineData(const QCommandLineParser& p)
     d.catalog = loadHardwareCatalog(d.paths.hardwareDir());
     d.calibration = loadCalibration(d.paths.calibrationFile());
     d.topologies = loadTopologyCatalog(d.paths.topologiesDir());
+    d.failureRates = loadFailureRates(d.paths.reliabilityFile());
     return d;
 }
 

@@ -8,6 +8,7 @@
 #include "simcore/hardware.h"
 #include "simcore/input_error.h"
 #include "simcore/loader/topology_loader.h"
+#include "simcore/reliability/reliability.h"
 #include "simcore/scenario.h"
 
 #include <QCommandLineParser>
@@ -26,6 +27,7 @@ struct EngineData {
     std::vector<HardwareSpec> catalog;
     Calibration calibration;
     std::vector<Topology> topologies;
+    FailureRates failureRates;
 };
 EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 

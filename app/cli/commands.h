@@ -22,5 +22,6 @@ int runFrontier(const QStringList& args);
 int runScaling(const QStringList& args);
 int runBench(const QStringList& args);
 int runTrace(const QStringList& args);
+int runReliability(const QStringList& args); // dtsim-cli run
 
 } // namespace dtsim::cli

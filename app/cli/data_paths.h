@@ -12,6 +12,7 @@ struct DataPaths {
     std::string calibrationFile() const;
     std::string presetsDir() const;
     std::string topologiesDir() const;
+    std::string reliabilityFile() const;
 };
 
 // Search order: --data DIR, $DTSIM_DATA_DIR, <bin>/../share/dtsim, the source tree.

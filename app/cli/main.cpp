@@ -21,6 +21,7 @@ void usage(FILE* to)
         "  frontier --gpu ID --months M [--model dense|moe] [--mode realistic|idealized] [--json|--csv]\n"
         "                                                  largest runs a GPU type can do in time\n"
         "  trace FILE -o OUT.json [--steps N] [--ranks] [--zero-bubble]   Chrome trace of the steps\n"
+        "  run FILE [--trials N] [--seed S] [--json]       the whole run with failures and checkpoints\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
@@ -53,6 +54,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runScaling(args);
         if (command == "trace")
             return dtsim::cli::runTrace(args);
+        if (command == "run")
+            return dtsim::cli::runReliability(args);
         if (command == "bench")
             return dtsim::cli::runBench(args);
         if (command == "search")

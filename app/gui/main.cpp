@@ -4,6 +4,7 @@
 #include "simcore/input_error.h"
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
 
@@ -64,6 +65,7 @@ int main(int argc, char** argv)
     data.presetsDir = QString::fromStdString(d.presetsDir());
     try {
         data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
+        data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
     } catch (const dtsim::InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;

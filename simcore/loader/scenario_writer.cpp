@@ -1,5 +1,8 @@
 #include "scenario_writer.h"
 
+#include "exact_number.h"
+#include "reliability_loader.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
@@ -9,19 +12,8 @@ namespace dtsim {
 
 namespace {
 
-// Shortest text that reads back to the same double.
-std::string exact(double v)
-{
-    char buf[64];
-    for (int precision = 6; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::stod(buf) == v)
-            break;
-    }
-    return buf;
-}
-
-std::string withUnit(double v, const char* unit) { return exact(v) + " " + unit; }
+std::string exact(double v) { return exactNumber(v); }
+std::string withUnit(double v, const char* unit) { return exactWithUnit(v, unit); }
 
 const char* normName(NormKind n) { return n == NormKind::RmsNorm ? "rmsnorm" : "layernorm"; }
 const char* positionName(PositionKind p) { return p == PositionKind::Learned ? "learned" : "rotary"; }
@@ -155,6 +147,7 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "tp_comm_overlap" << YAML::Value << p.tpCommOverlap;
     y << YAML::Key << "tp_2d" << YAML::Value << p.tp2d;
     y << YAML::EndMap;
+    writeReliabilitySection(y, s.reliability);
     y << YAML::EndMap;
     return std::string(y.c_str()) + "\n";
 }

@@ -1,0 +1,142 @@
+// dtsim-cli run: the whole run with failures, checkpoints and stragglers, analytically
+// and as a seeded Monte Carlo; with chaos events, against the clean run.
+#include "cli_common.h"
+#include "commands.h"
+
+#include "simcore/reliability/reliability.h"
+#include "simcore/units.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTextStream>
+
+namespace dtsim::cli {
+
+namespace {
+
+QJsonObject lostByCause(const MonteCarloResult& m)
+{
+    QJsonObject o;
+    for (int i = 0; i < kFailureCauseCount; ++i)
+        o[failureCauseName(FailureCause(i))] = m.lostGpuHoursByCause[i];
+    o["checkpoints"] = m.checkpointGpuHours;
+    return o;
+}
+
+QString days(double s) { return QString::fromStdString(formatDuration(s)); }
+QString secs(double s) { return QString::fromStdString(formatSeconds(s)); }
+
+void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloResult& m,
+    const MonteCarloResult* clean, int trials, unsigned long long seed)
+{
+    QTextStream out(stdout);
+    out << QString("%1: %2 GPUs\n").arg(QString::fromStdString(s.name)).arg(r.gpus);
+    QString causes;
+    for (int i = 0; i < kComponentCount; ++i)
+        causes += QString("%1%2 %3").arg(i ? ", " : "").arg(failureCauseName(FailureCause(i))).arg(r.failuresPerDayByCause[i], 0, 'f', 2);
+    out << QString("cluster MTBF        %1 (failures a day: %2)\n").arg(secs(r.clusterMtbf), causes);
+    out << QString("checkpoint          %1, stalls %2").arg(QString::fromStdString(formatBytes(r.checkpointBytes)), secs(r.checkpointWrite));
+    if (s.reliability.asyncCheckpoint)
+        out << QString(" (async; background flush %1)").arg(secs(r.checkpointFlush));
+    out << QString(", reload %1\n").arg(secs(r.checkpointLoad));
+    out << QString("interval            %1 (Young %2, Daly %3)\n").arg(secs(r.interval), secs(r.youngInterval), secs(r.dalyInterval));
+    out << QString("recovery            %1 = drain %2 + provision %3 + load %4 + reinit %5, plus the lost work\n")
+               .arg(secs(r.recovery), secs(r.drain), secs(r.provision), secs(r.checkpointLoad), secs(r.reinit));
+    if (r.stepSlowdown > 0)
+        out << QString("stragglers          every step %1% slower\n").arg(100 * r.stepSlowdown, 0, 'f', 1);
+    out << QString("time to train       failure-free %1; expected %2 (+%3%; first order +%4%)\n")
+               .arg(days(r.failureFreeTime), days(r.expectedTime))
+               .arg(100 * r.overheadFraction, 0, 'f', 2).arg(100 * r.firstOrderOverhead, 0, 'f', 2);
+    out << QString("Monte Carlo         %1 trials, seed %2: mean %3, P50 %4, P90 %5, P99 %6\n")
+               .arg(trials).arg(seed).arg(days(m.mean), days(m.p50), days(m.p90), days(m.p99));
+    out << QString("goodput             %1% (%2 failures per run)\n").arg(100 * m.goodput, 0, 'f', 1).arg(m.failuresMean, 0, 'f', 1);
+    out << "GPU-hours lost      ";
+    for (int i = 0; i < kFailureCauseCount; ++i)
+        out << QString("%1 %2, ").arg(failureCauseName(FailureCause(i))).arg(m.lostGpuHoursByCause[i], 0, 'f', 0);
+    out << QString("checkpoints %1\n").arg(m.checkpointGpuHours, 0, 'f', 0);
+    if (r.mitigationGpuHours > 0)
+        out << QString("mitigation          %1 GPU-hours of idle spares and backup workers\n").arg(r.mitigationGpuHours, 0, 'f', 0);
+    if (clean)
+        out << QString("chaos events        P50 %1 against %2 without them (%3)\n")
+                   .arg(days(m.p50), days(clean->p50)).arg(days(m.p50 - clean->p50));
+}
+
+} // namespace
+
+int runReliability(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.addPositionalArgument("FILE", "Scenario YAML file, or the name of a preset.");
+    p.addOption({ "trials", "Monte Carlo trials (default 1000).", "N", "1000" });
+    p.addOption({ "seed", "Random seed (default 1).", "S", "1" });
+    p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
+    p.addOption({ "json", "Print JSON." });
+    if (!parseCommand(p, "run", args, 1))
+        return kExitBadInput;
+    try {
+        const EngineData d = loadEngineData(p);
+        const Scenario s = loadScenarioArgument(p, d);
+        bool ok = false;
+        const int trials = p.value("trials").toInt(&ok);
+        if (!ok || trials < 1 || trials > 1000000)
+            throw InputError("--trials", 0, "", "expected a whole number from 1 to 1000000");
+        const unsigned long long seed = p.value("seed").toULongLong(&ok);
+        if (!ok)
+            throw InputError("--seed", 0, "", "expected a non-negative whole number");
+
+        const ReliabilityReport r = analyzeReliability(s, d.calibration, d.failureRates);
+        const MonteCarloResult m = simulateRun(r, s.reliability, trials, seed);
+        MonteCarloResult clean;
+        const bool chaos = !s.reliability.chaos.empty();
+        if (chaos) {
+            ReliabilitySpec calm = s.reliability;
+            calm.chaos.clear();
+            clean = simulateRun(r, calm, trials, seed);
+        }
+        if (!p.isSet("json")) {
+            printText(s, r, m, chaos ? &clean : nullptr, trials, seed);
+            return kExitOk;
+        }
+        QJsonObject perDay;
+        for (int i = 0; i < kComponentCount; ++i)
+            perDay[failureCauseName(FailureCause(i))] = r.failuresPerDayByCause[i];
+        QJsonObject o {
+            { "scenario", QString::fromStdString(s.name) },
+            { "gpus", double(r.gpus) },
+            { "cluster_mtbf_s", r.clusterMtbf },
+            { "failures_per_day", perDay },
+            { "checkpoint_bytes", r.checkpointBytes },
+            { "checkpoint_write_s", r.checkpointWrite },
+            { "checkpoint_flush_s", r.checkpointFlush },
+            { "checkpoint_load_s", r.checkpointLoad },
+            { "checkpoint_interval_s", r.interval },
+            { "young_interval_s", r.youngInterval },
+            { "daly_interval_s", r.dalyInterval },
+            { "recovery_s", r.recovery },
+            { "step_slowdown", r.stepSlowdown },
+            { "failure_free_time_s", r.failureFreeTime },
+            { "expected_time_to_train_s", r.expectedTime },
+            { "overhead_fraction", r.overheadFraction },
+            { "first_order_overhead_fraction", r.firstOrderOverhead },
+            { "trials", trials },
+            { "seed", QString::number(seed) },
+            { "mean_s", m.mean },
+            { "p50_s", m.p50 },
+            { "p90_s", m.p90 },
+            { "p99_s", m.p99 },
+            { "goodput", m.goodput },
+            { "failures_per_run", m.failuresMean },
+            { "lost_gpu_hours", lostByCause(m) },
+            { "mitigation_gpu_hours", r.mitigationGpuHours },
+        };
+        if (chaos)
+            o["clean"] = QJsonObject { { "mean_s", clean.mean }, { "p50_s", clean.p50 }, { "p90_s", clean.p90 },
+                { "p99_s", clean.p99 }, { "goodput", clean.goodput }, { "lost_gpu_hours", lostByCause(clean) } };
+        printJson(QJsonDocument(o));
+        return kExitOk;
+    } catch (const InputError& e) {
+        return reportInputError(e);
+    }
+}
+
+} // namespace dtsim::cli

@@ -1,0 +1,335 @@
+#include "reliability.h"
+
+#include "../model.h"
+#include "../precision.h"
+#include "../step.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace dtsim {
+
+const char* failureCauseName(FailureCause c)
+{
+    switch (c) {
+    case FailureCause::Gpu: return "gpu";
+    case FailureCause::Host: return "host";
+    case FailureCause::Nic: return "nic";
+    case FailureCause::SwitchOrCable: return "switch_or_cable";
+    case FailureCause::Software: return "software";
+    case FailureCause::Injected: return "injected";
+    }
+    return "?";
+}
+
+const char* chaosKindName(ChaosEvent::Kind k)
+{
+    switch (k) {
+    case ChaosEvent::Kind::Failure: return "failure";
+    case ChaosEvent::Kind::Straggler: return "straggler";
+    case ChaosEvent::Kind::CorruptCheckpoint: return "corrupt_checkpoint";
+    }
+    return "?";
+}
+
+double youngInterval(double c, double m) { return std::sqrt(2.0 * c * m); }
+
+double dalyInterval(double c, double m)
+{
+    // Daly 2006, "A higher order estimate of the optimum checkpoint interval", Eq. 37.
+    if (c >= 2 * m)
+        return m;
+    const double x = c / (2 * m);
+    return std::sqrt(2 * c * m) * (1 + std::sqrt(x) / 3 + x / 9) - c;
+}
+
+RunOverhead runOverhead(double M, double C, double R, double tau)
+{
+    RunOverhead o;
+    o.checkpoints = C / tau;
+    if (!std::isfinite(M)) {
+        o.firstOrder = o.exact = o.checkpoints;
+        return o;
+    }
+    o.lostWork = tau / (2 * M);
+    o.recovery = R / M;
+    o.firstOrder = o.checkpoints + o.lostWork + o.recovery;
+    // One segment of length L = tau + C, retried until no failure strikes it, takes
+    // (e^{L/M} - 1)(M + R) on average when failures do not strike during recovery
+    // (Daly 2006, Eq. 13, with failures outside recovery only).
+    o.exact = std::expm1((tau + C) / M) * (M + R) / tau - 1;
+    return o;
+}
+
+namespace {
+
+// Step time when one link of a level runs at a share of its bandwidth: a ring runs at
+// its slowest link's pace, and so does an all-to-all, so the whole level slows.
+double degradedStepTime(Scenario s, const Calibration& c, const ReliabilitySpec& spec)
+{
+    const double f = spec.degradedLinkFraction;
+    if (spec.degradedLinkLevel == LinkLevel::ScaleUp) {
+        s.cluster.scaleUpBandwidth *= f;
+    } else {
+        s.cluster.scaleOutBandwidth *= f;
+        for (int i = 0; i < s.cluster.tierCount; ++i)
+            s.cluster.tiers[i].uplinkBandwidth *= f;
+    }
+    return simulate(s, c).step.stepTime;
+}
+
+} // namespace
+
+ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates)
+{
+    const ReliabilitySpec& spec = s.reliability;
+    ReliabilityReport r;
+    const Report base = simulate(s, c);
+    const double gpus = double(s.cluster.gpus);
+    const double nodes = std::ceil(gpus / std::max(1, s.cluster.gpusPerNode));
+
+    // Cluster failure rate: every unit of every component fails independently.
+    double lambda = 0;
+    for (int i = 0; i < kComponentCount; ++i) {
+        const double units = rates.perNode[i] ? nodes : gpus;
+        const double li = rates.mtbf[i] > 0 ? units / rates.mtbf[i] : 0.0;
+        r.failuresPerDayByCause[i] = li * 86400.0;
+        lambda += li;
+    }
+    r.clusterMtbf = lambda > 0 ? 1.0 / lambda : INFINITY;
+
+    // Checkpoint: weights and optimizer states; every shard is written once, and
+    // data-parallel replicas split the writing between them (as torch DCP does).
+    const ParameterCounts params = countParameters(s.model, s.training.seqLen);
+    const bool mixed = s.training.precision != Precision::FP32 && s.training.precision != Precision::TF32;
+    const double stateBytes = (s.training.optimizer == Optimizer::Adam ? 8.0 : 4.0)
+        + (mixed && s.training.masterWeightsFp32 ? 4.0 : 0.0);
+    r.checkpointBytes = params.total * (storageBytes(s.training.precision) + stateBytes);
+    const double write = spec.storageWriteBandwidth > 0 ? spec.storageWriteBandwidth : gpus * rates.writeBandwidthPerGpu;
+    const double read = spec.storageReadBandwidth > 0 ? spec.storageReadBandwidth : gpus * rates.readBandwidthPerGpu;
+    const double syncWrite = r.checkpointBytes / write;
+    if (spec.asyncCheckpoint) {
+        // Training pauses only to copy each GPU's share to host memory.
+        const double staging = spec.stagingBandwidth > 0 ? spec.stagingBandwidth : rates.stagingBandwidthPerGpu;
+        r.checkpointWrite = r.checkpointBytes / gpus / staging;
+        r.checkpointFlush = syncWrite;
+    } else {
+        r.checkpointWrite = syncWrite;
+    }
+    r.checkpointLoad = r.checkpointBytes / read;
+    r.drain = rates.drain;
+    r.provision = spec.spares ? rates.provisionSpare : rates.provisionWait;
+    r.reinit = rates.reinit;
+    r.recovery = r.drain + r.provision + r.checkpointLoad + r.reinit;
+
+    r.youngInterval = youngInterval(r.checkpointWrite, r.clusterMtbf);
+    r.dalyInterval = dalyInterval(r.checkpointWrite, r.clusterMtbf);
+    r.interval = spec.checkpointInterval > 0 ? spec.checkpointInterval : r.youngInterval;
+    // An asynchronous flush must finish before the next checkpoint starts.
+    r.interval = std::max(r.interval, r.checkpointFlush);
+    if (!std::isfinite(r.interval))
+        r.interval = base.timeToTrain; // nothing ever fails: one checkpoint at the end
+
+    // Stragglers: a synchronous step runs at the slowest GPU's pace, unless backup
+    // workers drop the slowest (at the price of more GPUs). A degraded link slows the
+    // collectives that cross it.
+    const double straggler = spec.backupWorkers ? 0.0 : spec.stragglerSlowdown;
+    const double link = spec.degradedLinkFraction < 1 && base.step.stepTime > 0
+        ? degradedStepTime(s, c, spec) / base.step.stepTime - 1 : 0.0;
+    r.stepSlowdown = (1 + straggler) * (1 + link) - 1;
+    r.gpus = static_cast<long long>(std::llround(gpus * (spec.backupWorkers ? 1 + rates.backupWorkerFraction : 1.0)));
+    r.cleanTime = base.timeToTrain;
+    r.failureFreeTime = base.timeToTrain * (1 + r.stepSlowdown);
+
+    const RunOverhead o = runOverhead(r.clusterMtbf, r.checkpointWrite, r.recovery, r.interval);
+    r.firstOrderOverhead = o.firstOrder;
+    r.overheadFraction = o.exact;
+    r.expectedTime = r.failureFreeTime * (1 + o.exact);
+
+    const double idle = (spec.spares ? rates.spareFraction * gpus : 0.0) + (r.gpus - gpus);
+    r.mitigationGpuHours = idle * r.expectedTime / 3600.0;
+    return r;
+}
+
+namespace {
+
+// splitmix64: small, fast, reproducible across platforms.
+struct Rng {
+    unsigned long long state;
+    unsigned long long next()
+    {
+        unsigned long long z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
+    double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
+};
+
+// The chaos events, ready for one pass through a run.
+struct Chaos {
+    std::vector<double> failures;   // injected failure times, sorted
+    std::vector<double> changes;    // times the pace or checkpoint validity changes, sorted
+    std::vector<ChaosEvent> stragglers;
+    std::vector<double> corruptions; // sorted
+
+    explicit Chaos(const std::vector<ChaosEvent>& events)
+    {
+        for (const ChaosEvent& e : events) {
+            switch (e.kind) {
+            case ChaosEvent::Kind::Failure: failures.push_back(e.atSeconds); break;
+            case ChaosEvent::Kind::Straggler: stragglers.push_back(e); changes.push_back(e.atSeconds); break;
+            case ChaosEvent::Kind::CorruptCheckpoint: corruptions.push_back(e.atSeconds); changes.push_back(e.atSeconds); break;
+            }
+        }
+        std::sort(failures.begin(), failures.end());
+        std::sort(changes.begin(), changes.end());
+        std::sort(corruptions.begin(), corruptions.end());
+    }
+    double slowdownAt(double t) const
+    {
+        double s = 0;
+        for (const ChaosEvent& e : stragglers)
+            if (t >= e.atSeconds)
+                s = std::max(s, e.slowdown);
+        return s;
+    }
+};
+
+class TraceRecorder {
+public:
+    explicit TraceRecorder(std::vector<RunPhase>* out) : m_out(out) {}
+    void add(RunPhase::Kind k, double start, double end, int cause = -1)
+    {
+        if (!m_out || end <= start)
+            return;
+        if (k == RunPhase::Kind::Training && !m_out->empty() && m_out->back().kind == k && m_out->back().end >= start) {
+            m_out->back().end = end;
+            return;
+        }
+        m_out->push_back({ k, start, end, cause });
+    }
+    bool on() const { return m_out != nullptr; }
+
+private:
+    std::vector<RunPhase>* m_out;
+};
+
+} // namespace
+
+MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
+    unsigned long long seed, bool recordFirstTrial)
+{
+    MonteCarloResult out;
+    trials = std::max(1, trials);
+    out.times.reserve(trials);
+    const double lambda = std::isfinite(r.clusterMtbf) && r.clusterMtbf > 0 ? 1.0 / r.clusterMtbf : 0.0;
+    std::array<double, kComponentCount> cumulative {};
+    double acc = 0;
+    for (int i = 0; i < kComponentCount; ++i)
+        cumulative[i] = acc += r.failuresPerDayByCause[i];
+    const double gpuHoursPerSecond = double(r.gpus) / 3600.0;
+    const double T = r.failureFreeTime, I = r.interval, C = r.checkpointWrite, R = r.recovery;
+    const double cap = 100 * std::max(T + I, 1.0); // a run this long is hopeless
+    const Chaos chaos(spec.chaos);
+    Rng rng { seed };
+    double failures = 0;
+    auto drawCause = [&] {
+        const double u = rng.uniform() * acc;
+        return std::min<int>(int(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin()), kComponentCount - 1);
+    };
+
+    for (int trial = 0; trial < trials; ++trial) {
+        TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr);
+        double t = 0, done = 0;
+        double nextFailure = lambda > 0 ? rng.exponential(lambda) : INFINITY;
+        std::size_t injected = 0, change = 0, corruption = 0;
+        bool latestCorrupt = false;
+        while (done < T && t < cap) {
+            while (change < chaos.changes.size() && chaos.changes[change] <= t)
+                ++change;
+            const double nextChange = change < chaos.changes.size() ? chaos.changes[change] : INFINITY;
+            const double pace = 1 + chaos.slowdownAt(t);
+            const double injectedAt = injected < chaos.failures.size() ? chaos.failures[injected] : INFINITY;
+            const double failAt = std::max(t, std::min(nextFailure, injectedAt));
+
+            // Whole intervals that finish before the next failure or chaos change.
+            const double fullLeft = std::ceil((T - done) / I) - 1; // the last one has no checkpoint
+            const double segment = I * pace + C;
+            const double jump = std::min(fullLeft, std::floor((std::min(failAt, nextChange) - t) / segment));
+            if (jump >= 1) {
+                if (trace.on())
+                    for (double k = 0; k < jump; ++k) {
+                        trace.add(RunPhase::Kind::Training, t + k * segment, t + k * segment + I * pace);
+                        trace.add(RunPhase::Kind::Checkpoint, t + k * segment + I * pace, t + (k + 1) * segment);
+                    }
+                t += jump * segment;
+                done += jump * I;
+                out.checkpointGpuHours += jump * C * gpuHoursPerSecond;
+                latestCorrupt = false;
+                continue;
+            }
+
+            const double work = std::min(I, T - done);
+            const bool last = done + work >= T;
+            const double end = t + work * pace + (last ? 0.0 : C);
+            if (failAt < end) {
+                const bool isInjected = injectedAt <= nextFailure;
+                const int cause = isInjected ? int(FailureCause::Injected) : drawCause();
+                double lost = failAt - t;
+                trace.add(RunPhase::Kind::Lost, t, failAt, cause);
+                if (latestCorrupt) {
+                    // The newest checkpoint is unreadable: restart from the one before.
+                    const double back = std::min(done, I);
+                    done -= back;
+                    lost += back * pace + C;
+                    trace.add(RunPhase::Kind::Lost, t - back * pace - C, t, cause);
+                    latestCorrupt = false;
+                }
+                out.lostGpuHoursByCause[cause] += (lost + R) * gpuHoursPerSecond;
+                trace.add(RunPhase::Kind::Recovery, failAt, failAt + R, cause);
+                t = failAt + R;
+                failures += 1;
+                if (isInjected)
+                    ++injected;
+                if (!isInjected || nextFailure < t)
+                    nextFailure = lambda > 0 ? t + rng.exponential(lambda) : INFINITY;
+            } else {
+                trace.add(RunPhase::Kind::Training, t, t + work * pace);
+                if (!last) {
+                    trace.add(RunPhase::Kind::Checkpoint, t + work * pace, end);
+                    out.checkpointGpuHours += C * gpuHoursPerSecond;
+                }
+                t = end;
+                done += work;
+                // The first checkpoint written after a corruption event is the bad one.
+                latestCorrupt = corruption < chaos.corruptions.size() && t >= chaos.corruptions[corruption];
+                if (latestCorrupt)
+                    ++corruption;
+            }
+        }
+        if (trace.on())
+            for (const ChaosEvent& e : chaos.stragglers)
+                if (e.atSeconds < t)
+                    trace.add(RunPhase::Kind::Slow, e.atSeconds, t);
+        out.times.push_back(t);
+    }
+    std::sort(out.times.begin(), out.times.end());
+    auto quantile = [&](double f) {
+        return out.times[std::min(out.times.size() - 1, std::size_t(f * double(out.times.size() - 1) + 0.5))];
+    };
+    out.mean = std::accumulate(out.times.begin(), out.times.end(), 0.0) / double(out.times.size());
+    out.p50 = quantile(0.5);
+    out.p90 = quantile(0.9);
+    out.p99 = quantile(0.99);
+    out.goodput = out.mean > 0 ? T / out.mean : 0;
+    out.failuresMean = failures / trials;
+    for (double& h : out.lostGpuHoursByCause)
+        h /= trials;
+    out.checkpointGpuHours /= trials;
+    return out;
+}
+
+} // namespace dtsim

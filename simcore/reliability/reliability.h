@@ -1,0 +1,91 @@
+#pragma once
+// What failures, checkpoints and stragglers do to a run: the cluster's failure rate,
+// checkpoint size and cost, the optimal interval (Young 1974, Daly 2006), the expected
+// time to train, and a seeded Monte Carlo of the whole run.
+#include "../calibration.h"
+#include "../scenario.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace dtsim {
+
+enum class FailureCause { Gpu, Host, Nic, SwitchOrCable, Software, Injected };
+inline constexpr int kComponentCount = 5; // causes drawn at random; Injected is not
+inline constexpr int kFailureCauseCount = 6;
+const char* failureCauseName(FailureCause c);
+
+// Per-unit MTBF and recovery timings and storage defaults, from resources/reliability.
+struct FailureRates {
+    std::array<double, kComponentCount> mtbf {};    // seconds, per unit
+    std::array<bool, kComponentCount> perNode {};   // counted per host rather than per GPU
+    double drain = 60, provisionSpare = 300, provisionWait = 3600, reinit = 120;
+    double spareFraction = 0.01, backupWorkerFraction = 0.04;
+    double writeBandwidthPerGpu = 0.427e9, readBandwidthPerGpu = 0.427e9, stagingBandwidthPerGpu = 25e9;
+};
+
+struct ReliabilityReport {
+    double clusterMtbf = 0; // seconds
+    std::array<double, kComponentCount> failuresPerDayByCause {};
+    double checkpointBytes = 0;  // written per checkpoint, all shards
+    double checkpointWrite = 0;  // seconds training stalls per checkpoint (sync write, or async staging)
+    double checkpointFlush = 0;  // async: background flush to storage, which must fit the interval
+    double checkpointLoad = 0;   // seconds to read it back after a failure
+    double drain = 0, provision = 0, reinit = 0;
+    double recovery = 0;         // drain + provision + load + reinit (lost work comes on top)
+    double interval = 0;         // seconds of training between checkpoints
+    double youngInterval = 0;    // sqrt(2 C M)
+    double dalyInterval = 0;
+    double failureFreeTime = 0;  // time to train with no failures or checkpoints (stragglers included)
+    double cleanTime = 0;        // ... and without stragglers or degraded links
+    double stepSlowdown = 0;     // from stragglers and degraded links, after mitigation
+    double firstOrderOverhead = 0; // C/tau + (R + tau/2)/M: the textbook sum
+    double expectedTime = 0;     // exact expectation under exponential failures
+    double overheadFraction = 0; // expected / failure-free - 1
+    double mitigationGpuHours = 0; // idle spares and backup workers over the expected run
+    long long gpus = 0;          // training GPUs, backup workers included
+};
+
+// Interval formulas, exposed for tests and teaching.
+double youngInterval(double checkpointCost, double mtbf);
+double dalyInterval(double checkpointCost, double mtbf);
+
+// The overhead of checkpoints and failures per unit of training time, for an MTBF M,
+// a checkpoint stall C, a recovery R (without the lost work) and an interval tau.
+struct RunOverhead {
+    double checkpoints = 0; // C / tau
+    double lostWork = 0;    // tau / (2 M): each failure loses half an interval on average
+    double recovery = 0;    // R / M
+    double firstOrder = 0;  // the sum: Young's first-order model
+    double exact = 0;       // (e^{(tau + C)/M} - 1)(M + R)/tau - 1, exponential failures
+};
+RunOverhead runOverhead(double mtbf, double checkpointCost, double recovery, double interval);
+
+ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates);
+
+// One phase of one simulated run, for the run timeline.
+struct RunPhase {
+    enum class Kind { Training, Lost, Checkpoint, Recovery, Slow };
+    Kind kind = Kind::Training;
+    double start = 0, end = 0;
+    int cause = -1; // FailureCause for Lost and Recovery
+};
+
+struct MonteCarloResult {
+    std::vector<double> times; // per trial, seconds, sorted
+    double mean = 0, p50 = 0, p90 = 0, p99 = 0;
+    double goodput = 0; // failure-free time / mean time
+    std::array<double, kFailureCauseCount> lostGpuHoursByCause {}; // lost work plus recovery, per trial
+    double checkpointGpuHours = 0;
+    double failuresMean = 0;
+    std::vector<RunPhase> firstTrial; // trial 0's phases, when asked for
+};
+
+// Seeded: the same seed gives the same result. Chaos events apply to every trial.
+// Training between failures advances in whole intervals at a time, so the cost is
+// per failure, not per checkpoint.
+MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
+    unsigned long long seed, bool recordFirstTrial = false);
+
+} // namespace dtsim
