@@ -140,12 +140,48 @@ private slots:
         const Run bench = cli({ "bench", "--json" });
         QCOMPARE(bench.code, 0);
         const QJsonObject bo = QJsonDocument::fromJson(bench.out).object();
-        for (const char* key : { "plans_per_s", "search_ms", "frontier_ms" })
+        for (const char* key : { "plans_per_s", "search_ms", "frontier_ms", "trace_ms", "montecarlo_ms" })
             QVERIFY2(bo[key].toDouble() > 0, key);
 
         QCOMPARE(cli({ "frontier", "--gpu", "nope", "--months", "3" }).code, 2);
         QCOMPARE(cli({ "frontier", "--gpu", "h100-sxm", "--months", "-1" }).code, 2);
         QCOMPARE(cli({ "search", "gpt3-175b-a100", "--objective", "cost" }).code, 2);
+    }
+
+    void runJsonHasTheDocumentedKeys()
+    {
+        const Run r = cli({ "run", "llama3-405b-h100", "--trials", "200", "--seed", "5", "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const char* key : { "cluster_mtbf_s", "checkpoint_interval_s", "checkpoint_write_s", "expected_time_to_train_s",
+                 "overhead_fraction", "p50_s", "p90_s", "p99_s", "goodput", "lost_gpu_hours" })
+            QVERIFY2(o.contains(key), key);
+        QVERIFY(o["p50_s"].toDouble() <= o["p90_s"].toDouble());
+        QVERIFY(o["p90_s"].toDouble() <= o["p99_s"].toDouble());
+        QVERIFY(o["goodput"].toDouble() > 0.5 && o["goodput"].toDouble() < 1);
+        QVERIFY(o["lost_gpu_hours"].toObject()["gpu"].toDouble() > 0);
+        QVERIFY(!o.contains("clean"));
+        // The same seed gives the same answer.
+        QCOMPARE(cli({ "run", "llama3-405b-h100", "--trials", "200", "--seed", "5", "--json" }).out, r.out);
+
+        // Chaos events: compared against the clean run.
+        QTemporaryDir dir;
+        QFile in(preset("llama3-405b-h100"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile chaos(dir.filePath("chaos.yaml"));
+        QVERIFY(chaos.open(QIODevice::WriteOnly));
+        chaos.write(in.readAll() + "reliability:\n  chaos:\n    - {at: 3 days, event: straggler, target: gpu 1042, slowdown: 0.15}\n");
+        chaos.close();
+        const Run c = cli({ "run", chaos.fileName(), "--trials", "50", "--json" });
+        QCOMPARE(c.code, 0);
+        const QJsonObject co = QJsonDocument::fromJson(c.out).object();
+        QVERIFY(co["p50_s"].toDouble() > 1.1 * co["clean"].toObject()["p50_s"].toDouble());
+
+        QCOMPARE(cli({ "run", "llama3-405b-h100", "--trials", "0" }).code, 2);
+        QCOMPARE(cli({ "run", "llama3-405b-h100", "--seed", "x" }).code, 2);
+        const Run bad = cli({ "run", "llama3-405b-h100", "--set", "reliability.straggler_slowdown=-1" });
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("reliability.straggler_slowdown"));
     }
 
     void badInvocationsExitTwo()

@@ -10,6 +10,7 @@
 #include "simcore/planner/frontier.h"
 #include "simcore/planner/scaling.h"
 #include "simcore/planner/search.h"
+#include "simcore/reliability/reliability.h"
 #include "simcore/step.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/units.h"
@@ -288,6 +289,14 @@ int runBench(const QStringList& args)
         const Trace trace = simulateTimeline(preset, calibration);
         const double traceMs = std::chrono::duration<double, std::milli>(clock::now() - t3).count();
 
+        // 1,000 trials of a 90-day run on the preset's 16,384 GPUs.
+        ReliabilityReport rr = analyzeReliability(preset, calibration, data.failureRates);
+        rr.failureFreeTime = 90 * 86400.0;
+        auto t4 = clock::now();
+        const MonteCarloResult mc = simulateRun(rr, preset.reliability, 1000, 1);
+        const double monteCarloMs = std::chrono::duration<double, std::milli>(clock::now() - t4).count();
+        sink += mc.mean;
+
         FrontierOptions fo;
         fo.hardware = *findHardware(catalog, "h100-sxm");
         auto t2 = clock::now();
@@ -299,13 +308,16 @@ int runBench(const QStringList& args)
             out << QJsonDocument(QJsonObject { { "plans_per_s", plansPerS }, { "search_ms", searchMs },
                                      { "search_plans", double(sr.considered()) }, { "frontier_ms", frontierMs },
                                      { "frontier_points", int(fr.points.size()) }, { "trace_ms", traceMs },
-                                     { "trace_events", double(trace.events.size()) }, { "checksum", sink } })
+                                     { "trace_events", double(trace.events.size()) },
+                                     { "montecarlo_ms", monteCarloMs }, { "montecarlo_failures_per_trial", mc.failuresMean }, { "checksum", sink } })
                        .toJson(QJsonDocument::Indented);
         } else {
             out << QString("plan evaluation   %1 plans/s on one core (%2 us each)\n").arg(plansPerS, 0, 'f', 0).arg(1e6 / plansPerS, 0, 'f', 3);
             out << QString("best-plan search  %1 ms for llama3-405b-h100 (%2 plans)\n").arg(searchMs, 0, 'f', 1).arg(sr.considered());
             out << QString("frontier          %1 ms for %2 points (H100, 3 months)\n").arg(frontierMs, 0, 'f', 1).arg(fr.points.size());
             out << QString("timeline          %1 ms for one llama3-405b-h100 step (%2 events)\n").arg(traceMs, 0, 'f', 1).arg(trace.events.size());
+            out << QString("Monte Carlo       %1 ms for 1,000 trials of a 90-day run on %2 GPUs (%3 failures each)\n")
+                       .arg(monteCarloMs, 0, 'f', 1).arg(rr.gpus).arg(mc.failuresMean, 0, 'f', 0);
         }
         return kExitOk;
     } catch (const InputError& e) {
