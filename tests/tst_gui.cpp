@@ -11,6 +11,8 @@
 #include "widgets/scenario_document.h"
 #include "widgets/gantt_view.h"
 #include "widgets/timeline_tab.h"
+#include "widgets/reliability_tab.h"
+#include "widgets/run_timeline_view.h"
 #include "widgets/topology_editor.h"
 
 #include <QCheckBox>
@@ -264,10 +266,45 @@ private slots:
         QVERIFY(!QJsonDocument::fromJson(json.readAll()).isNull());
     }
 
+    void reliabilityFollowsTheSliders()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("reliability"));
+        waitIdle(w);
+        ReliabilityTab* tab = w.reliabilityTab();
+        QVERIFY(tab->hasResult());
+        const RunOutlook before = tab->outlook();
+        QCOMPARE(before.trials, 1000);
+        QVERIFY(!before.run.firstTrial.empty());
+        QVERIFY(tab->findChild<QLabel*>() != nullptr);
+        // One GPU 15% slow: the expected run grows by 15%, and the new Monte Carlo arrives.
+        auto* slow = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("reliability.straggler_slowdown"));
+        QVERIFY(slow);
+        slow->setValue(15);
+        QCOMPARE(w.document()->scenario().reliability.stragglerSlowdown, 0.15);
+        waitIdle(w);
+        const RunOutlook after = tab->outlook();
+        QVERIFY(std::abs(after.report.expectedTime / before.report.expectedTime - 1.15) < 0.01);
+        QVERIFY(after.run.p50 > 1.1 * before.run.p50);
+        // The run timeline shows a phase under the middle of the training lane.
+        RunTimelineView* view = tab->timeline();
+        view->fit();
+        QVERIFY(!view->grab().toImage().isNull());
+        const RunPhase* ph = view->phaseAt(QPoint(view->width() / 2, view->height() / 4));
+        QVERIFY(ph != nullptr);
+        // Undo brings the first run back.
+        w.document()->undoStack()->undo();
+        waitIdle(w);
+        QVERIFY(std::abs(tab->outlook().report.expectedTime / before.report.expectedTime - 1) < 1e-9);
+    }
+
     void tabsByName()
     {
         MainWindow w(appData());
-        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline" })
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability" })
             QVERIFY(w.selectTab(t));
         QVERIFY(!w.selectTab("nope"));
     }

@@ -15,7 +15,7 @@ Evaluator::Evaluator(Calibration calibration, QObject* parent)
 
 Evaluator::~Evaluator()
 {
-    for (Job* j : { &m_frontier, &m_search, &m_scaling })
+    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook })
         if (j->cancel)
             j->cancel->store(true);
 }
@@ -100,6 +100,32 @@ void Evaluator::requestScaling(const Scenario& s)
         [this, job](const ScalingCurves& c) {
             if (job.generation == m_scaling.generation && !job.cancel->load())
                 emit scalingReady(c);
+            finished();
+        });
+}
+
+void Evaluator::requestRunOutlook(const Scenario& s, const FailureRates& rates, int trials, unsigned long long seed)
+{
+    const Job job = start(m_outlook);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<RunOutlook>(this,
+        [s, rates, cal, cancel, trials, seed] {
+            RunOutlook o;
+            o.trials = trials;
+            o.report = analyzeReliability(s, cal, rates);
+            o.run = simulateRun(o.report, s.reliability, trials, seed, true, cancel.get());
+            o.hasChaos = !s.reliability.chaos.empty();
+            if (o.hasChaos) {
+                ReliabilitySpec calm = s.reliability;
+                calm.chaos.clear();
+                o.clean = simulateRun(o.report, calm, trials, seed, false, cancel.get());
+            }
+            return o;
+        },
+        [this, job](const RunOutlook& o) {
+            if (job.generation == m_outlook.generation && !job.cancel->load())
+                emit runOutlookReady(o);
             finished();
         });
 }

@@ -6,6 +6,7 @@
 #include "simcore/planner/frontier.h"
 #include "simcore/planner/scaling.h"
 #include "simcore/planner/search.h"
+#include "simcore/reliability/reliability.h"
 #include "simcore/report.h"
 #include "simcore/scenario.h"
 
@@ -15,6 +16,16 @@
 #include <memory>
 
 namespace dtsim::gui {
+
+// The whole run for the Reliability tab: the analysis, the Monte Carlo with the
+// scenario's chaos events and, when there are any, the same seeds without them.
+struct RunOutlook {
+    ReliabilityReport report;
+    MonteCarloResult run;
+    MonteCarloResult clean;
+    bool hasChaos = false;
+    int trials = 0;
+};
 
 class Evaluator : public QObject {
     Q_OBJECT
@@ -30,6 +41,7 @@ public:
     void requestFrontier(const FrontierOptions& o);
     void requestSearch(const Scenario& s, const SearchOptions& o);
     void requestScaling(const Scenario& s);
+    void requestRunOutlook(const Scenario& s, const FailureRates& rates, int trials, unsigned long long seed);
     bool busy() const { return m_running > 0; }
 
 signals:
@@ -37,6 +49,7 @@ signals:
     void frontierReady(const dtsim::Frontier& realistic, const dtsim::Frontier& idealized);
     void searchReady(const dtsim::SearchResult& r);
     void scalingReady(const dtsim::ScalingCurves& c);
+    void runOutlookReady(const dtsim::gui::RunOutlook& o);
     void busyChanged(bool busy);
 
 private:
@@ -48,7 +61,7 @@ private:
     void finished();
 
     Calibration m_calibration;
-    Job m_frontier, m_search, m_scaling;
+    Job m_frontier, m_search, m_scaling, m_outlook;
     int m_running = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "scaling_view.h"
 #include "scenario_document.h"
 #include "timeline_tab.h"
+#include "reliability_tab.h"
 #include "topology_editor.h"
 
 #include "simcore/input_error.h"
@@ -45,7 +46,7 @@
 namespace dtsim::gui {
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline" };
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability" };
 constexpr int kMaxRecent = 8;
 }
 
@@ -98,6 +99,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_topology, tr("Topology"));
     m_timeline = new TimelineTab(m_evaluator->calibration(), m_tabs);
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_reliability = new ReliabilityTab(m_evaluator, m_data.failureRates, m_tabs);
+    m_tabs->addTab(m_reliability, tr("Reliability"));
     split->addWidget(m_panel);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -277,7 +280,7 @@ bool MainWindow::saveTo(const QString& path)
 
 bool MainWindow::selectTab(const QString& name)
 {
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < int(std::size(kTabNames)); ++i)
         if (name == kTabNames[i]) {
             m_tabs->setCurrentIndex(i);
             return true;
@@ -314,6 +317,7 @@ void MainWindow::refresh()
         m_dashboard->showInvalid(QString::fromStdString(issue->reason));
         m_topology->showReport(nullptr);
         m_timeline->showScenario(nullptr);
+        m_reliability->showScenario(nullptr);
         m_currentValid = false;
         m_frontier->markScenario(0, 0, false);
         return;
@@ -347,6 +351,7 @@ void MainWindow::requestBackground()
     so.topN = 25;
     m_evaluator->requestSearch(s, so);
     m_evaluator->requestScaling(s);
+    m_reliability->showScenario(&s);
     // The frontier depends on the GPU, its network and the duration only.
     // A scenario deadline sets the frontier's duration.
     if (s.training.deadline > 0) {

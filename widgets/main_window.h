@@ -29,6 +29,7 @@ class BreakdownView;
 class PlansView;
 class TopologyEditor;
 class TimelineTab;
+class ReliabilityTab;
 
 struct AppData {
     std::vector<HardwareSpec> catalog;
@@ -61,6 +62,7 @@ public:
     BreakdownView* breakdownView() const { return m_breakdown; }
     TopologyEditor* topologyEditor() const { return m_topology; }
     TimelineTab* timelineTab() const { return m_timeline; }
+    ReliabilityTab* reliabilityTab() const { return m_reliability; }
     QString bannerText() const;
     bool hasFrontier() const { return m_haveFrontier; }
     void flushPending(); // start debounced background work now
@@ -92,6 +94,7 @@ private:
     PlansView* m_plans = nullptr;
     TopologyEditor* m_topology = nullptr;
     TimelineTab* m_timeline = nullptr;
+    ReliabilityTab* m_reliability = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -238,6 +238,36 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog)
     f.push_back(real("training.deadline", "Run", "Deadline (0 = none)", "days", 86400, 0, 3650, false,
         "The run must finish within it; the time-to-train tile turns red beyond it, and the frontier uses it as its duration.",
         [](const Scenario& s) { return s.training.deadline; }, [](Scenario& s, double v) { s.training.deadline = v; }));
+
+    // --- Reliability ---------------------------------------------------------------
+    f.push_back(flag("reliability.async_checkpoint", "Reliability", "Asynchronous checkpoints",
+        "Copy the state to host memory and flush it to storage in the background: training stalls only for the copy.",
+        [](const Scenario& s) { return s.reliability.asyncCheckpoint ? 1.0 : 0.0; },
+        [](Scenario& s, double v) { s.reliability.asyncCheckpoint = v > 0.5; }));
+    f.push_back(real("reliability.checkpoint_interval", "Reliability", "Checkpoint interval (0 = optimal)", "min", 60, 0, 10000, false,
+        "Training time between checkpoints. 0 uses Young's optimum sqrt(2 x checkpoint stall x cluster MTBF).",
+        [](const Scenario& s) { return s.reliability.checkpointInterval; },
+        [](Scenario& s, double v) { s.reliability.checkpointInterval = v; }));
+    f.push_back(real("reliability.storage_write_bandwidth", "Reliability", "Storage write (0 = default)", "GB/s", 1e9, 0, 1e6, false,
+        "Aggregate checkpoint write bandwidth of the job's storage. 0: 427 MB/s per GPU (Llama 3's Tectonic peak).",
+        [](const Scenario& s) { return s.reliability.storageWriteBandwidth; },
+        [](Scenario& s, double v) { s.reliability.storageWriteBandwidth = v; }));
+    f.push_back(flag("reliability.spares", "Reliability", "Hot spares",
+        "Keep 1% spare nodes powered: a failed node is replaced in 5 minutes instead of about an hour.",
+        [](const Scenario& s) { return s.reliability.spares ? 1.0 : 0.0; },
+        [](Scenario& s, double v) { s.reliability.spares = v > 0.5; }));
+    f.push_back(real("reliability.straggler_slowdown", "Reliability", "One slow GPU", "%", 0.01, 0, 100, false,
+        "One GPU slower by this much slows every synchronous step by as much.",
+        [](const Scenario& s) { return s.reliability.stragglerSlowdown; },
+        [](Scenario& s, double v) { s.reliability.stragglerSlowdown = v; }));
+    f.push_back(flag("reliability.backup_workers", "Reliability", "Backup workers",
+        "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs.",
+        [](const Scenario& s) { return s.reliability.backupWorkers ? 1.0 : 0.0; },
+        [](Scenario& s, double v) { s.reliability.backupWorkers = v > 0.5; }));
+    f.push_back(real("reliability.degraded_link", "Reliability", "Degraded scale-out link", "%", 0.01, 1, 100, false,
+        "One scale-out link at this share of its bandwidth (100% = healthy); rings and all-to-alls run at their slowest link's pace.",
+        [](const Scenario& s) { return s.reliability.degradedLinkFraction; },
+        [](Scenario& s, double v) { s.reliability.degradedLinkFraction = v; s.reliability.degradedLinkLevel = LinkLevel::ScaleOut; }));
     return f;
 }
 

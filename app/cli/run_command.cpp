@@ -52,10 +52,10 @@ void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloRe
     out << QString("goodput             %1% (%2 failures per run)\n").arg(100 * m.goodput, 0, 'f', 1).arg(m.failuresMean, 0, 'f', 1);
     out << "GPU-hours lost      ";
     for (int i = 0; i < kFailureCauseCount; ++i)
-        out << QString("%1 %2, ").arg(failureCauseName(FailureCause(i))).arg(m.lostGpuHoursByCause[i], 0, 'f', 0);
-    out << QString("checkpoints %1\n").arg(m.checkpointGpuHours, 0, 'f', 0);
+        out << QString("%1 %2, ").arg(failureCauseName(FailureCause(i))).arg(QString::fromStdString(formatCount(m.lostGpuHoursByCause[i])));
+    out << QString("checkpoints %1\n").arg(QString::fromStdString(formatCount(m.checkpointGpuHours)));
     if (r.mitigationGpuHours > 0)
-        out << QString("mitigation          %1 GPU-hours of idle spares and backup workers\n").arg(r.mitigationGpuHours, 0, 'f', 0);
+        out << QString("mitigation          %1 GPU-hours of idle spares and backup workers\n").arg(QString::fromStdString(formatCount(r.mitigationGpuHours)));
     if (clean)
         out << QString("chaos events        P50 %1 against %2 without them (%3)\n")
                    .arg(days(m.p50), days(clean->p50)).arg(days(m.p50 - clean->p50));

@@ -220,7 +220,7 @@ private:
 } // namespace
 
 MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
-    unsigned long long seed, bool recordFirstTrial)
+    unsigned long long seed, bool recordFirstTrial, const std::atomic<bool>* cancel)
 {
     MonteCarloResult out;
     trials = std::max(1, trials);
@@ -242,6 +242,8 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     };
 
     for (int trial = 0; trial < trials; ++trial) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            break;
         TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr);
         double t = 0, done = 0;
         double nextFailure = lambda > 0 ? rng.exponential(lambda) : INFINITY;
@@ -316,6 +318,8 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
                     trace.add(RunPhase::Kind::Slow, e.atSeconds, t);
         out.times.push_back(t);
     }
+    if (out.times.empty())
+        return out; // cancelled
     std::sort(out.times.begin(), out.times.end());
     auto quantile = [&](double f) {
         return out.times[std::min(out.times.size() - 1, std::size_t(f * double(out.times.size() - 1) + 0.5))];
@@ -325,10 +329,11 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     out.p90 = quantile(0.9);
     out.p99 = quantile(0.99);
     out.goodput = out.mean > 0 ? T / out.mean : 0;
-    out.failuresMean = failures / trials;
+    const double n = double(out.times.size());
+    out.failuresMean = failures / n;
     for (double& h : out.lostGpuHoursByCause)
-        h /= trials;
-    out.checkpointGpuHours /= trials;
+        h /= n;
+    out.checkpointGpuHours /= n;
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "../scenario.h"
 
 #include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,6 @@ struct MonteCarloResult {
 // Training between failures advances in whole intervals at a time, so the cost is
 // per failure, not per checkpoint.
 MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
-    unsigned long long seed, bool recordFirstTrial = false);
+    unsigned long long seed, bool recordFirstTrial = false, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace dtsim

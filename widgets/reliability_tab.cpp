@@ -1,0 +1,225 @@
+#include "reliability_tab.h"
+
+#include "palette_colors.h"
+#include "run_timeline_view.h"
+
+#include "simcore/units.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim::gui {
+
+namespace {
+
+constexpr double kDay = 86400;
+
+QString duration(double s) { return QString::fromStdString(formatDuration(s)); }
+QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
+
+void styleAxis(QCPAxis* a)
+{
+    const QColor fg = foreground();
+    a->setBasePen(QPen(fg));
+    a->setTickPen(QPen(fg));
+    a->setSubTickPen(QPen(fg));
+    a->setTickLabelColor(fg);
+    a->setLabelColor(fg);
+    a->grid()->setPen(QPen(gridColor(), 1, Qt::DotLine));
+}
+
+} // namespace
+
+ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent)
+    : QWidget(parent)
+    , m_evaluator(evaluator)
+    , m_rates(std::move(rates))
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_trials = new QSpinBox(this);
+    m_trials->setRange(10, 100000);
+    m_trials->setValue(1000);
+    m_trials->setSingleStep(100);
+    m_trials->setToolTip(tr("Monte Carlo trials: each simulates the whole run with random failures."));
+    m_seed = new QSpinBox(this);
+    m_seed->setRange(0, 1 << 30);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("The same seed gives the same runs."));
+    controls->addWidget(new QLabel(tr("Trials"), this));
+    controls->addWidget(m_trials);
+    controls->addWidget(new QLabel(tr("Seed"), this));
+    controls->addWidget(m_seed);
+    controls->addWidget(new QLabel(tr("Storage, checkpoint policy, spares and stragglers: the Reliability group on the left; "
+                                      "chaos events: the scenario's reliability.chaos list."), this), 1);
+    layout->addLayout(controls);
+
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_timeline = new RunTimelineView(split);
+    m_histogram = new QCustomPlot(split);
+    m_histogram->setMinimumHeight(200);
+    split->addWidget(m_timeline);
+    split->addWidget(m_histogram);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    m_histogram->setBackground(background());
+    styleAxis(m_histogram->xAxis);
+    styleAxis(m_histogram->yAxis);
+    m_histogram->xAxis->setLabel(tr("time to train (days), over the trials"));
+    m_histogram->yAxis->setLabel(tr("trials"));
+    m_histogram->legend->setVisible(true);
+    m_histogram->legend->setBrush(background());
+    m_histogram->legend->setTextColor(foreground());
+    m_histogram->legend->setBorderPen(QPen(gridColor()));
+    m_histogram->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+
+    connect(m_trials, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
+    connect(m_seed, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
+    connect(m_evaluator, &Evaluator::runOutlookReady, this, &ReliabilityTab::showOutlook);
+}
+
+void ReliabilityTab::showScenario(const Scenario* s)
+{
+    m_valid = s != nullptr;
+    if (!s) {
+        m_timeline->clear();
+        m_summary->setText(tr("The plan is not valid; fix it to see the run."));
+        return;
+    }
+    m_scenario = *s;
+    request();
+}
+
+void ReliabilityTab::request()
+{
+    if (m_valid)
+        m_evaluator->requestRunOutlook(m_scenario, m_rates, m_trials->value(), static_cast<unsigned long long>(m_seed->value()));
+}
+
+void ReliabilityTab::showOutlook(const RunOutlook& o)
+{
+    if (o.run.times.empty())
+        return;
+    m_hasResult = true;
+    m_outlook = o;
+    const ReliabilityReport& r = o.report;
+    const MonteCarloResult& m = o.run;
+    const bool async = m_scenario.reliability.asyncCheckpoint;
+    QString causes;
+    for (int i = 0; i < kComponentCount; ++i)
+        causes += QString("%1%2 %3").arg(i ? ", " : "").arg(QString(failureCauseName(FailureCause(i))).replace('_', ' '))
+                      .arg(r.failuresPerDayByCause[i], 0, 'f', 2);
+    QString lost;
+    for (int i = 0; i < kFailureCauseCount; ++i)
+        if (m.lostGpuHoursByCause[i] > 0)
+            lost += QString("%1 %2, ").arg(QString(failureCauseName(FailureCause(i))).replace('_', ' '))
+                        .arg(QString::fromStdString(formatCount(m.lostGpuHoursByCause[i])));
+    lost += tr("checkpoints %1").arg(QString::fromStdString(formatCount(m.checkpointGpuHours)));
+
+    QString html = "<table cellspacing=6>";
+    auto row = [&](const QString& k, const QString& v) { html += QString("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
+    row(tr("Cluster MTBF"), tr("%1 (failures a day: %2)").arg(duration(r.clusterMtbf), causes));
+    row(tr("Checkpoint"), async
+            ? tr("%1; training pauses %2 to stage it, the flush takes %3 in the background; reload %4")
+                  .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointFlush), seconds(r.checkpointLoad))
+            : tr("%1; training pauses %2 to write it; reload %3")
+                  .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointLoad)));
+    row(tr("Interval"), tr("every %1 (Young's optimum %2)").arg(duration(r.interval), duration(r.youngInterval)));
+    row(tr("Recovery"), tr("%1 per failure (drain %2, provision %3, load %4, reinit %5) plus the lost work")
+                            .arg(duration(r.recovery), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad), seconds(r.reinit)));
+    row(tr("Time to train"), tr("failure-free %1; expected <b>%2</b> (+%3%); Monte Carlo P50 %4, P90 %5, P99 %6")
+                                 .arg(duration(r.failureFreeTime), duration(r.expectedTime))
+                                 .arg(100 * r.overheadFraction, 0, 'f', 1)
+                                 .arg(duration(m.p50), duration(m.p90), duration(m.p99)));
+    row(tr("Goodput"), tr("%1% over %2 trials, %3 failures a run; GPU-hours lost: %4")
+                           .arg(100 * m.goodput, 0, 'f', 1).arg(o.trials).arg(m.failuresMean, 0, 'f', 1).arg(lost));
+    if (r.stepSlowdown > 0)
+        row(tr("Stragglers"), tr("every step %1% slower (a slow GPU or a degraded link)").arg(100 * r.stepSlowdown, 0, 'f', 1));
+    if (r.mitigationGpuHours > 0)
+        row(tr("Mitigation"), tr("hot spares and backup workers hold %1 GPU-hours idle")
+                                  .arg(QString::fromStdString(formatCount(r.mitigationGpuHours))));
+    if (o.hasChaos)
+        row(tr("Chaos events"), tr("P50 %1 against %2 for the clean run: %3 later")
+                                    .arg(duration(m.p50), duration(o.clean.p50), duration(m.p50 - o.clean.p50)));
+    html += "</table>";
+    m_summary->setText(html);
+
+    m_timeline->setRun(m.firstTrial, m_scenario.reliability.chaos, r.failureFreeTime, r.expectedTime);
+    plotHistogram(o);
+}
+
+void ReliabilityTab::plotHistogram(const RunOutlook& o)
+{
+    QCustomPlot* plot = m_histogram;
+    plot->clearPlottables();
+    plot->clearItems();
+    const MonteCarloResult& m = o.run;
+    double lo = m.times.front(), hi = m.times.back();
+    if (o.hasChaos) {
+        lo = std::min(lo, o.clean.times.front());
+        hi = std::max(hi, o.clean.times.back());
+    }
+    // Each series is binned over its own spread, so a far-off clean run keeps its shape.
+    const int bins = std::clamp(int(std::sqrt(double(m.times.size()))), 10, 60);
+    auto histogram = [&](const std::vector<double>& times, const QString& name, QColor color) {
+        const double lo = times.front();
+        const double width = std::max((times.back() - lo) / bins, 1.0);
+        QVector<double> x(bins), y(bins, 0);
+        for (int i = 0; i < bins; ++i)
+            x[i] = (lo + (i + 0.5) * width) / kDay;
+        for (double t : times)
+            y[std::min(bins - 1, int((t - lo) / width))] += 1;
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setName(name);
+        bars->setWidth(width / kDay);
+        bars->setData(x, y, true);
+        bars->setPen(QPen(color.darker(130)));
+        color.setAlpha(150);
+        bars->setBrush(color);
+        return *std::max_element(y.begin(), y.end());
+    };
+    double top = 0;
+    if (o.hasChaos)
+        top = histogram(o.clean.times, tr("clean run"), seriesColor(7));
+    top = std::max(top, histogram(m.times, o.hasChaos ? tr("with the chaos events") : tr("time to train"), seriesColor(0)));
+
+    auto line = [&](double t, const QString& label, const QColor& c, Qt::PenStyle style, double height) {
+        auto* l = new QCPItemStraightLine(plot);
+        l->point1->setCoords(t / kDay, 0);
+        l->point2->setCoords(t / kDay, 1);
+        l->setPen(QPen(c, 2, style));
+        auto* text = new QCPItemText(plot);
+        text->position->setCoords(t / kDay, top * height);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setText(" " + label);
+        text->setColor(c);
+    };
+    const QColor fg = foreground();
+    line(o.report.expectedTime, (o.hasChaos ? tr("expected without chaos %1") : tr("expected %1")).arg(duration(o.report.expectedTime)),
+        QColor(213, 94, 0), Qt::SolidLine, 1.05);
+    line(m.p50, tr("P50"), fg, Qt::DashLine, 0.9);
+    line(m.p90, tr("P90"), fg, Qt::DashLine, 0.75);
+    line(m.p99, tr("P99"), fg, Qt::DashLine, 0.6);
+    const double margin = std::max(60.0, 0.04 * (hi - lo));
+    plot->xAxis->setRange((lo - margin) / kDay, (hi + 3 * margin) / kDay);
+    plot->yAxis->setRange(0, top * 1.15);
+    plot->replot();
+}
+
+} // namespace dtsim::gui

@@ -1,0 +1,49 @@
+#pragma once
+// The Reliability tab: the expected run with failures, checkpoints and stragglers.
+// A summary of the analysis, one simulated run over days, and the histogram of time
+// to train over the Monte Carlo trials (against the clean run when chaos events are
+// injected). The Monte Carlo runs on the evaluator's worker thread.
+#include "evaluator.h"
+
+#include "simcore/reliability/reliability.h"
+#include "simcore/scenario.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+class QSpinBox;
+
+namespace dtsim::gui {
+
+class RunTimelineView;
+
+class ReliabilityTab : public QWidget {
+    Q_OBJECT
+public:
+    ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
+    void showScenario(const Scenario* s); // null when the plan is invalid
+    RunTimelineView* timeline() const { return m_timeline; }
+    QCustomPlot* histogram() const { return m_histogram; }
+    bool hasResult() const { return m_hasResult; }
+    const RunOutlook& outlook() const { return m_outlook; } // the last one shown
+
+private:
+    void request();
+    void showOutlook(const RunOutlook& o);
+    void plotHistogram(const RunOutlook& o);
+
+    Evaluator* m_evaluator;
+    FailureRates m_rates;
+    Scenario m_scenario;
+    bool m_valid = false;
+    bool m_hasResult = false;
+    RunOutlook m_outlook;
+    QSpinBox* m_trials = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QLabel* m_summary = nullptr;
+    RunTimelineView* m_timeline = nullptr;
+    QCustomPlot* m_histogram = nullptr;
+};
+
+} // namespace dtsim::gui

@@ -1,0 +1,326 @@
+#include "run_timeline_view.h"
+
+#include "palette_colors.h"
+
+#include "simcore/units.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim::gui {
+
+namespace {
+
+constexpr double kDay = 86400;
+
+const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Stragglers" };
+constexpr int kLanes = 4;
+
+QColor phaseColor(RunPhase::Kind k)
+{
+    switch (k) {
+    case RunPhase::Kind::Training: return QColor(0, 158, 115);
+    case RunPhase::Kind::Lost: return QColor(213, 94, 0);
+    case RunPhase::Kind::Checkpoint: return QColor(0, 114, 178);
+    case RunPhase::Kind::Recovery: return QColor(230, 159, 0);
+    case RunPhase::Kind::Slow: return QColor(204, 121, 167);
+    }
+    return Qt::gray;
+}
+
+QString phaseName(RunPhase::Kind k)
+{
+    switch (k) {
+    case RunPhase::Kind::Training: return QObject::tr("training");
+    case RunPhase::Kind::Lost: return QObject::tr("work lost (redone)");
+    case RunPhase::Kind::Checkpoint: return QObject::tr("checkpoint");
+    case RunPhase::Kind::Recovery: return QObject::tr("recovery");
+    case RunPhase::Kind::Slow: return QObject::tr("straggler");
+    }
+    return {};
+}
+
+// A tick step of 1, 2 or 5 times a power of ten days (or hours, when zoomed in).
+double niceStep(double span, int maxTicks)
+{
+    const double raw = span / std::max(1, maxTicks);
+    const double p = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : { 1.0, 2.0, 5.0, 10.0 })
+        if (m * p >= raw)
+            return m * p;
+    return 10 * p;
+}
+
+} // namespace
+
+RunTimelineView::RunTimelineView(QWidget* parent) : QWidget(parent)
+{
+    setMinimumHeight(170);
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+}
+
+void RunTimelineView::setRun(std::vector<RunPhase> phases, std::vector<ChaosEvent> chaos, double failureFree, double expected)
+{
+    m_phases = std::move(phases);
+    m_chaos = std::move(chaos);
+    m_failureFree = failureFree;
+    m_expected = expected;
+    m_end = 1;
+    for (const RunPhase& p : m_phases)
+        m_end = std::max(m_end, p.end);
+    m_end = std::max({ m_end, failureFree, std::isfinite(expected) ? expected : 0.0 });
+    if (!m_userZoomed)
+        fit();
+    update();
+}
+
+void RunTimelineView::clear()
+{
+    m_phases.clear();
+    m_chaos.clear();
+    update();
+}
+
+void RunTimelineView::fit()
+{
+    m_t0 = 0;
+    m_t1 = m_end * 1.02;
+    m_userZoomed = false;
+    update();
+}
+
+RunTimelineView::Geometry RunTimelineView::geometry(const QSize& size) const
+{
+    const int text = fontMetrics().height();
+    Geometry g;
+    g.left = fontMetrics().horizontalAdvance(kLaneNames[2]) + 16;
+    g.right = size.width() - 12;
+    g.top = (2 + std::min<int>(3, int(m_chaos.size()))) * text + 10;
+    g.gap = 6;
+    g.laneHeight = std::max(14, (size.height() - g.top - 2 * text - 12 - (kLanes - 1) * g.gap) / kLanes);
+    return g;
+}
+
+int RunTimelineView::laneOf(RunPhase::Kind k) const
+{
+    switch (k) {
+    case RunPhase::Kind::Training:
+    case RunPhase::Kind::Lost: return 0;
+    case RunPhase::Kind::Checkpoint: return 1;
+    case RunPhase::Kind::Recovery: return 2;
+    case RunPhase::Kind::Slow: return 3;
+    }
+    return 0;
+}
+
+double RunTimelineView::xAt(double t, const Geometry& g) const
+{
+    return g.left + (t - m_t0) / (m_t1 - m_t0) * (g.right - g.left);
+}
+
+double RunTimelineView::timeAt(double x, const Geometry& g) const
+{
+    return m_t0 + (x - g.left) / std::max(1, g.right - g.left) * (m_t1 - m_t0);
+}
+
+void RunTimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    paint(p, size());
+}
+
+void RunTimelineView::renderTo(QPainter& painter, const QSize& size) { paint(painter, size); }
+
+void RunTimelineView::paint(QPainter& p, const QSize& size)
+{
+    p.fillRect(QRect(QPoint(0, 0), size), background());
+    const Geometry g = geometry(size);
+    const QColor fg = foreground();
+    const int text = fontMetrics().height();
+    if (m_phases.empty()) {
+        p.setPen(fg);
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("No run to show: the plan is not valid."));
+        return;
+    }
+
+    // Legend.
+    int lx = g.left;
+    for (RunPhase::Kind k : { RunPhase::Kind::Training, RunPhase::Kind::Lost, RunPhase::Kind::Checkpoint,
+             RunPhase::Kind::Recovery, RunPhase::Kind::Slow }) {
+        p.fillRect(QRect(lx, 6, 12, 12), phaseColor(k));
+        p.setPen(fg);
+        const QString name = phaseName(k);
+        p.drawText(QPoint(lx + 16, 6 + text - 4), name);
+        lx += 16 + fontMetrics().horizontalAdvance(name) + 18;
+    }
+
+    // Lanes: label, background, phases (at least a pixel wide, so short recoveries
+    // and checkpoints stay visible; dense ones merge into a band).
+    for (int lane = 0; lane < kLanes; ++lane) {
+        const int y = g.laneY(lane);
+        p.setPen(fg);
+        p.drawText(QRect(4, y, g.left - 10, g.laneHeight), Qt::AlignRight | Qt::AlignVCenter, tr(kLaneNames[lane]));
+        QColor band = fg;
+        band.setAlpha(18);
+        p.fillRect(QRect(g.left, y, g.right - g.left, g.laneHeight), band);
+    }
+    p.setClipRect(QRect(g.left, 0, g.right - g.left, size.height()));
+    std::array<double, kLanes> lastX;
+    lastX.fill(-1e9);
+    for (const RunPhase& ph : m_phases) {
+        if (ph.end < m_t0 || ph.start > m_t1)
+            continue;
+        const int lane = laneOf(ph.kind);
+        const double x0 = xAt(ph.start, g), x1 = std::max(xAt(ph.end, g), x0 + 1.0);
+        if (x1 <= lastX[lane] && ph.kind != RunPhase::Kind::Lost)
+            continue; // folded into the pixel already drawn
+        lastX[lane] = x1;
+        const int y = g.laneY(lane);
+        // Lost work sits in the lower half of the training lane, so the eye sees both.
+        const QRectF r = ph.kind == RunPhase::Kind::Lost
+            ? QRectF(x0, y + g.laneHeight * 0.45, x1 - x0, g.laneHeight * 0.55)
+            : QRectF(x0, y + 1, x1 - x0, g.laneHeight - 2);
+        p.fillRect(r, phaseColor(ph.kind));
+    }
+    // Injected events as labelled markers, their labels stacked in rows above the
+    // lanes so that close events stay readable.
+    std::array<double, 3> rowEnd;
+    rowEnd.fill(-1e9);
+    for (const ChaosEvent& e : m_chaos) {
+        const double x = xAt(e.atSeconds, g);
+        if (x < g.left || x > g.right)
+            continue;
+        const QString label = QString("%1%2").arg(QString::fromLatin1(chaosKindName(e.kind)).replace('_', ' '))
+                                  .arg(e.target.empty() ? QString() : ": " + QString::fromStdString(e.target));
+        int row = 0;
+        while (row < 2 && rowEnd[row] > x)
+            ++row;
+        rowEnd[row] = x + fontMetrics().horizontalAdvance(label) + 8;
+        const double labelY = g.top - 4 - (int(std::min<std::size_t>(3, m_chaos.size())) - 1 - row) * text;
+        p.setPen(QPen(fg, 1, Qt::DashLine));
+        p.drawLine(QPointF(x, labelY - text + 4), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
+        p.drawText(QPointF(x + 3, labelY), label);
+    }
+    // Reference ends.
+    auto marker = [&](double t, const QString& label, const QColor& c, int row) {
+        if (!std::isfinite(t) || t < m_t0 || t > m_t1)
+            return;
+        const double x = xAt(t, g);
+        p.setPen(QPen(c, 2));
+        p.drawLine(QPointF(x, g.top), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
+        p.drawText(QPointF(std::min(x + 4, double(g.right) - fontMetrics().horizontalAdvance(label)), g.laneY(row) + g.laneHeight - 3), label);
+    };
+    marker(m_failureFree, tr("failure-free end"), fg, 2);
+    marker(m_expected, tr("expected end"), QColor(213, 94, 0), 3);
+    p.setClipping(false);
+
+    // Time axis in days (or hours when zoomed in).
+    const int axisY = g.laneY(kLanes - 1) + g.laneHeight + 4;
+    p.setPen(fg);
+    p.drawLine(g.left, axisY, g.right, axisY);
+    const double span = m_t1 - m_t0;
+    const bool hours = span < 3 * kDay;
+    const double unit = hours ? 3600.0 : kDay;
+    const double step = niceStep(span / unit, std::max(2, (g.right - g.left) / 90)) * unit;
+    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+        const double x = xAt(t, g);
+        p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
+        const QString label = QString::number(t / unit, 'g', 4) + (hours ? " h" : " d");
+        p.drawText(QRectF(x - 40, axisY + 5, 80, text), Qt::AlignHCenter, label);
+    }
+    p.drawText(QRect(g.left, axisY + text + 4, g.right - g.left, text), Qt::AlignRight,
+        hours ? tr("wall-clock time since the start (hours)") : tr("wall-clock time since the start (days)"));
+}
+
+const RunPhase* RunTimelineView::phaseAt(const QPoint& pos) const
+{
+    const Geometry g = geometry(size());
+    int lane = -1;
+    for (int i = 0; i < kLanes; ++i)
+        if (pos.y() >= g.laneY(i) && pos.y() < g.laneY(i) + g.laneHeight)
+            lane = i;
+    if (lane < 0 || pos.x() < g.left)
+        return nullptr;
+    // Within a pixel either side: short phases are drawn a pixel wide.
+    const double t = timeAt(pos.x(), g), slack = (m_t1 - m_t0) / std::max(1, g.right - g.left);
+    const RunPhase* best = nullptr;
+    for (const RunPhase& ph : m_phases)
+        if (laneOf(ph.kind) == lane && ph.start - slack <= t && t <= ph.end + slack)
+            if (!best || ph.kind == RunPhase::Kind::Lost)
+                best = &ph;
+    return best;
+}
+
+bool RunTimelineView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        if (const RunPhase* ph = phaseAt(help->pos())) {
+            QString tip = QString("<b>%1</b><br>from day %2 to day %3<br>%4")
+                              .arg(phaseName(ph->kind))
+                              .arg(ph->start / kDay, 0, 'f', 3)
+                              .arg(ph->end / kDay, 0, 'f', 3)
+                              .arg(QString::fromStdString(formatDuration(ph->end - ph->start)));
+            if (ph->cause >= 0)
+                tip += QString("<br>cause: %1").arg(QString::fromLatin1(failureCauseName(FailureCause(ph->cause))).replace('_', ' '));
+            QToolTip::showText(help->globalPos(), tip, this);
+        } else {
+            QToolTip::hideText();
+        }
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void RunTimelineView::wheelEvent(QWheelEvent* e)
+{
+    const Geometry g = geometry(size());
+    const double around = timeAt(e->position().x(), g);
+    const double f = e->angleDelta().y() > 0 ? 0.8 : 1.25;
+    const double span = std::clamp((m_t1 - m_t0) * f, 60.0, m_end * 1.5);
+    const double share = (around - m_t0) / (m_t1 - m_t0);
+    m_t0 = around - share * span;
+    m_t1 = m_t0 + span;
+    m_userZoomed = true;
+    update();
+}
+
+void RunTimelineView::mousePressEvent(QMouseEvent* e)
+{
+    m_dragging = e->button() == Qt::LeftButton;
+    m_dragFrom = e->pos();
+    m_dragT0 = m_t0;
+}
+
+void RunTimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (!m_dragging)
+        return;
+    const Geometry g = geometry(size());
+    const double span = m_t1 - m_t0;
+    m_t0 = m_dragT0 - (e->pos().x() - m_dragFrom.x()) * span / std::max(1, g.right - g.left);
+    m_t1 = m_t0 + span;
+    m_userZoomed = true;
+    update();
+}
+
+void RunTimelineView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
+void RunTimelineView::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
+
+void RunTimelineView::keyPressEvent(QKeyEvent* e)
+{
+    if (e->key() == Qt::Key_F)
+        fit();
+    else
+        QWidget::keyPressEvent(e);
+}
+
+} // namespace dtsim::gui

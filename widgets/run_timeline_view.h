@@ -1,0 +1,55 @@
+#pragma once
+// One simulated run over days: training, work lost to failures, checkpoints, recovery
+// and straggler periods, each on its own lane, with the clean and failure-free ends
+// marked. Mouse wheel zooms around the cursor, drag pans, F or double-click fits.
+#include "simcore/reliability/reliability.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace dtsim::gui {
+
+class RunTimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunTimelineView(QWidget* parent = nullptr);
+    // `failureFree` and `expected` are drawn as reference lines (seconds).
+    void setRun(std::vector<RunPhase> phases, std::vector<ChaosEvent> chaos, double failureFree, double expected);
+    void clear();
+    void fit();
+    const RunPhase* phaseAt(const QPoint& p) const;
+    void renderTo(QPainter& painter, const QSize& size);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    bool event(QEvent* e) override;
+
+private:
+    struct Geometry {
+        int left, right, top, laneHeight, gap;
+        int laneY(int lane) const { return top + lane * (laneHeight + gap); }
+    };
+    Geometry geometry(const QSize& size) const;
+    int laneOf(RunPhase::Kind k) const;
+    double xAt(double t, const Geometry& g) const;
+    double timeAt(double x, const Geometry& g) const;
+    void paint(QPainter& p, const QSize& size);
+
+    std::vector<RunPhase> m_phases;
+    std::vector<ChaosEvent> m_chaos;
+    double m_failureFree = 0, m_expected = 0, m_end = 1;
+    double m_t0 = 0, m_t1 = 1;
+    bool m_dragging = false;
+    bool m_userZoomed = false; // keep the user's zoom when a new run arrives
+    QPoint m_dragFrom;
+    double m_dragT0 = 0;
+};
+
+} // namespace dtsim::gui
