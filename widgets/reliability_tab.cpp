@@ -140,7 +140,7 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
                   .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointFlush), seconds(r.checkpointLoad))
             : tr("%1; training pauses %2 to write it; reload %3")
                   .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointLoad)));
-    row(tr("Interval"), tr("every %1 (Young's optimum %2)").arg(duration(r.interval), duration(r.youngInterval)));
+    row(tr("Interval"), tr("every %1, %2 steps (Young's optimum %3)").arg(duration(r.interval)).arg(r.intervalSteps).arg(duration(r.youngInterval)));
     row(tr("Recovery"), tr("%1 per failure (drain %2, provision %3, load %4, reinit %5) plus the lost work")
                             .arg(duration(r.recovery), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad), seconds(r.reinit)));
     row(tr("Time to train"), tr("failure-free %1; expected <b>%2</b> (+%3%); Monte Carlo P50 %4, P90 %5, P99 %6")

@@ -39,7 +39,7 @@ void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloRe
     if (s.reliability.asyncCheckpoint)
         out << QString(" (async; background flush %1)").arg(secs(r.checkpointFlush));
     out << QString(", reload %1\n").arg(secs(r.checkpointLoad));
-    out << QString("interval            %1 (Young %2, Daly %3)\n").arg(secs(r.interval), secs(r.youngInterval), secs(r.dalyInterval));
+    out << QString("interval            %1, %2 steps (Young %3, Daly %4)\n").arg(secs(r.interval)).arg(r.intervalSteps).arg(secs(r.youngInterval), secs(r.dalyInterval));
     out << QString("recovery            %1 = drain %2 + provision %3 + load %4 + reinit %5, plus the lost work\n")
                .arg(secs(r.recovery), secs(r.drain), secs(r.provision), secs(r.checkpointLoad), secs(r.reinit));
     if (r.stepSlowdown > 0)
@@ -110,6 +110,7 @@ int runReliability(const QStringList& args)
             { "checkpoint_flush_s", r.checkpointFlush },
             { "checkpoint_load_s", r.checkpointLoad },
             { "checkpoint_interval_s", r.interval },
+            { "checkpoint_interval_steps", r.intervalSteps },
             { "young_interval_s", r.youngInterval },
             { "daly_interval_s", r.dalyInterval },
             { "recovery_s", r.recovery },

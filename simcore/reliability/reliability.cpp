@@ -130,6 +130,14 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     r.interval = std::max(r.interval, r.checkpointFlush);
     if (!std::isfinite(r.interval))
         r.interval = base.timeToTrain; // nothing ever fails: one checkpoint at the end
+    // Checkpoints fall between steps: a whole number of steps, at least one.
+    const double step = base.step.stepTime;
+    if (step > 0) {
+        r.intervalSteps = std::max(1.0, std::round(r.interval / step));
+        if (r.intervalSteps * step < r.checkpointFlush)
+            r.intervalSteps = std::ceil(r.checkpointFlush / step);
+        r.interval = r.intervalSteps * step;
+    }
 
     // Stragglers: a synchronous step runs at the slowest GPU's pace, unless backup
     // workers drop the slowest (at the price of more GPUs). A degraded link slows the

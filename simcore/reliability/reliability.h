@@ -36,6 +36,7 @@ struct ReliabilityReport {
     double drain = 0, provision = 0, reinit = 0;
     double recovery = 0;         // drain + provision + load + reinit (lost work comes on top)
     double interval = 0;         // seconds of training between checkpoints
+    double intervalSteps = 0;    // the same, in training steps
     double youngInterval = 0;    // sqrt(2 C M)
     double dalyInterval = 0;
     double failureFreeTime = 0;  // time to train with no failures or checkpoints (stragglers included)
