@@ -131,10 +131,22 @@ private slots:
 
     void failureRatesReproduceTheLlama3Run()
     {
-        // 16,384 H100s in 2,048 hosts saw 419 interruptions in 54 days.
+        // 16,384 H100s in 2,048 hosts on a three-level Clos saw 419 interruptions in 54
+        // days. The preset folds the rack and cluster switches into one level; give it
+        // Meta's three.
         Scenario s = test::preset("llama3-405b-h100");
         QCOMPARE(s.cluster.gpus, 16384LL);
+        QCOMPARE(s.cluster.tierCount, 1);
+        const ReliabilityReport twoLevels = analyzeReliability(s, test::calibration(), test::failureRates());
+        s.cluster.tiers[1] = s.cluster.tiers[0];
+        s.cluster.tiers[0] = NetworkTier {};
+        s.cluster.tiers[0].spanGpus = 16;
+        s.cluster.tierCount = 2;
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
+        // A deeper network fails more often, through its switches and cables only.
+        const int sw = int(FailureCause::SwitchOrCable);
+        QVERIFY(std::abs(r.failuresPerDayByCause[sw] / twoLevels.failuresPerDayByCause[sw] - 1.5) < 1e-9);
+        QCOMPARE(r.failuresPerDayByCause[int(FailureCause::Gpu)], twoLevels.failuresPerDayByCause[int(FailureCause::Gpu)]);
         double perDay = 0;
         for (double f : r.failuresPerDayByCause)
             perDay += f;

@@ -26,9 +26,14 @@ FailureRates loadFailureRates(const std::string& path)
         r.expectMap(c, field);
         r.checkKeys(c, field, { "per", "mtbf" });
         const std::string per = r.string(r.required(c, field, "per"), field + ".per");
-        if (per != "gpu" && per != "node")
-            r.fail(c["per"], field + ".per", "\"" + per + "\" is not one of: gpu, node");
-        f.perNode[i] = per == "node";
+        if (per == "gpu")
+            f.unit[i] = FailureRates::Unit::Gpu;
+        else if (per == "node")
+            f.unit[i] = FailureRates::Unit::Node;
+        else if (per == "gpu_port_per_level")
+            f.unit[i] = FailureRates::Unit::PortLevel;
+        else
+            r.fail(c["per"], field + ".per", "\"" + per + "\" is not one of: gpu, node, gpu_port_per_level");
         f.mtbf[i] = sourcedQuantity(r, r.required(c, field, "mtbf"), field + ".mtbf", Dimension::Seconds, Bound::Positive);
     }
 

@@ -88,11 +88,14 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     const Report base = simulate(s, c);
     const double gpus = double(s.cluster.gpus);
     const double nodes = std::ceil(gpus / std::max(1, s.cluster.gpusPerNode));
+    const double levels = 1 + s.cluster.tierCount; // the leaf, then each tier
 
     // Cluster failure rate: every unit of every component fails independently.
     double lambda = 0;
     for (int i = 0; i < kComponentCount; ++i) {
-        const double units = rates.perNode[i] ? nodes : gpus;
+        const double units = rates.unit[i] == FailureRates::Unit::Node ? nodes
+            : rates.unit[i] == FailureRates::Unit::PortLevel                ? gpus * levels
+                                                                            : gpus;
         const double li = rates.mtbf[i] > 0 ? units / rates.mtbf[i] : 0.0;
         r.failuresPerDayByCause[i] = li * 86400.0;
         lambda += li;

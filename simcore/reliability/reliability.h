@@ -20,7 +20,10 @@ const char* failureCauseName(FailureCause c);
 // Per-unit MTBF and recovery timings and storage defaults, from resources/reliability.
 struct FailureRates {
     std::array<double, kComponentCount> mtbf {};    // seconds, per unit
-    std::array<bool, kComponentCount> perNode {};   // counted per host rather than per GPU
+    // What one unit is: a GPU, a host, or a GPU's path through one switch level (the
+    // NIC's leaf plus each tier above), so that deeper networks fail more often.
+    enum class Unit { Gpu, Node, PortLevel };
+    std::array<Unit, kComponentCount> unit {};
     double drain = 60, provisionSpare = 300, provisionWait = 3600, reinit = 120;
     double spareFraction = 0.01, backupWorkerFraction = 0.04;
     double writeBandwidthPerGpu = 0.427e9, readBandwidthPerGpu = 0.427e9, stagingBandwidthPerGpu = 25e9;
