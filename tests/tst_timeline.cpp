@@ -55,6 +55,59 @@ private slots:
         }
     }
 
+    void concurrentTransfersShareTheNic()
+    {
+        // GPT-3 on 1,024 A100s: pipeline stages and data-parallel replicas both cross the
+        // NICs, and the gradient buckets hide under the last backwards, where the
+        // cool-down sends still run.
+        Scenario s = test::preset("gpt3-175b-a100");
+        const StepReport rep = simulateStep(s, test::calibration());
+        QVERIFY(rep.comm[int(CommGroup::PP)].span.domains > 1);
+        QVERIFY(rep.comm[int(CommGroup::DP)].span.domains > 1);
+        TimelineOptions alone;
+        alone.shareLinks = false;
+        const Trace separate = simulateTimeline(s, test::calibration(), alone);
+        const Trace shared = simulateTimeline(s, test::calibration());
+        const double hop = rep.pipeline.hop;
+        int slowed = 0;
+        for (const TraceEvent& e : shared.events)
+            if (e.kind == TaskKind::PipelineSend) {
+                // Either alone on the NIC or sharing it half and half: nothing in between.
+                QVERIFY(std::abs(e.duration - hop) < 1e-12 * hop || std::abs(e.duration - 2 * hop) < 1e-12 * hop);
+                slowed += e.duration > 1.5 * hop;
+            }
+        QVERIFY2(slowed > 0, "no send overlapped the gradient buckets");
+        for (const TraceEvent& e : separate.events)
+            if (e.kind == TaskKind::PipelineSend)
+                QCOMPARE(e.duration, hop);
+        // Sharing never speeds the step, and costs at most the slowed sends' time.
+        QVERIFY(shared.stepTime > separate.stepTime);
+        QVERIFY(shared.stepTime - separate.stepTime <= 2 * slowed * hop + 1e-9);
+    }
+
+    void checkpointFallsInTheWindow()
+    {
+        const Scenario s = test::preset("llama2-7b-8xa100");
+        TimelineOptions o;
+        o.steps = 5;
+        o.checkpointEverySteps = 2;
+        o.checkpointSeconds = 3.5;
+        const Trace t = simulateTimeline(s, test::calibration(), o);
+        TimelineOptions none = o;
+        none.checkpointEverySteps = 0;
+        const Trace plain = simulateTimeline(s, test::calibration(), none);
+        int checkpoints = 0;
+        for (const TraceEvent& e : t.events)
+            if (e.kind == TaskKind::Checkpoint) {
+                ++checkpoints;
+                QCOMPARE(e.duration, 3.5);
+                QVERIFY(e.step == 1 || e.step == 3); // after the 2nd and 4th steps
+            }
+        QCOMPARE(checkpoints, 2 * t.ranksPerStage * s.plan.pp);
+        QVERIFY(std::abs(t.totalTime - plain.totalTime - 7.0) < 1e-9);
+        QCOMPARE(t.stepTime, plain.stepTime); // the step itself is unchanged
+    }
+
     void oneFOneBWarmupAndCooldown()
     {
         const Scenario s = pipelineScenario(Schedule::OneFOneB, 8, 1, 256); // m = 16 per replica

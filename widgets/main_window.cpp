@@ -97,7 +97,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_plans, tr("Best plans"));
     m_topology = new TopologyEditor(m_doc, m_data.topologies, m_tabs);
     m_tabs->addTab(m_topology, tr("Topology"));
-    m_timeline = new TimelineTab(m_evaluator->calibration(), m_tabs);
+    m_timeline = new TimelineTab(m_evaluator->calibration(), m_data.failureRates, m_tabs);
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_reliability = new ReliabilityTab(m_evaluator, m_data.failureRates, m_tabs);
     m_tabs->addTab(m_reliability, tr("Reliability"));

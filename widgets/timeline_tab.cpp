@@ -18,9 +18,14 @@
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace dtsim::gui {
 
-TimelineTab::TimelineTab(const Calibration& calibration, QWidget* parent) : QWidget(parent), m_calibration(calibration)
+TimelineTab::TimelineTab(const Calibration& calibration, FailureRates rates, QWidget* parent)
+    : QWidget(parent)
+    , m_calibration(calibration)
+    , m_rates(std::move(rates))
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
@@ -35,6 +40,10 @@ TimelineTab::TimelineTab(const Calibration& calibration, QWidget* parent) : QWid
     bar->addWidget(m_ranks);
     bar->addWidget(m_zeroBubble);
     bar->addWidget(m_critical);
+    m_checkpoint = new QCheckBox(tr("Checkpoint at the end"), this);
+    m_checkpoint->setToolTip(tr("End the window with a checkpoint. Otherwise checkpoints fall every so many steps, "
+                                "as the reliability model sets the interval."));
+    bar->addWidget(m_checkpoint);
     auto* fit = new QPushButton(tr("Fit (F)"), this);
     bar->addWidget(fit);
     bar->addStretch(1);
@@ -52,7 +61,7 @@ TimelineTab::TimelineTab(const Calibration& calibration, QWidget* parent) : QWid
     scroll->setWidget(m_gantt);
     column->addWidget(scroll, 1);
 
-    for (QCheckBox* box : { m_ranks, m_zeroBubble })
+    for (QCheckBox* box : { m_ranks, m_zeroBubble, m_checkpoint })
         connect(box, &QCheckBox::toggled, this, &TimelineTab::rebuild);
     connect(m_steps, &QSpinBox::valueChanged, this, &TimelineTab::rebuild);
     connect(m_critical, &QCheckBox::toggled, m_gantt, &GanttView::setShowCriticalPath);
@@ -89,16 +98,28 @@ void TimelineTab::rebuild()
         m_summary->setText(tr("The plan is not valid: no timeline."));
         return;
     }
+    const TimelineOptions o = options();
+    auto trace = std::make_shared<Trace>(simulateTimeline(m_scenario, m_calibration, o));
+    const double analytical = simulateStep(m_scenario, m_calibration).stepTime;
+    m_summary->setText(tr("%1 bars on %2 rows. Step time: event simulation %3, analytical %4. "
+                          "Checkpoint: %5 every %6 steps.")
+                           .arg(trace->events.size()).arg(trace->rowNames.size())
+                           .arg(QString::fromStdString(formatSeconds(trace->stepTime)), QString::fromStdString(formatSeconds(analytical)))
+                           .arg(QString::fromStdString(formatSeconds(o.checkpointSeconds))).arg(m_intervalSteps));
+    m_gantt->setTrace(std::move(trace));
+}
+
+TimelineOptions TimelineTab::options()
+{
     TimelineOptions o;
     o.steps = m_steps->value();
     o.perRankRows = m_ranks->isChecked();
     o.zeroBubble = m_zeroBubble->isChecked();
-    auto trace = std::make_shared<Trace>(simulateTimeline(m_scenario, m_calibration, o));
-    const double analytical = simulateStep(m_scenario, m_calibration).stepTime;
-    m_summary->setText(tr("%1 bars on %2 rows. Step time: event simulation %3, analytical %4.")
-                           .arg(trace->events.size()).arg(trace->rowNames.size())
-                           .arg(QString::fromStdString(formatSeconds(trace->stepTime)), QString::fromStdString(formatSeconds(analytical))));
-    m_gantt->setTrace(std::move(trace));
+    const ReliabilityReport rel = analyzeReliability(m_scenario, m_calibration, m_rates);
+    m_intervalSteps = static_cast<long long>(std::min(1e15, rel.intervalSteps));
+    o.checkpointEverySteps = m_checkpoint->isChecked() ? o.steps : static_cast<int>(std::min<long long>(m_intervalSteps, 1 << 30));
+    o.checkpointSeconds = rel.checkpointWrite;
+    return o;
 }
 
 bool TimelineTab::exportPng(const QString& path) { return m_gantt->grab().save(path, "PNG"); }
@@ -121,11 +142,7 @@ bool TimelineTab::exportTrace(const QString& path)
 {
     if (!m_valid)
         return false;
-    TimelineOptions o;
-    o.steps = m_steps->value();
-    o.perRankRows = m_ranks->isChecked();
-    o.zeroBubble = m_zeroBubble->isChecked();
-    const std::string json = toChromeTrace(simulateTimeline(m_scenario, m_calibration, o));
+    const std::string json = toChromeTrace(simulateTimeline(m_scenario, m_calibration, options()));
     QSaveFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(json.data(), qint64(json.size())) == qint64(json.size()) && f.commit();
 }

@@ -3,6 +3,8 @@
 // (steps, one row per TP rank, zero-bubble schedule, critical path) and exports (PNG,
 // SVG, Chrome trace JSON).
 #include "simcore/calibration.h"
+#include "simcore/reliability/reliability.h"
+#include "simcore/timeline/timeline.h"
 #include "simcore/scenario.h"
 
 #include <QWidget>
@@ -18,7 +20,7 @@ class GanttView;
 class TimelineTab : public QWidget {
     Q_OBJECT
 public:
-    TimelineTab(const Calibration& calibration, QWidget* parent = nullptr);
+    TimelineTab(const Calibration& calibration, FailureRates rates, QWidget* parent = nullptr);
     void showScenario(const Scenario* s); // null when the plan is invalid
     GanttView* gantt() const { return m_gantt; }
     bool exportPng(const QString& path);
@@ -27,7 +29,10 @@ public:
 
 private:
     void rebuild();
+    TimelineOptions options(); // from the controls and the reliability model's interval
     const Calibration& m_calibration;
+    FailureRates m_rates;
+    long long m_intervalSteps = 0;
     Scenario m_scenario;
     bool m_valid = false;
     GanttView* m_gantt = nullptr;
@@ -35,6 +40,7 @@ private:
     QCheckBox* m_ranks = nullptr;
     QCheckBox* m_zeroBubble = nullptr;
     QCheckBox* m_critical = nullptr;
+    QCheckBox* m_checkpoint = nullptr;
     QLabel* m_summary = nullptr;
 };
 

@@ -2,6 +2,7 @@
 #include "cli_common.h"
 #include "commands.h"
 
+#include "simcore/reliability/reliability.h"
 #include "simcore/step.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/units.h"
@@ -9,6 +10,8 @@
 #include <QFile>
 #include <QSaveFile>
 #include <QTextStream>
+
+#include <algorithm>
 
 namespace dtsim::cli {
 
@@ -32,6 +35,10 @@ int runTrace(const QStringList& args)
         if (!ok || o.steps < 1 || o.steps > 1000)
             throw InputError("--steps", 0, "", "expected a whole number from 1 to 1000");
         o.perRankRows = p.isSet("ranks");
+        // Checkpoints fall where the reliability model puts them (every so many steps).
+        const ReliabilityReport rel = analyzeReliability(s, d.calibration, d.failureRates);
+        o.checkpointEverySteps = static_cast<int>(std::min(1e9, rel.intervalSteps));
+        o.checkpointSeconds = rel.checkpointWrite;
         o.zeroBubble = p.isSet("zero-bubble");
         const Trace t = simulateTimeline(s, d.calibration, o);
         const std::string json = toChromeTrace(t);
@@ -44,6 +51,10 @@ int runTrace(const QStringList& args)
                                    .arg(QString::fromStdString(formatSeconds(t.stepTime)))
                                    .arg(QString::fromStdString(formatSeconds(analytical)))
                                    .arg(100 * (t.stepTime / analytical - 1), 0, 'f', 2);
+        QTextStream(stdout) << QString("checkpoint: %1 stall every %2 steps (%3 in this window)\n")
+                                   .arg(QString::fromStdString(formatSeconds(o.checkpointSeconds)))
+                                   .arg(o.checkpointEverySteps)
+                                   .arg(o.steps / std::max(1, o.checkpointEverySteps));
         return kExitOk;
     } catch (const InputError& e) {
         return reportInputError(e);

@@ -3,7 +3,8 @@
 // backward of every micro-batch and model chunk on every stage, the sends between
 // stages, data-parallel synchronisation and the optimizer. Events are ordered by
 // (time, sequence number), so the result is deterministic. Durations come from the
-// analytical engine; what the simulation adds is the exact schedule.
+// analytical engine; what the simulation adds is the exact schedule, and the sharing
+// of a NIC between pipeline sends and gradient buckets that run at the same time.
 #include "../calibration.h"
 #include "../scenario.h"
 #include "trace.h"
@@ -15,6 +16,11 @@ struct TimelineOptions {
     bool perRankRows = false; // one row per TP rank of each stage
     bool zeroBubble = false;  // ZB-H1: weight gradients deferred to fill the bubble
     bool perLayer = true;     // split passes into layers, with their exposed TP/CP/EP collectives
+    // A checkpoint after every `checkpointEverySteps` steps of the window (0: none),
+    // stalling every rank for `checkpointSeconds` (from the reliability model).
+    int checkpointEverySteps = 0;
+    double checkpointSeconds = 0;
+    bool shareLinks = true;   // pipeline sends and gradient buckets on one NIC share it
 };
 
 Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o = {});
