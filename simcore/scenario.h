@@ -2,6 +2,7 @@
 // Everything one simulation needs, as plain values. Built by the YAML loader or by
 // code (the planner, the GUI); simcore's functions never read files themselves.
 #include "cluster.h"
+#include "cost_spec.h"
 #include "hardware.h"
 #include "model.h"
 #include "parallel.h"
@@ -21,6 +22,7 @@ struct Scenario {
     ClusterSpec cluster;
     ParallelPlan plan;
     ReliabilitySpec reliability;
+    CostSpec cost;
 };
 
 } // namespace dtsim

@@ -1,6 +1,7 @@
 #pragma once
 // Shared fixtures: the shipped catalogue, calibration and presets from the source tree.
 #include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/cost_loader.h"
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
@@ -39,6 +40,12 @@ inline const FailureRates& failureRates()
 {
     static const FailureRates f = loadFailureRates(dataPath("resources/reliability/reliability.yaml"));
     return f;
+}
+
+inline const CostRates& costRates()
+{
+    static const CostRates c = loadCostRates(dataPath("resources/cost/cost.yaml"));
+    return c;
 }
 
 inline Scenario preset(const std::string& name, const std::vector<Override>& overrides = {})

@@ -145,7 +145,7 @@ private slots:
 
         QCOMPARE(cli({ "frontier", "--gpu", "nope", "--months", "3" }).code, 2);
         QCOMPARE(cli({ "frontier", "--gpu", "h100-sxm", "--months", "-1" }).code, 2);
-        QCOMPARE(cli({ "search", "gpt3-175b-a100", "--objective", "cost" }).code, 2);
+        QCOMPARE(cli({ "search", "gpt3-175b-a100", "--objective", "speed" }).code, 2);
     }
 
     void runJsonHasTheDocumentedKeys()
@@ -182,6 +182,34 @@ private slots:
         const Run bad = cli({ "run", "llama3-405b-h100", "--set", "reliability.straggler_slowdown=-1" });
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.err.contains("reliability.straggler_slowdown"));
+    }
+
+    void costJsonAndCostObjective()
+    {
+        const Run r = cli({ "cost", "gpt3-175b-a100", "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const char* key : { "total_usd", "energy_mwh", "co2e_tonnes", "breakdown" })
+            QVERIFY2(o.contains(key), key);
+        double sum = 0;
+        for (const QJsonValue v : o["breakdown"].toObject())
+            sum += v.toDouble();
+        QVERIFY(qAbs(sum - o["total_usd"].toDouble()) < 1e-6 * sum);
+        QVERIFY(o["energy_mwh"].toDouble() > 0 && o["co2e_tonnes"].toDouble() > 0);
+
+        const Run s = cli({ "search", "gpt3-175b-a100", "--objective", "cost", "--top", "2", "--json" });
+        QCOMPARE(s.code, 0);
+        const QJsonObject so = QJsonDocument::fromJson(s.out).object();
+        QVERIFY(so["saving_vs_naive"].toDouble() >= 0.2);
+        QVERIFY(so.contains("saving_vs_given"));
+        QVERIFY(so["top"].toArray().first().toObject()["cost_usd"].toDouble() > 0);
+
+        // No rental price for a 2012 GPU: a clear message, exit 2.
+        const Run bad = cli({ "cost", "gtx580-2012", "--set", "cost.ownership=rent" });
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("cost.gpu_hour_usd"));
+        QCOMPARE(cli({ "cost", "gpt3-175b-a100", "--set", "cost.region=mars" }).code, 2);
+        QCOMPARE(cli({ "cost", "gtx580-2012" }).code, 0); // the preset owns its cluster
     }
 
     void badInvocationsExitTwo()

@@ -34,7 +34,7 @@ namespace {
 
 AppData appData()
 {
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates() };
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates() };
 }
 
 void waitIdle(MainWindow& w, int ms = 20000)

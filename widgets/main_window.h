@@ -5,6 +5,7 @@
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
 #include "simcore/loader/topology_loader.h"
+#include "simcore/cost/cost.h"
 #include "simcore/reliability/reliability.h"
 
 #include <QMainWindow>
@@ -37,6 +38,7 @@ struct AppData {
     QString presetsDir;
     std::vector<Topology> topologies;
     FailureRates failureRates;
+    CostRates costRates;
 };
 
 class MainWindow : public QMainWindow {

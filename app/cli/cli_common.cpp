@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/cost_loader.h"
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
@@ -49,6 +50,7 @@ EngineData loadEngineData(const QCommandLineParser& p)
     d.calibration = loadCalibration(d.paths.calibrationFile());
     d.topologies = loadTopologyCatalog(d.paths.topologiesDir());
     d.failureRates = loadFailureRates(d.paths.reliabilityFile());
+    d.costRates = loadCostRates(d.paths.costFile());
     return d;
 }
 

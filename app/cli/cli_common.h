@@ -8,6 +8,7 @@
 #include "simcore/hardware.h"
 #include "simcore/input_error.h"
 #include "simcore/loader/topology_loader.h"
+#include "simcore/cost/cost.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/scenario.h"
 
@@ -28,6 +29,7 @@ struct EngineData {
     Calibration calibration;
     std::vector<Topology> topologies;
     FailureRates failureRates;
+    CostRates costRates;
 };
 EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 
@@ -36,5 +38,8 @@ Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d);
 
 void printJson(const QJsonDocument& doc);
 int reportInputError(const InputError& e);
+
+// Refuses a scenario the cost model cannot price (no rent price, no GPU price, unknown region).
+void checkCostInputs(const Scenario& s, const CostRates& rates, const std::string& where); // throws InputError
 
 } // namespace dtsim::cli

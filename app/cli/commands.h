@@ -23,5 +23,6 @@ int runScaling(const QStringList& args);
 int runBench(const QStringList& args);
 int runTrace(const QStringList& args);
 int runReliability(const QStringList& args); // dtsim-cli run
+int runCost(const QStringList& args);
 
 } // namespace dtsim::cli

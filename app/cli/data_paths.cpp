@@ -13,6 +13,7 @@ std::string DataPaths::calibrationFile() const
 }
 std::string DataPaths::presetsDir() const { return QDir(root).filePath("presets").toStdString(); }
 std::string DataPaths::topologiesDir() const { return QDir(root).filePath("resources/topologies").toStdString(); }
+std::string DataPaths::costFile() const { return QDir(root).filePath("resources/cost/cost.yaml").toStdString(); }
 std::string DataPaths::reliabilityFile() const { return QDir(root).filePath("resources/reliability/reliability.yaml").toStdString(); }
 
 DataPaths findDataPaths(const QString& explicitDir)

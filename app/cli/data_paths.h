@@ -13,6 +13,7 @@ struct DataPaths {
     std::string presetsDir() const;
     std::string topologiesDir() const;
     std::string reliabilityFile() const;
+    std::string costFile() const;
 };
 
 // Search order: --data DIR, $DTSIM_DATA_DIR, <bin>/../share/dtsim, the source tree.

@@ -22,6 +22,7 @@ void usage(FILE* to)
         "                                                  largest runs a GPU type can do in time\n"
         "  trace FILE -o OUT.json [--steps N] [--ranks] [--zero-bubble]   Chrome trace of the steps\n"
         "  run FILE [--trials N] [--seed S] [--json]       the whole run with failures and checkpoints\n"
+        "  cost FILE [--json]                              price, energy and carbon of the run\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
@@ -54,6 +55,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runScaling(args);
         if (command == "trace")
             return dtsim::cli::runTrace(args);
+        if (command == "cost")
+            return dtsim::cli::runCost(args);
         if (command == "run")
             return dtsim::cli::runReliability(args);
         if (command == "bench")

@@ -6,6 +6,7 @@
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/scenario_loader.h"
+#include "simcore/planner/cost_search.h"
 #include "simcore/planner/search.h"
 #include "simcore/units.h"
 
@@ -34,6 +35,12 @@ QJsonObject candidateJson(const PlanCandidate& c, const PlanCandidate* baseline)
         { "memory_per_gpu_bytes", c.step.memory.total } };
     if (baseline)
         o.insert("speedup_vs_baseline", baseline->timeToTrain / c.timeToTrain);
+    if (c.costUsd > 0) {
+        o.insert("cost_usd", c.costUsd);
+        o.insert("expected_time_s", c.expectedTime);
+        o.insert("co2e_tonnes", c.co2eTonnes);
+        o.insert("meets_limits", c.meetsLimits);
+    }
     return o;
 }
 
@@ -48,7 +55,8 @@ QString candidateLine(const PlanCandidate& c)
         .arg(sched, -15).arg(c.microBatch, 3).arg(p.zeroStage, 2)
         .arg(QString::fromUtf8(recomputeName(p.recompute).data()), -9).arg(p.sequenceParallel ? "sp" : "  ")
         .arg(QString::fromStdString(formatSeconds(c.step.stepTime)), 9)
-        .arg(QString("%1%  %2").arg(100 * c.step.mfu, 5, 'f', 1).arg(QString::fromStdString(formatDuration(c.timeToTrain))));
+        .arg(QString("%1%  %2").arg(100 * c.step.mfu, 5, 'f', 1).arg(QString::fromStdString(formatDuration(c.timeToTrain))))
+        + (c.costUsd > 0 ? QString("  $%1%2").arg(QString::fromStdString(formatCount(c.costUsd)), c.meetsLimits ? "" : " (misses the deadline)") : QString());
 }
 
 } // namespace
@@ -56,10 +64,8 @@ QString candidateLine(const PlanCandidate& c)
 int runSearch(const QStringList& args)
 {
     QCommandLineParser p;
-    p.setApplicationDescription("search");
-    p.addHelpOption();
     p.addPositionalArgument("FILE", "Scenario YAML file, or the name of a preset.");
-    p.addOption({ "objective", "time (default) or mfu. (cost arrives with the cost model.)", "NAME", "time" });
+    p.addOption({ "objective", "time (default), mfu, or cost (cheapest under the deadline; tries smaller GPU counts too).", "NAME", "time" });
     p.addOption({ "top", "How many plans to list (default 10).", "N", "10" });
     p.addOption({ "vary-gpus", "Also try 1/2, 1/4, ... of the cluster's GPUs." });
     p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
@@ -68,11 +74,9 @@ int runSearch(const QStringList& args)
         return kExitBadInput;
     try {
         const std::string objectiveText = p.value("objective").toStdString();
-        if (objectiveText == "cost")
-            throw InputError("--objective", 0, "", "the cost objective needs the cost model, which is not built yet; use time or mfu");
         const auto objective = objectiveFromName(objectiveText);
         if (!objective)
-            throw InputError("--objective", 0, "", "\"" + objectiveText + "\" is not one of: time, mfu");
+            throw InputError("--objective", 0, "", "\"" + objectiveText + "\" is not one of: time, mfu, cost");
         bool ok = false;
         const int top = p.value("top").toInt(&ok);
         if (!ok || top < 1 || top > 10000)
@@ -84,10 +88,17 @@ int runSearch(const QStringList& args)
         SearchOptions options;
         options.objective = *objective;
         options.topN = top;
-        options.varyGpus = p.isSet("vary-gpus");
+        options.varyGpus = p.isSet("vary-gpus") || *objective == Objective::Cost;
         QElapsedTimer timer;
         timer.start();
-        const SearchResult r = searchPlans(s, d.calibration, options);
+        CostSearchResult costed;
+        if (*objective == Objective::Cost) {
+            checkCostInputs(s, d.costRates, p.positionalArguments().first().toStdString());
+            costed = searchCheapest(s, d.calibration, d.failureRates, d.costRates, options);
+        } else {
+            costed.search = searchPlans(s, d.calibration, options);
+        }
+        const SearchResult& r = costed.search;
         const double ms = timer.nsecsElapsed() / 1e6;
         const PlanCandidate* base = r.baseline ? &*r.baseline : nullptr;
 
@@ -105,6 +116,11 @@ int runSearch(const QStringList& args)
             QJsonObject doc { { "objective", QString::fromStdString(objectiveText) }, { "evaluated", double(r.evaluated) },
                 { "considered", double(r.considered()) }, { "rejected", rejected }, { "search_ms", ms }, { "top", list },
                 { "baseline", base ? QJsonValue(candidateJson(*base, nullptr)) : QJsonValue(QJsonValue::Null) } };
+            if (*objective == Objective::Cost) {
+                doc.insert("naive", costed.naive ? QJsonValue(candidateJson(*costed.naive, nullptr)) : QJsonValue(QJsonValue::Null));
+                doc.insert("saving_vs_naive", costed.naive ? QJsonValue(costed.savingVsNaive) : QJsonValue(QJsonValue::Null));
+                doc.insert("saving_vs_given", base ? QJsonValue(costed.savingVsGiven) : QJsonValue(QJsonValue::Null));
+            }
             out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
             return kExitOk;
         }
@@ -122,6 +138,12 @@ int runSearch(const QStringList& args)
         for (const PlanCandidate& c : r.top)
             out << QString("%1 ").arg(rank++, 2) << candidateLine(c)
                 << (base ? QString("   %1x").arg(base->timeToTrain / c.timeToTrain, 0, 'f', 2) : QString()) << "\n";
+        if (*objective == Objective::Cost) {
+            if (costed.naive)
+                out << "   " << candidateLine(*costed.naive) << "   (naive: largest DP that fits, no tuning)\n";
+            out << QString("\nThe cheapest plan saves %1% against the naive plan and %2% against yours.\n")
+                       .arg(100 * costed.savingVsNaive, 0, 'f', 1).arg(100 * costed.savingVsGiven, 0, 'f', 1);
+        }
         out << "\nRejected:";
         for (auto it = rejected.begin(); it != rejected.end(); ++it)
             out << " " << it.key() << " " << it.value().toInteger();

@@ -3,6 +3,7 @@
 
 #include "simcore/input_error.h"
 #include "simcore/loader/calibration_loader.h"
+#include "simcore/loader/cost_loader.h"
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
@@ -66,6 +67,7 @@ int main(int argc, char** argv)
     try {
         data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
         data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
+        data.costRates = dtsim::loadCostRates(d.costFile());
     } catch (const dtsim::InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;

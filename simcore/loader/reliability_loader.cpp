@@ -19,7 +19,10 @@ FailureRates loadFailureRates(const std::string& path)
     const YAML::Node components = r.required(root, "", "components");
     r.expectMap(components, "components");
     r.checkKeys(components, "components", { "gpu", "host", "nic", "switch_or_cable", "software" });
-    for (int i = 0; i < kComponentCount; ++i) {
+    // Preemption is not a hardware fault: it stays off unless spot pricing sets it.
+    f.mtbf[int(FailureCause::Preemption)] = 0;
+    f.unit[int(FailureCause::Preemption)] = FailureRates::Unit::Node;
+    for (int i = 0; i < int(FailureCause::Preemption); ++i) {
         const char* name = failureCauseName(FailureCause(i));
         const std::string field = std::string("components.") + name;
         const YAML::Node c = r.required(components, "components", name);

@@ -3,6 +3,7 @@
 #include "../plan_check.h"
 #include "hardware_loader.h"
 #include "read_file.h"
+#include "cost_loader.h"
 #include "reliability_loader.h"
 #include "topology_loader.h"
 #include "yaml_reader.h"
@@ -30,7 +31,7 @@ public:
     Scenario read(const YAML::Node& root)
     {
         r.expectMap(root, "");
-        r.checkKeys(root, "", { "version", "name", "description", "model", "training", "hardware", "cluster", "parallel", "reliability" });
+        r.checkKeys(root, "", { "version", "name", "description", "model", "training", "hardware", "cluster", "parallel", "reliability", "cost" });
         const YAML::Node version = r.required(root, "", "version");
         if (r.integer(version, "version", 1, kMaxInt) != 1)
             r.fail(version, "version", "unsupported version; this dtsim reads version 1");
@@ -46,6 +47,8 @@ public:
         readParallel(r.child(root, "", "parallel"), s.cluster, s.plan);
         if (const YAML::Node rel = r.child(root, "", "reliability"))
             readReliabilitySection(r, rel, s.reliability);
+        if (const YAML::Node cost = r.child(root, "", "cost"))
+            readCostSection(r, cost, s.cost);
         finishModel(s);
         if (auto issue = checkPlan(s))
             r.failField(issue->field, issue->reason);

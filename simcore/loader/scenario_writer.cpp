@@ -1,6 +1,7 @@
 #include "scenario_writer.h"
 
 #include "exact_number.h"
+#include "cost_loader.h"
 #include "reliability_loader.h"
 
 #include <yaml-cpp/yaml.h>
@@ -148,6 +149,7 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "tp_2d" << YAML::Value << p.tp2d;
     y << YAML::EndMap;
     writeReliabilitySection(y, s.reliability);
+    writeCostSection(y, s.cost);
     y << YAML::EndMap;
     return std::string(y.c_str()) + "\n";
 }

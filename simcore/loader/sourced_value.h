@@ -9,7 +9,7 @@ inline double sourcedQuantity(const YamlReader& r, const YAML::Node& n, const st
     Dimension dim, Bound bound)
 {
     r.expectMap(n, field);
-    r.checkKeys(n, field, { "value", "source", "note" });
+    r.checkKeys(n, field, { "value", "source", "note", "date" });
     const YAML::Node value = n["value"];
     if (!value)
         r.fail(n, field + ".value", "is required");

@@ -10,7 +10,7 @@
 
 namespace dtsim {
 
-std::string_view objectiveName(Objective o) { return o == Objective::Time ? "time" : "mfu"; }
+std::string_view objectiveName(Objective o) { return o == Objective::Time ? "time" : o == Objective::Mfu ? "mfu" : "cost"; }
 
 std::optional<Objective> objectiveFromName(std::string_view n)
 {
@@ -18,6 +18,8 @@ std::optional<Objective> objectiveFromName(std::string_view n)
         return Objective::Time;
     if (n == "mfu")
         return Objective::Mfu;
+    if (n == "cost")
+        return Objective::Cost;
     return std::nullopt;
 }
 
@@ -38,10 +40,15 @@ auto planKey(const PlanCandidate& c)
         p.zeroStage, int(p.recompute), p.sequenceParallel);
 }
 
-double score(const PlanCandidate& c, Objective o)
+// Lower is better: within the limits by cost, then outside them by time.
+std::pair<int, double> score(const PlanCandidate& c, Objective o)
 {
-    // Lower is better.
-    return o == Objective::Time ? c.timeToTrain : -c.step.mfu;
+    switch (o) {
+    case Objective::Time: return { 0, c.timeToTrain };
+    case Objective::Mfu: return { 0, -c.step.mfu };
+    case Objective::Cost: return c.meetsLimits ? std::pair { 0, c.costUsd } : std::pair { 1, c.expectedTime };
+    }
+    return { 0, 0.0 };
 }
 
 std::vector<int> divisors(long long n)
@@ -166,6 +173,8 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                             cand.gpus = out.gpus;
                             cand.step = simulateStep(s, c);
                             cand.timeToTrain = cand.step.stepTime * s.training.steps();
+                            if (o.objective == Objective::Cost && o.cost)
+                                priceCandidate(s, c, *o.cost, cand);
                             ++w.evaluated;
                             w.top.offer(cand);
                         }
@@ -178,9 +187,24 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
 
 } // namespace
 
+void priceCandidate(const Scenario& s, const Calibration& c, const CostContext& ctx, PlanCandidate& cand)
+{
+    Report base;
+    base.step = cand.step;
+    base.steps = s.training.steps();
+    base.timeToTrain = cand.timeToTrain;
+    const ReliabilityReport rel = analyzeReliability(s, c, ctx.rates, base);
+    const CostReport cost = analyzeCost(s, base, rel, ctx.cost);
+    cand.costUsd = cost.totalUsd;
+    cand.expectedTime = cost.wallSeconds;
+    cand.co2eTonnes = cost.co2eTonnes;
+    cand.meetsLimits = (s.training.deadline <= 0 || cand.expectedTime <= s.training.deadline)
+        && (s.cost.carbonCapTonnes <= 0 || cand.co2eTonnes <= s.cost.carbonCapTonnes);
+}
+
 bool betterCandidate(const PlanCandidate& a, const PlanCandidate& b, Objective o)
 {
-    const double sa = score(a, o), sb = score(b, o);
+    const auto sa = score(a, o), sb = score(b, o);
     if (sa != sb)
         return sa < sb;
     return planKey(a) < planKey(b);
@@ -196,6 +220,8 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
         base.gpus = s.cluster.gpus;
         base.step = simulateStep(s, c);
         base.timeToTrain = base.step.stepTime * s.training.steps();
+        if (o.objective == Objective::Cost && o.cost)
+            priceCandidate(s, c, *o.cost, base);
         result.baseline = base;
     }
 

@@ -4,6 +4,7 @@
 // ZeRO stage, recomputation, sequence parallelism), keeping those that satisfy the plan
 // rules and fit in memory, ranked by an objective. Rejections are counted by reason.
 #include "../calibration.h"
+#include "../cost/cost.h"
 #include "../plan_check.h"
 #include "../report.h"
 #include "../scenario.h"
@@ -16,9 +17,17 @@
 
 namespace dtsim {
 
-enum class Objective { Time, Mfu };
+// Cost: the cheapest run that meets the scenario's deadline (and carbon cap), with
+// failures, checkpoints and energy priced in; runs that miss them rank after, fastest first.
+enum class Objective { Time, Mfu, Cost };
 std::string_view objectiveName(Objective o);
 std::optional<Objective> objectiveFromName(std::string_view n);
+
+// What the cost objective prices with; `rates` already hold the pricing's preemptions.
+struct CostContext {
+    FailureRates rates;
+    CostRates cost;
+};
 
 struct SearchOptions {
     Objective objective = Objective::Time;
@@ -28,6 +37,7 @@ struct SearchOptions {
     int maxVirtualStages = 16;
     int threads = 0; // 0: all hardware threads
     const std::atomic<bool>* cancel = nullptr; // set by the caller to stop early
+    const CostContext* cost = nullptr; // required by Objective::Cost
 };
 
 struct PlanCandidate {
@@ -36,7 +46,15 @@ struct PlanCandidate {
     long long gpus = 0;
     StepReport step;
     double timeToTrain = 0;
+    // Priced by the cost objective (zero otherwise).
+    double costUsd = 0;
+    double expectedTime = 0; // failures and checkpoints included
+    double co2eTonnes = 0;
+    bool meetsLimits = true; // deadline and carbon cap
 };
+
+// Prices a candidate whose plan `s` already carries (the cost objective's score).
+void priceCandidate(const Scenario& s, const Calibration& c, const CostContext& ctx, PlanCandidate& cand);
 
 struct SearchResult {
     std::vector<PlanCandidate> top; // best first

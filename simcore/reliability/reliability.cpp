@@ -18,6 +18,7 @@ const char* failureCauseName(FailureCause c)
     case FailureCause::Nic: return "nic";
     case FailureCause::SwitchOrCable: return "switch_or_cable";
     case FailureCause::Software: return "software";
+    case FailureCause::Preemption: return "preemption";
     case FailureCause::Injected: return "injected";
     }
     return "?";
@@ -83,9 +84,13 @@ double degradedStepTime(Scenario s, const Calibration& c, const ReliabilitySpec&
 
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates)
 {
+    return analyzeReliability(s, c, rates, simulate(s, c));
+}
+
+ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates, const Report& base)
+{
     const ReliabilitySpec& spec = s.reliability;
     ReliabilityReport r;
-    const Report base = simulate(s, c);
     const double gpus = double(s.cluster.gpus);
     const double nodes = std::ceil(gpus / std::max(1, s.cluster.gpusPerNode));
     const double levels = 1 + s.cluster.tierCount; // the leaf, then each tier
@@ -158,7 +163,9 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     r.overheadFraction = o.exact;
     r.expectedTime = r.failureFreeTime * (1 + o.exact);
 
-    const double idle = (spec.spares ? rates.spareFraction * gpus : 0.0) + (r.gpus - gpus);
+    const double perNode = std::max(1, s.cluster.gpusPerNode);
+    r.spareGpus = spec.spares ? std::ceil(rates.spareFraction * gpus / perNode) * perNode : 0.0;
+    const double idle = r.spareGpus + (r.gpus - gpus);
     r.mitigationGpuHours = idle * r.expectedTime / 3600.0;
     return r;
 }

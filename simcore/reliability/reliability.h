@@ -3,6 +3,7 @@
 // checkpoint size and cost, the optimal interval (Young 1974, Daly 2006), the expected
 // time to train, and a seeded Monte Carlo of the whole run.
 #include "../calibration.h"
+#include "../report.h"
 #include "../scenario.h"
 
 #include <array>
@@ -12,9 +13,11 @@
 
 namespace dtsim {
 
-enum class FailureCause { Gpu, Host, Nic, SwitchOrCable, Software, Injected };
-inline constexpr int kComponentCount = 5; // causes drawn at random; Injected is not
-inline constexpr int kFailureCauseCount = 6;
+// Preemption is spot capacity taken back (set by the cost model's pricing, not a
+// hardware fault); Injected is a chaos event.
+enum class FailureCause { Gpu, Host, Nic, SwitchOrCable, Software, Preemption, Injected };
+inline constexpr int kComponentCount = 6; // causes drawn at random; Injected is not
+inline constexpr int kFailureCauseCount = 7;
 const char* failureCauseName(FailureCause c);
 
 // Per-unit MTBF and recovery timings and storage defaults, from resources/reliability.
@@ -49,6 +52,7 @@ struct ReliabilityReport {
     double expectedTime = 0;     // exact expectation under exponential failures
     double overheadFraction = 0; // expected / failure-free - 1
     double mitigationGpuHours = 0; // idle spares and backup workers over the expected run
+    double spareGpus = 0;        // hot spares held idle: whole nodes
     long long gpus = 0;          // training GPUs, backup workers included
 };
 
@@ -68,6 +72,8 @@ struct RunOverhead {
 RunOverhead runOverhead(double mtbf, double checkpointCost, double recovery, double interval);
 
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates);
+// The same with the scenario's simulation already at hand (the planner's cost search).
+ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates, const Report& base);
 
 // One phase of one simulated run, for the run timeline.
 struct RunPhase {
