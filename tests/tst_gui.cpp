@@ -12,10 +12,12 @@
 #include "widgets/gantt_view.h"
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
+#include "widgets/cost_tab.h"
 #include "widgets/run_timeline_view.h"
 #include "widgets/topology_editor.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -301,10 +303,43 @@ private slots:
         QVERIFY(std::abs(tab->outlook().report.expectedTime / before.report.expectedTime - 1) < 1e-9);
     }
 
+    void costTabPricesAndFollowsTheFields()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("cost"));
+        waitIdle(w);
+        CostTab* tab = w.costTab();
+        QVERIFY(tab->hasResult());
+        const CostStudy before = tab->study();
+        QVERIFY(before.report.totalUsd > 0);
+        QVERIFY(before.byGpuCount.size() >= 3);
+        QVERIFY(!before.byGpuType.empty());
+        // Reserved pricing: cheaper, and the study is redone on the worker thread.
+        auto* pricing = qobject_cast<QComboBox*>(w.panel()->editor("cost.pricing"));
+        QVERIFY(pricing);
+        pricing->setCurrentIndex(1);
+        emit pricing->activated(1); // what a user's pick sends
+        QCOMPARE(w.document()->scenario().cost.pricing, Pricing::Reserved);
+        waitIdle(w);
+        QVERIFY(tab->study().report.totalUsd < 0.9 * before.report.totalUsd);
+        // An impossible PUE is refused inline, not priced.
+        auto* pue = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("cost.pue"));
+        QVERIFY(pue);
+        pue->setValue(0.5);
+        waitIdle(w);
+        QVERIFY(tab->error().contains("PUE"));
+        pue->setValue(1.4);
+        waitIdle(w);
+        QVERIFY(tab->error().isEmpty());
+    }
+
     void tabsByName()
     {
         MainWindow w(appData());
-        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability" })
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost" })
             QVERIFY(w.selectTab(t));
         QVERIFY(!w.selectTab("nope"));
     }

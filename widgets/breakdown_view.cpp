@@ -1,5 +1,6 @@
 #include "breakdown_view.h"
 
+#include "chart_style.h"
 #include "palette_colors.h"
 
 #include <QBarCategoryAxis>
@@ -14,27 +15,12 @@ namespace dtsim::gui {
 
 namespace {
 
-QChartView* makeView(const QString& title, QWidget* parent)
-{
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setBackgroundBrush(background());
-    chart->setTitleBrush(foreground());
-    chart->legend()->setLabelColor(foreground());
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
-    return view;
-}
-
 // One horizontal stacked bar: a set per component, in the given order.
 int fillStacked(QChartView* view, const QString& category, const std::vector<std::pair<QString, double>>& parts,
     double scale, const QString& unit, double limit = 0)
 {
     QChart* chart = view->chart();
-    chart->removeAllSeries();
-    for (QAbstractAxis* a : chart->axes())
-        chart->removeAxis(a);
+    clearChart(chart);
     auto* series = new QHorizontalStackedBarSeries;
     int i = 0, count = 0;
     double total = 0;
@@ -71,8 +57,8 @@ BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_step = makeView(tr("Step time by component"), this);
-    m_memory = makeView(tr("Memory per GPU"), this);
+    m_step = makeChartView(tr("Step time by component"), this);
+    m_memory = makeChartView(tr("Memory per GPU"), this);
     layout->addWidget(m_step, 1);
     layout->addWidget(m_memory, 1);
 }

@@ -15,7 +15,7 @@ Evaluator::Evaluator(Calibration calibration, QObject* parent)
 
 Evaluator::~Evaluator()
 {
-    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook })
+    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost })
         if (j->cancel)
             j->cancel->store(true);
 }
@@ -126,6 +126,30 @@ void Evaluator::requestRunOutlook(const Scenario& s, const FailureRates& rates, 
         [this, job](const RunOutlook& o) {
             if (job.generation == m_outlook.generation && !job.cancel->load())
                 emit runOutlookReady(o);
+            finished();
+        });
+}
+
+void Evaluator::requestCostStudy(const Scenario& s, const std::vector<HardwareSpec>& catalog, const FailureRates& rates,
+    const CostRates& cost)
+{
+    const Job job = start(m_cost);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<CostStudy>(this,
+        [s, catalog, rates, cost, cal, cancel] {
+            CostStudy study;
+            study.deadline = s.training.deadline;
+            study.report = analyzeCost(s, cal, rates, cost);
+            if (!cancel->load())
+                study.byGpuCount = costByGpuCount(s, cal, rates, cost);
+            if (!cancel->load())
+                study.byGpuType = compareGpuTypes(s, cal, catalog, rates, cost, cancel.get());
+            return study;
+        },
+        [this, job](const CostStudy& c) {
+            if (job.generation == m_cost.generation && !job.cancel->load())
+                emit costStudyReady(c);
             finished();
         });
 }

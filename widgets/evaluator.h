@@ -6,6 +6,7 @@
 #include "simcore/planner/frontier.h"
 #include "simcore/planner/scaling.h"
 #include "simcore/planner/search.h"
+#include "simcore/cost/cost_study.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/report.h"
 #include "simcore/scenario.h"
@@ -19,6 +20,14 @@ namespace dtsim::gui {
 
 // The whole run for the Reliability tab: the analysis, the Monte Carlo with the
 // scenario's chaos events and, when there are any, the same seeds without them.
+// The Cost tab's data: the run priced, at other GPU counts, and on other GPU types.
+struct CostStudy {
+    CostReport report;
+    std::vector<CostPoint> byGpuCount;
+    std::vector<ProcurementRow> byGpuType;
+    double deadline = 0;
+};
+
 struct RunOutlook {
     ReliabilityReport report;
     MonteCarloResult run;
@@ -42,6 +51,8 @@ public:
     void requestSearch(const Scenario& s, const SearchOptions& o);
     void requestScaling(const Scenario& s);
     void requestRunOutlook(const Scenario& s, const FailureRates& rates, int trials, unsigned long long seed);
+    void requestCostStudy(const Scenario& s, const std::vector<HardwareSpec>& catalog, const FailureRates& rates,
+        const CostRates& cost);
     bool busy() const { return m_running > 0; }
 
 signals:
@@ -50,6 +61,7 @@ signals:
     void searchReady(const dtsim::SearchResult& r);
     void scalingReady(const dtsim::ScalingCurves& c);
     void runOutlookReady(const dtsim::gui::RunOutlook& o);
+    void costStudyReady(const dtsim::gui::CostStudy& c);
     void busyChanged(bool busy);
 
 private:
@@ -61,7 +73,7 @@ private:
     void finished();
 
     Calibration m_calibration;
-    Job m_frontier, m_search, m_scaling, m_outlook;
+    Job m_frontier, m_search, m_scaling, m_outlook, m_cost;
     int m_running = 0;
 };
 

@@ -12,6 +12,7 @@
 #include "scenario_document.h"
 #include "timeline_tab.h"
 #include "reliability_tab.h"
+#include "cost_tab.h"
 #include "topology_editor.h"
 
 #include "simcore/input_error.h"
@@ -46,7 +47,19 @@
 namespace dtsim::gui {
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability" };
+
+std::vector<std::string> gridRegions(const CostRates& c)
+{
+    std::vector<std::string> names;
+    for (const auto& kv : c.gridGramsPerKwh)
+        names.push_back(kv.first);
+    return names;
+}
+
+} // namespace
+
+namespace {
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost" };
 constexpr int kMaxRecent = 8;
 }
 
@@ -69,7 +82,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     column->addWidget(m_dashboard);
 
     auto* split = new QSplitter(Qt::Horizontal, central);
-    m_panel = new ParameterPanel(scenarioFields(m_data.catalog), split);
+    m_panel = new ParameterPanel(scenarioFields(m_data.catalog, gridRegions(m_data.costRates)), split);
     m_panel->setMinimumWidth(330);
     m_tabs = new QTabWidget(split);
 
@@ -101,6 +114,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_reliability = new ReliabilityTab(m_evaluator, m_data.failureRates, m_tabs);
     m_tabs->addTab(m_reliability, tr("Reliability"));
+    m_cost = new CostTab(m_evaluator, m_data.catalog, m_data.failureRates, m_data.costRates, m_tabs);
+    m_tabs->addTab(m_cost, tr("Cost"));
     split->addWidget(m_panel);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -290,7 +305,7 @@ bool MainWindow::selectTab(const QString& name)
 
 void MainWindow::applyField(const QString& id, double value, bool merge)
 {
-    const std::vector<FieldSpec> fields = scenarioFields(m_data.catalog);
+    const std::vector<FieldSpec> fields = scenarioFields(m_data.catalog, gridRegions(m_data.costRates));
     for (const FieldSpec& f : fields)
         if (f.id == id) {
             m_doc->edit(id, [&](Scenario& s) { f.set(s, value); }, merge);
@@ -318,6 +333,7 @@ void MainWindow::refresh()
         m_topology->showReport(nullptr);
         m_timeline->showScenario(nullptr);
         m_reliability->showScenario(nullptr);
+        m_cost->showScenario(nullptr);
         m_currentValid = false;
         m_frontier->markScenario(0, 0, false);
         return;
@@ -352,6 +368,7 @@ void MainWindow::requestBackground()
     m_evaluator->requestSearch(s, so);
     m_evaluator->requestScaling(s);
     m_reliability->showScenario(&s);
+    m_cost->showScenario(&s);
     // The frontier depends on the GPU, its network and the duration only.
     // A scenario deadline sets the frontier's duration.
     if (s.training.deadline > 0) {

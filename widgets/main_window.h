@@ -31,6 +31,7 @@ class PlansView;
 class TopologyEditor;
 class TimelineTab;
 class ReliabilityTab;
+class CostTab;
 
 struct AppData {
     std::vector<HardwareSpec> catalog;
@@ -65,6 +66,7 @@ public:
     TopologyEditor* topologyEditor() const { return m_topology; }
     TimelineTab* timelineTab() const { return m_timeline; }
     ReliabilityTab* reliabilityTab() const { return m_reliability; }
+    CostTab* costTab() const { return m_cost; }
     QString bannerText() const;
     bool hasFrontier() const { return m_haveFrontier; }
     void flushPending(); // start debounced background work now
@@ -97,6 +99,7 @@ private:
     TopologyEditor* m_topology = nullptr;
     TimelineTab* m_timeline = nullptr;
     ReliabilityTab* m_reliability = nullptr;
+    CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -60,7 +60,7 @@ int toInt(double v) { return static_cast<int>(std::lround(v)); }
 
 } // namespace
 
-std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog)
+std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, const std::vector<std::string>& regions)
 {
     std::vector<FieldSpec> f;
     // --- Model ---------------------------------------------------------------------
@@ -268,6 +268,41 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog)
         "One scale-out link at this share of its bandwidth (100% = healthy); rings and all-to-alls run at their slowest link's pace.",
         [](const Scenario& s) { return s.reliability.degradedLinkFraction; },
         [](Scenario& s, double v) { s.reliability.degradedLinkFraction = v; s.reliability.degradedLinkLevel = LinkLevel::ScaleOut; }));
+
+    // --- Cost ----------------------------------------------------------------------
+    f.push_back(choice("cost.ownership", "Cost", "Rent or own", { "rent", "own" },
+        "Rent GPU-hours, or buy the cluster and pay its amortized price and its electricity.",
+        [](const Scenario& s) { return int(s.cost.ownership); }, [](Scenario& s, double v) { s.cost.ownership = Ownership(toInt(v)); }));
+    f.push_back(choice("cost.pricing", "Cost", "Rental pricing", { "on demand", "reserved", "spot" },
+        "Spot is cheapest per hour, but preemptions interrupt the run (the reliability model counts them).",
+        [](const Scenario& s) { return int(s.cost.pricing); }, [](Scenario& s, double v) { s.cost.pricing = Pricing(toInt(v)); }));
+    if (!regions.empty()) {
+        QStringList names;
+        for (const std::string& r : regions)
+            names << QString::fromStdString(r);
+        f.push_back(choice("cost.region", "Cost", "Grid region", names,
+            "Carbon intensity of the electricity (resources/cost/cost.yaml).",
+            [regions](const Scenario& s) {
+                const auto it = std::find(regions.begin(), regions.end(), s.cost.region);
+                return it == regions.end() ? 0.0 : double(it - regions.begin());
+            },
+            [regions](Scenario& s, double v) { s.cost.region = regions[std::min<std::size_t>(regions.size() - 1, std::size_t(std::max(0, toInt(v))))]; }));
+    }
+    f.push_back(real("cost.gpu_hour_usd", "Cost", "Price per GPU-hour (0 = list)", "USD", 1, 0, 1000, false,
+        "Overrides the shipped rental price of this GPU and pricing kind.",
+        [](const Scenario& s) { return s.cost.gpuHourUsd; }, [](Scenario& s, double v) { s.cost.gpuHourUsd = v; }));
+    f.push_back(real("cost.gpu_price_usd", "Cost", "GPU price (0 = catalogue)", "USD", 1, 0, 1e6, false,
+        "Overrides the catalogue's purchase price of one GPU (owning).",
+        [](const Scenario& s) { return s.cost.gpuPriceUsd; }, [](Scenario& s, double v) { s.cost.gpuPriceUsd = v; }));
+    f.push_back(real("cost.electricity_usd_per_kwh", "Cost", "Electricity (0 = default)", "USD/kWh", 1, 0, 10, false,
+        "Overrides the default 0.08 USD per kWh (U.S. industrial average, 2023).",
+        [](const Scenario& s) { return s.cost.electricityUsdPerKwh; }, [](Scenario& s, double v) { s.cost.electricityUsdPerKwh = v; }));
+    f.push_back(real("cost.pue", "Cost", "PUE (0 = default)", "", 1, 0, 5, false,
+        "Power usage effectiveness: facility power over IT power. 0 uses the default 1.2.",
+        [](const Scenario& s) { return s.cost.pue; }, [](Scenario& s, double v) { s.cost.pue = v; }));
+    f.push_back(real("cost.carbon_cap_tonnes", "Cost", "Carbon cap (0 = none)", "t CO2e", 1, 0, 1e9, false,
+        "The cost planner rejects plans that emit more than this.",
+        [](const Scenario& s) { return s.cost.carbonCapTonnes; }, [](Scenario& s, double v) { s.cost.carbonCapTonnes = v; }));
     return f;
 }
 

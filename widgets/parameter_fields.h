@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace dtsim::gui {
@@ -29,7 +30,7 @@ struct FieldSpec {
     std::function<void(Scenario&, double)> set;
 };
 
-// `catalog` provides the GPU choices.
-std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog);
+// `catalog` provides the GPU choices, `regions` the grid regions (resources/cost).
+std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, const std::vector<std::string>& regions = {});
 
 } // namespace dtsim::gui

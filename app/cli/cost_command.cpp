@@ -3,8 +3,10 @@
 #include "commands.h"
 
 #include "simcore/cost/cost.h"
+#include "simcore/cost/cost_study.h"
 #include "simcore/units.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QTextStream>
 
@@ -37,6 +39,8 @@ int runCost(const QStringList& args)
     p.addPositionalArgument("FILE", "Scenario YAML file, or the name of a preset.");
     p.addOption({ "set", "Override a scenario field (repeatable).", "path=value" });
     p.addOption({ "json", "Print JSON." });
+    p.addOption({ "sweep", "Also price the plan at 1/16 to 16x the GPUs (data parallelism scaled)." });
+    p.addOption({ "compare", "Also price the same run on every GPU type, each at its cheapest plan." });
     if (!parseCommand(p, "cost", args, 1))
         return kExitBadInput;
     try {
@@ -44,11 +48,30 @@ int runCost(const QStringList& args)
         const Scenario s = loadScenarioArgument(p, d);
         checkCostInputs(s, d.costRates, p.positionalArguments().first().toStdString());
         const CostReport r = analyzeCost(s, d.calibration, d.failureRates, d.costRates);
+        const std::vector<CostPoint> sweep = p.isSet("sweep") ? costByGpuCount(s, d.calibration, d.failureRates, d.costRates)
+                                                              : std::vector<CostPoint> {};
+        const std::vector<ProcurementRow> compare = p.isSet("compare")
+            ? compareGpuTypes(s, d.calibration, d.catalog, d.failureRates, d.costRates) : std::vector<ProcurementRow> {};
+        auto pointJson = [](const CostPoint& pt) {
+            return QJsonObject { { "gpus", double(pt.gpus) }, { "total_usd", pt.costUsd }, { "energy_mwh", pt.energyMwh },
+                { "co2e_tonnes", pt.co2eTonnes }, { "expected_time_s", pt.expectedTime }, { "meets_deadline", pt.meetsDeadline } };
+        };
         if (p.isSet("json")) {
             QJsonObject breakdown;
             for (const CostItem& i : r.breakdown)
                 breakdown[QString::fromStdString(i.name).replace(' ', '_')] = i.usd;
-            printJson(QJsonDocument(QJsonObject {
+            QJsonArray sweepJson, compareJson;
+            for (const CostPoint& pt : sweep)
+                sweepJson.append(pointJson(pt));
+            for (const ProcurementRow& row : compare) {
+                QJsonObject o = pointJson(row.point);
+                o["gpu"] = QString::fromStdString(row.gpuId);
+                o["priced"] = row.priced;
+                o["feasible"] = row.feasible;
+                o["mfu"] = row.mfu;
+                compareJson.append(o);
+            }
+            QJsonObject doc {
                 { "scenario", QString::fromStdString(s.name) },
                 { "ownership", ownershipName(s.cost.ownership) },
                 { "pricing", pricingName(s.cost.pricing) },
@@ -67,7 +90,12 @@ int runCost(const QStringList& args)
                 { "co2e_tonnes", r.co2eTonnes },
                 { "operational_co2e_tonnes", r.operationalTonnes },
                 { "embodied_co2e_tonnes", r.embodiedTonnes },
-            }));
+            };
+            if (p.isSet("sweep"))
+                doc["by_gpu_count"] = sweepJson;
+            if (p.isSet("compare"))
+                doc["by_gpu_type"] = compareJson;
+            printJson(QJsonDocument(doc));
             return kExitOk;
         }
         QTextStream out(stdout);
@@ -86,6 +114,25 @@ int runCost(const QStringList& args)
         out << QString("carbon              %1 t CO2e (operational %2, embodied %3)\n")
                    .arg(r.co2eTonnes, 0, 'f', 0).arg(r.operationalTonnes, 0, 'f', 0).arg(r.embodiedTonnes, 0, 'f', 0);
         out << QString("hardware bill       %1 to buy it all\n").arg(usd(r.hardwareBillUsd));
+        if (!sweep.empty())
+            out << "\n    GPUs        cost   energy MWh   t CO2e   time\n";
+        for (const CostPoint& pt : sweep)
+            out << QString("%1 %2 %3 %4   %5%6\n").arg(pt.gpus, 8).arg(usd(pt.costUsd), 11).arg(pt.energyMwh, 12, 'f', 0)
+                       .arg(pt.co2eTonnes, 8, 'f', 0).arg(QString::fromStdString(formatDuration(pt.expectedTime)))
+                       .arg(pt.meetsDeadline ? "" : "  (misses the deadline)");
+        if (!compare.empty())
+            out << "\nSame run on each GPU type, at its cheapest plan:\n";
+        for (const ProcurementRow& row : compare) {
+            out << QString("  %1 ").arg(QString::fromStdString(row.gpuId), -12);
+            if (!row.priced)
+                out << "no price\n";
+            else if (!row.feasible)
+                out << "no plan fits\n";
+            else
+                out << QString("%1  %2  MFU %3%%4\n").arg(usd(row.point.costUsd), 9)
+                           .arg(QString::fromStdString(formatDuration(row.point.expectedTime)), 11)
+                           .arg(100 * row.mfu, 0, 'f', 1).arg(row.point.meetsDeadline ? "" : "  (misses the deadline)");
+        }
         return kExitOk;
     } catch (const InputError& e) {
         return reportInputError(e);

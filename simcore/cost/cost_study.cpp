@@ -1,0 +1,112 @@
+#include "cost_study.h"
+
+#include "../memory.h"
+#include "../plan_check.h"
+#include "../planner/cost_search.h"
+#include "../step.h"
+
+#include <algorithm>
+
+namespace dtsim {
+
+namespace {
+
+CostPoint pointOf(const Scenario& s, const CostReport& r)
+{
+    CostPoint p;
+    p.gpus = s.cluster.gpus;
+    p.costUsd = r.totalUsd;
+    p.energyMwh = r.energyMwh;
+    p.co2eTonnes = r.co2eTonnes;
+    p.expectedTime = r.wallSeconds;
+    p.meetsDeadline = s.training.deadline <= 0 || r.wallSeconds <= s.training.deadline;
+    return p;
+}
+
+} // namespace
+
+std::vector<CostPoint> costByGpuCount(const Scenario& s, const Calibration& c, const FailureRates& rates,
+    const CostRates& cost)
+{
+    std::vector<CostPoint> out;
+    const long long modelParallel = (long long)s.plan.tp * s.plan.pp * s.plan.cp;
+    for (int shift = -4; shift <= 4; ++shift) {
+        Scenario v = s;
+        const long long dp = shift < 0 ? s.plan.dp >> -shift : (long long)s.plan.dp << shift;
+        if (dp < 1 || (shift < 0 && (dp << -shift) != s.plan.dp) || dp > (1 << 24))
+            continue;
+        v.plan.dp = static_cast<int>(dp);
+        v.cluster.gpus = dp * modelParallel;
+        if (checkPlan(v) || !memoryPerGpu(v, c).fits)
+            continue;
+        out.push_back(pointOf(v, analyzeCost(v, c, rates, cost)));
+    }
+    return out;
+}
+
+Scenario onGpu(const Scenario& s, const HardwareSpec& h)
+{
+    Scenario v = s;
+    v.hardware = h;
+    v.cluster.scaleUpDomain = h.scaleUpDomain;
+    v.cluster.gpusPerNode = std::min(8, h.scaleUpDomain);
+    v.cluster.scaleUpBandwidth = h.scaleUpBandwidth;
+    v.cluster.scaleUpLatency = h.scaleUpLatency;
+    v.cluster.scaleOutBandwidth = h.scaleOutBandwidth;
+    v.cluster.scaleOutLatency = h.scaleOutLatency;
+    v.cluster.scaleUpInNetworkReduction = false;
+    v.cluster.topology.clear();
+    // The best format the GPU has at or below the scenario's.
+    if (!h.supports(v.training.precision))
+        for (Precision p : { Precision::BF16, Precision::FP16, Precision::TF32, Precision::FP32 })
+            if (h.supports(p)) {
+                v.training.precision = p;
+                break;
+            }
+    return v;
+}
+
+std::vector<ProcurementRow> compareGpuTypes(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog,
+    const FailureRates& rates, const CostRates& cost, const std::atomic<bool>* cancel)
+{
+    std::vector<ProcurementRow> rows;
+    for (const HardwareSpec& h : catalog) {
+        if (cancel && cancel->load())
+            break;
+        ProcurementRow row;
+        row.gpuId = h.id;
+        row.gpuName = h.name;
+        row.priced = s.cost.ownership == Ownership::Own ? (s.cost.gpuPriceUsd > 0 || h.launchPriceUsd > 0)
+                                                         : cost.rent.count(h.id) > 0;
+        if (row.priced) {
+            Scenario v = onGpu(s, h);
+            if (s.cost.ownership == Ownership::Rent)
+                v.cost.gpuHourUsd = 0; // a given price belongs to the scenario's GPU
+            v.cost.gpuPriceUsd = 0;
+            SearchOptions o;
+            o.topN = 1;
+            o.threads = 1;
+            o.cancel = cancel;
+            const CostSearchResult r = searchCheapest(v, c, rates, cost, o);
+            if (!r.search.top.empty()) {
+                const PlanCandidate& best = r.search.top.front();
+                v.plan = best.plan;
+                v.training.microBatch = best.microBatch;
+                row.feasible = true;
+                row.mfu = best.step.mfu;
+                row.point = pointOf(v, analyzeCost(v, c, rates, cost));
+            }
+        }
+        rows.push_back(row);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const ProcurementRow& a, const ProcurementRow& b) {
+        if (a.feasible != b.feasible)
+            return a.feasible;
+        if (a.point.meetsDeadline != b.point.meetsDeadline)
+            return a.point.meetsDeadline;
+        return a.point.costUsd < b.point.costUsd;
+    });
+    return rows;
+}
+
+} // namespace dtsim

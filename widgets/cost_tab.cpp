@@ -1,0 +1,338 @@
+#include "cost_tab.h"
+
+#include "chart_style.h"
+#include "palette_colors.h"
+
+#include "simcore/units.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QGridLayout>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim::gui {
+
+namespace {
+
+constexpr double kDay = 86400;
+
+QString usd(double v) { return "$" + QString::fromStdString(formatCount(v)); }
+
+// Money axes in readable units: thousands, millions or billions of dollars.
+struct MoneyScale {
+    double divisor;
+    QString unit;
+};
+MoneyScale moneyScale(double maxUsd)
+{
+    if (maxUsd >= 1e9)
+        return { 1e9, QObject::tr("billion USD") };
+    if (maxUsd >= 1e6)
+        return { 1e6, QObject::tr("million USD") };
+    if (maxUsd >= 1e3)
+        return { 1e3, QObject::tr("thousand USD") };
+    return { 1, QObject::tr("USD") };
+}
+
+QValueAxis* valueAxis(const QString& title)
+{
+    auto* a = new QValueAxis;
+    a->setTitleText(title);
+    a->setLabelsColor(foreground());
+    a->setTitleBrush(foreground());
+    a->setGridLineColor(gridColor());
+    return a;
+}
+
+QLogValueAxis* logAxis(const QString& title)
+{
+    auto* a = new QLogValueAxis;
+    a->setBase(2);
+    a->setLabelFormat("%g");
+    a->setTitleText(title);
+    a->setLabelsColor(foreground());
+    a->setTitleBrush(foreground());
+    a->setGridLineColor(gridColor());
+    return a;
+}
+
+} // namespace
+
+CostTab::CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, FailureRates rates, CostRates cost, QWidget* parent)
+    : QWidget(parent)
+    , m_evaluator(evaluator)
+    , m_catalog(std::move(catalog))
+    , m_rates(std::move(rates))
+    , m_cost(std::move(cost))
+{
+    auto* column = new QVBoxLayout(this);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_summary);
+    auto* grid = new QGridLayout;
+    m_breakdown = makeChartView(tr("Cost by component"), this);
+    m_byGpus = makeChartView(tr("Cost and energy against GPU count (your plan, data parallelism scaled)"), this);
+    m_byDeadline = makeChartView(tr("Cost against time to train: what a deadline buys"), this);
+    m_procurement = makeChartView(tr("The same run on each GPU type, at its cheapest plan"), this);
+    grid->addWidget(m_breakdown, 0, 0);
+    grid->addWidget(m_byGpus, 0, 1);
+    grid->addWidget(m_byDeadline, 1, 0);
+    grid->addWidget(m_procurement, 1, 1);
+    column->addLayout(grid, 1);
+    connect(m_evaluator, &Evaluator::costStudyReady, this, &CostTab::showStudy);
+}
+
+QString CostTab::checkInputs(const Scenario& s) const
+{
+    if (s.cost.pue > 0 && s.cost.pue < 1)
+        return tr("PUE %1 is impossible: a facility cannot use less power than its IT equipment (at least 1).").arg(s.cost.pue);
+    if (s.cost.ownership == Ownership::Rent && s.cost.gpuHourUsd <= 0 && !m_cost.rent.count(s.hardware.id))
+        return tr("No rental price for %1 in resources/cost/cost.yaml: set a price per GPU-hour, or own the cluster.")
+            .arg(QString::fromStdString(s.hardware.name));
+    if (s.cost.ownership == Ownership::Own && s.cost.gpuPriceUsd <= 0 && s.hardware.launchPriceUsd <= 0)
+        return tr("The catalogue has no price for %1: set the GPU price.").arg(QString::fromStdString(s.hardware.name));
+    if (gridIntensity(s.cost, m_cost) < 0)
+        return tr("Unknown grid region \"%1\".").arg(QString::fromStdString(s.cost.region));
+    return {};
+}
+
+void CostTab::showScenario(const Scenario* s)
+{
+    if (!s) {
+        m_summary->setText(tr("The plan is not valid; fix it to price the run."));
+        return;
+    }
+    m_error = checkInputs(*s);
+    if (!m_error.isEmpty()) {
+        m_summary->setText(QString("<span style='color:#c0392b'>%1</span>").arg(m_error.toHtmlEscaped()));
+        return;
+    }
+    m_scenario = *s;
+    m_evaluator->requestCostStudy(m_scenario, m_catalog, m_rates, m_cost);
+}
+
+void CostTab::showStudy(const CostStudy& c)
+{
+    m_study = c;
+    m_hasResult = true;
+    const CostReport& r = c.report;
+    const Scenario& s = m_scenario;
+    QString html = "<table cellspacing=6>";
+    auto row = [&](const QString& k, const QString& v) { html += QString("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
+    row(tr("Total"), tr("<b>%1</b> (%2, %3): %4 per million tokens; %5 GPU-hours over %6 with failures and checkpoints")
+                         .arg(usd(r.totalUsd), ownershipName(s.cost.ownership), QString(pricingName(s.cost.pricing)).replace('_', ' '))
+                         .arg(usd(r.usdPerMillionTokens), QString::fromStdString(formatCount(r.gpuHours)),
+                             QString::fromStdString(formatDuration(r.wallSeconds))));
+    row(tr("Energy"), tr("%1 MWh at the wall (GPUs %2, hosts %3, network %4, cooling %5); GPUs compute %6% of each step, %7 W on average")
+                          .arg(r.energyMwh, 0, 'f', 0).arg(r.gpuEnergyMwh, 0, 'f', 0).arg(r.hostEnergyMwh, 0, 'f', 0)
+                          .arg(r.networkEnergyMwh, 0, 'f', 0).arg(r.coolingEnergyMwh, 0, 'f', 0)
+                          .arg(100 * r.gpuActivity, 0, 'f', 0).arg(r.gpuWatts, 0, 'f', 0));
+    row(tr("Carbon"), tr("%1 t CO2e: operational %2 (%3 grid), embodied %4")
+                          .arg(r.co2eTonnes, 0, 'f', 0).arg(r.operationalTonnes, 0, 'f', 0)
+                          .arg(QString::fromStdString(s.cost.region)).arg(r.embodiedTonnes, 0, 'f', 1));
+    row(tr("To buy it"), tr("%1 (GPUs %2, servers %3, network %4)")
+                             .arg(usd(r.hardwareBillUsd), usd(r.bill.gpus), usd(r.bill.servers), usd(r.bill.network)));
+    html += "</table>";
+    m_summary->setText(html);
+    plotBreakdown(c);
+    plotByGpuCount(c);
+    plotByDeadline(c);
+    plotProcurement(c);
+}
+
+void CostTab::plotBreakdown(const CostStudy& c)
+{
+    QChart* chart = m_breakdown->chart();
+    clearChart(chart);
+    auto* pie = new QPieSeries;
+    int i = 0;
+    for (const CostItem& item : c.report.breakdown) {
+        if (item.usd <= 0)
+            continue;
+        QPieSlice* slice = pie->append(QString("%1 %2").arg(QString::fromStdString(item.name), usd(item.usd)), item.usd);
+        slice->setColor(seriesColor(i++));
+        slice->setLabelColor(foreground());
+        slice->setLabelVisible(slice->percentage() > 0.03 || c.report.breakdown.size() <= 2);
+    }
+    pie->setPieSize(0.6);
+    chart->addSeries(pie);
+    chart->legend()->setVisible(true);
+}
+
+void CostTab::plotByGpuCount(const CostStudy& c)
+{
+    QChart* chart = m_byGpus->chart();
+    clearChart(chart);
+    if (c.byGpuCount.empty())
+        return;
+    auto* cost = new QLineSeries;
+    cost->setName(tr("cost (USD)"));
+    auto* energy = new QLineSeries;
+    energy->setName(tr("energy (MWh)"));
+    auto* misses = new QScatterSeries;
+    misses->setName(tr("misses the deadline"));
+    misses->setMarkerSize(9);
+    double maxCost = 0, maxEnergy = 0;
+    for (const CostPoint& p : c.byGpuCount) {
+        maxCost = std::max(maxCost, p.costUsd);
+        maxEnergy = std::max(maxEnergy, p.energyMwh);
+    }
+    const MoneyScale m = moneyScale(maxCost);
+    cost->setName(tr("cost (%1)").arg(m.unit));
+    for (const CostPoint& p : c.byGpuCount) {
+        cost->append(double(p.gpus), p.costUsd / m.divisor);
+        energy->append(double(p.gpus), p.energyMwh);
+        if (!p.meetsDeadline)
+            misses->append(double(p.gpus), p.costUsd / m.divisor);
+    }
+    cost->setColor(seriesColor(0));
+    energy->setColor(seriesColor(1));
+    misses->setColor(seriesColor(5));
+    chart->addSeries(cost);
+    chart->addSeries(energy);
+    chart->addSeries(misses);
+    auto* x = logAxis(tr("GPUs"));
+    auto* y = valueAxis(m.unit);
+    y->setRange(0, maxCost / m.divisor * 1.1);
+    y->applyNiceNumbers();
+    y->setLabelFormat("%g");
+    auto* y2 = valueAxis(tr("MWh"));
+    y2->setRange(0, maxEnergy * 1.1);
+    y2->applyNiceNumbers();
+    y2->setLabelFormat("%g");
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addAxis(y2, Qt::AlignRight);
+    for (QAbstractSeries* series : { static_cast<QAbstractSeries*>(cost), static_cast<QAbstractSeries*>(misses) }) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    energy->attachAxis(x);
+    energy->attachAxis(y2);
+}
+
+void CostTab::plotByDeadline(const CostStudy& c)
+{
+    QChart* chart = m_byDeadline->chart();
+    clearChart(chart);
+    if (c.byGpuCount.empty())
+        return;
+    // Each GPU count is one (time, cost) point; the cheapest point left of a deadline
+    // is what that deadline costs.
+    std::vector<CostPoint> pts = c.byGpuCount;
+    std::sort(pts.begin(), pts.end(), [](const CostPoint& a, const CostPoint& b) { return a.expectedTime < b.expectedTime; });
+    auto* points = new QScatterSeries;
+    points->setName(tr("GPU counts"));
+    points->setMarkerSize(8);
+    points->setColor(seriesColor(0));
+    auto* cheapest = new QLineSeries;
+    cheapest->setName(tr("cheapest within the deadline"));
+    cheapest->setColor(seriesColor(2));
+    double best = INFINITY, maxCost = 0, minDays = INFINITY, maxDays = 0;
+    for (const CostPoint& p : pts)
+        maxCost = std::max(maxCost, p.costUsd);
+    const MoneyScale m = moneyScale(maxCost);
+    for (const CostPoint& p : pts) {
+        const double days = p.expectedTime / kDay;
+        points->append(days, p.costUsd / m.divisor);
+        best = std::min(best, p.costUsd / m.divisor);
+        cheapest->append(days, best);
+        minDays = std::min(minDays, days);
+        maxDays = std::max(maxDays, days);
+    }
+    maxCost /= m.divisor;
+    chart->addSeries(points);
+    chart->addSeries(cheapest);
+    auto* x = new QLogValueAxis;
+    x->setBase(10);
+    x->setLabelFormat("%g");
+    x->setTitleText(tr("expected time to train (days)"));
+    x->setLabelsColor(foreground());
+    x->setTitleBrush(foreground());
+    x->setGridLineColor(gridColor());
+    auto* y = valueAxis(m.unit);
+    y->setRange(0, maxCost * 1.1);
+    y->applyNiceNumbers();
+    y->setLabelFormat("%g");
+    if (c.deadline > 0) {
+        minDays = std::min(minDays, c.deadline / kDay);
+        maxDays = std::max(maxDays, c.deadline / kDay);
+    }
+    x->setRange(minDays / 1.5, maxDays * 1.5);
+    x->setMinorTickCount(8);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* series : { static_cast<QAbstractSeries*>(points), static_cast<QAbstractSeries*>(cheapest) }) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    if (c.deadline > 0) {
+        auto* line = new QLineSeries;
+        line->setName(tr("deadline %1 days").arg(c.deadline / kDay, 0, 'f', 0));
+        line->append(c.deadline / kDay, 0);
+        line->append(c.deadline / kDay, y->max());
+        line->setColor(seriesColor(5));
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+}
+
+void CostTab::plotProcurement(const CostStudy& c)
+{
+    QChart* chart = m_procurement->chart();
+    clearChart(chart);
+    auto* meets = new QBarSet(tr("meets the deadline"));
+    auto* misses = new QBarSet(tr("misses it"));
+    meets->setColor(seriesColor(2));
+    misses->setColor(seriesColor(5));
+    QStringList names;
+    // Cheapest at the top: a horizontal bar chart draws its first category at the bottom.
+    std::vector<const ProcurementRow*> rows;
+    for (const ProcurementRow& r : c.byGpuType)
+        if (r.feasible)
+            rows.push_back(&r);
+    if (rows.size() > 10)
+        rows.resize(10);
+    std::reverse(rows.begin(), rows.end());
+    double maxCost = 0;
+    for (const ProcurementRow* r : rows)
+        maxCost = std::max(maxCost, r->point.costUsd);
+    const MoneyScale m = moneyScale(maxCost);
+    for (const ProcurementRow* r : rows) {
+        names << QString::fromStdString(r->gpuId);
+        *meets << (r->point.meetsDeadline ? r->point.costUsd / m.divisor : 0.0);
+        *misses << (r->point.meetsDeadline ? 0.0 : r->point.costUsd / m.divisor);
+    }
+    auto* series = new QHorizontalStackedBarSeries;
+    series->append(meets);
+    series->append(misses);
+    series->setBarWidth(0.9);
+    chart->addSeries(series);
+    auto* cats = new QBarCategoryAxis;
+    cats->append(names);
+    cats->setLabelsColor(foreground());
+    auto* x = valueAxis(tr("%1, at the same GPU count").arg(m.unit));
+    x->setRange(0, std::max(1e-9, maxCost / m.divisor * 1.05));
+    x->applyNiceNumbers();
+    x->setLabelFormat("%g");
+    chart->addAxis(cats, Qt::AlignLeft);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(cats);
+    series->attachAxis(x);
+}
+
+} // namespace dtsim::gui

@@ -1,0 +1,48 @@
+#pragma once
+// The Cost tab: what the run costs and emits, by component; cost and energy against
+// GPU count; cost against time to train (what a deadline buys); and the same run on
+// every GPU type ("procurement view"). Qt Charts; the study runs on the worker thread.
+#include "evaluator.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChartView;
+class QLabel;
+QT_END_NAMESPACE
+
+namespace dtsim::gui {
+
+class CostTab : public QWidget {
+    Q_OBJECT
+public:
+    CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, FailureRates rates, CostRates cost, QWidget* parent = nullptr);
+    void showScenario(const Scenario* s); // null when the plan is invalid
+    bool hasResult() const { return m_hasResult; }
+    const CostStudy& study() const { return m_study; }
+    QString error() const { return m_error; }
+
+private:
+    void showStudy(const CostStudy& c);
+    void plotBreakdown(const CostStudy& c);
+    void plotByGpuCount(const CostStudy& c);
+    void plotByDeadline(const CostStudy& c);
+    void plotProcurement(const CostStudy& c);
+    QString checkInputs(const Scenario& s) const;
+
+    Evaluator* m_evaluator;
+    std::vector<HardwareSpec> m_catalog;
+    FailureRates m_rates;
+    CostRates m_cost;
+    Scenario m_scenario;
+    CostStudy m_study;
+    bool m_hasResult = false;
+    QString m_error;
+    QLabel* m_summary = nullptr;
+    QChartView* m_breakdown = nullptr;
+    QChartView* m_byGpus = nullptr;
+    QChartView* m_byDeadline = nullptr;
+    QChartView* m_procurement = nullptr;
+};
+
+} // namespace dtsim::gui
