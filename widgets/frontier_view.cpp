@@ -1,6 +1,7 @@
 #include "frontier_view.h"
 
 #include "palette_colors.h"
+#include "plot_style.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -11,17 +12,6 @@
 namespace dtsim::gui {
 
 namespace {
-
-void styleAxis(QCPAxis* a)
-{
-    const QColor fg = foreground();
-    a->setBasePen(QPen(fg));
-    a->setTickPen(QPen(fg));
-    a->setSubTickPen(QPen(fg));
-    a->setTickLabelColor(fg);
-    a->setLabelColor(fg);
-    a->grid()->setPen(QPen(gridColor(), 1, Qt::DotLine));
-}
 
 void useLogTicks(QCPAxis* a)
 {

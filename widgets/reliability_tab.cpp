@@ -1,6 +1,7 @@
 #include "reliability_tab.h"
 
 #include "palette_colors.h"
+#include "plot_style.h"
 #include "run_timeline_view.h"
 
 #include "simcore/units.h"
@@ -24,17 +25,6 @@ constexpr double kDay = 86400;
 
 QString duration(double s) { return QString::fromStdString(formatDuration(s)); }
 QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
-
-void styleAxis(QCPAxis* a)
-{
-    const QColor fg = foreground();
-    a->setBasePen(QPen(fg));
-    a->setTickPen(QPen(fg));
-    a->setSubTickPen(QPen(fg));
-    a->setTickLabelColor(fg);
-    a->setLabelColor(fg);
-    a->grid()->setPen(QPen(gridColor(), 1, Qt::DotLine));
-}
 
 } // namespace
 
