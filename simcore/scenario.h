@@ -7,6 +7,7 @@
 #include "model.h"
 #include "parallel.h"
 #include "reliability_spec.h"
+#include "workload_spec.h"
 #include "training.h"
 
 #include <string>
@@ -23,6 +24,7 @@ struct Scenario {
     ParallelPlan plan;
     ReliabilitySpec reliability;
     CostSpec cost;
+    WorkloadSpec workload;
 };
 
 } // namespace dtsim

@@ -24,5 +24,6 @@ int runBench(const QStringList& args);
 int runTrace(const QStringList& args);
 int runReliability(const QStringList& args); // dtsim-cli run
 int runCost(const QStringList& args);
+int runCluster(const QStringList& args);
 
 } // namespace dtsim::cli

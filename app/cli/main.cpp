@@ -23,6 +23,7 @@ void usage(FILE* to)
         "  trace FILE -o OUT.json [--steps N] [--ranks] [--zero-bubble]   Chrome trace of the steps\n"
         "  run FILE [--trials N] [--seed S] [--json]       the whole run with failures and checkpoints\n"
         "  cost FILE [--json]                              price, energy and carbon of the run\n"
+        "  cluster FILE [--policy NAME] [--compare] [--json]   shared-cluster scheduling\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
@@ -55,6 +56,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runScaling(args);
         if (command == "trace")
             return dtsim::cli::runTrace(args);
+        if (command == "cluster")
+            return dtsim::cli::runCluster(args);
         if (command == "cost")
             return dtsim::cli::runCost(args);
         if (command == "run")

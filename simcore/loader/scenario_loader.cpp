@@ -5,6 +5,7 @@
 #include "read_file.h"
 #include "cost_loader.h"
 #include "reliability_loader.h"
+#include "workload_loader.h"
 #include "topology_loader.h"
 #include "yaml_reader.h"
 
@@ -31,7 +32,7 @@ public:
     Scenario read(const YAML::Node& root)
     {
         r.expectMap(root, "");
-        r.checkKeys(root, "", { "version", "name", "description", "model", "training", "hardware", "cluster", "parallel", "reliability", "cost" });
+        r.checkKeys(root, "", { "version", "name", "description", "model", "training", "hardware", "cluster", "parallel", "reliability", "cost", "workload" });
         const YAML::Node version = r.required(root, "", "version");
         if (r.integer(version, "version", 1, kMaxInt) != 1)
             r.fail(version, "version", "unsupported version; this dtsim reads version 1");
@@ -49,6 +50,8 @@ public:
             readReliabilitySection(r, rel, s.reliability);
         if (const YAML::Node cost = r.child(root, "", "cost"))
             readCostSection(r, cost, s.cost);
+        if (const YAML::Node w = r.child(root, "", "workload"))
+            readWorkloadSection(r, w, s.workload);
         finishModel(s);
         if (auto issue = checkPlan(s))
             r.failField(issue->field, issue->reason);

@@ -3,6 +3,7 @@
 #include "exact_number.h"
 #include "cost_loader.h"
 #include "reliability_loader.h"
+#include "workload_loader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -150,6 +151,7 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::EndMap;
     writeReliabilitySection(y, s.reliability);
     writeCostSection(y, s.cost);
+    writeWorkloadSection(y, s.workload);
     y << YAML::EndMap;
     return std::string(y.c_str()) + "\n";
 }
