@@ -32,7 +32,7 @@ GroupSpan groupSpan(const ClusterSpec& c, int size, int stride)
     // inside the rail; traffic between different ranks of different nodes climbs past
     // them.
     const double nic = c.scaleOutBandwidth;
-    double ringFactor = 1.0, spreadFactor = 1.0;
+    double ringFactor = 1.0, railFactor = 1.0, spreadFactor = 1.0;
     bool reduces = g.domains <= 1 ? c.scaleUpInNetworkReduction : true;
     g.interLatency = c.scaleOutLatency;
     const long long extent = static_cast<long long>(stride) * (g.size - 1) + 1;
@@ -45,6 +45,7 @@ GroupSpan groupSpan(const ClusterSpec& c, int size, int stride)
         const double membersPerUnit = std::clamp(double(span) / stride, 1.0, double(g.size));
         const double share = nic > 0 ? t.uplinkPerGpu(nic) / nic : 1.0;
         ringFactor = std::min(ringFactor, std::min(1.0, membersPerUnit * share));
+        railFactor = std::min(railFactor, std::min(1.0, std::max(1.0, membersPerUnit / g.perDomain) * share));
         spreadFactor = std::min(spreadFactor, std::min(1.0, share));
         g.interLatency += t.latency;
         g.outermostTier = i;
@@ -55,6 +56,7 @@ GroupSpan groupSpan(const ClusterSpec& c, int size, int stride)
     }
     g.inNetworkReduction = reduces && g.outermostTier >= 0;
     g.interBandwidth = nic * ringFactor;
+    g.railBandwidth = nic * railFactor;
     g.spreadBandwidth = nic * spreadFactor;
     return g;
 }

@@ -52,6 +52,10 @@ struct GroupSpan {
     // Per GPU scale-out bandwidth after oversubscription, for neighbour (ring) traffic,
     // where only the ring edges between switch units cross an uplink...
     double interBandwidth = 0;
+    // ... for the inter-domain phase of a hierarchical collective, where every one of the
+    // perDomain ranks of a domain drives its own ring (one per rail) concurrently, so a
+    // unit's uplinks carry perDomain times the flows of one ring...
+    double railBandwidth = 0;
     // ... and for uniform (all-to-all) traffic, where a share (u-1)/u of every GPU's
     // bytes leaves its unit.
     double spreadBandwidth = 0;

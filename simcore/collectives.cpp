@@ -110,6 +110,7 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
         return {};
     const Link up { c.scaleUpLatency, c.scaleUpBandwidth * eff.scaleUp };
     const Link out { g.interLatency, g.interBandwidth * eff.scaleOut };
+    const Link rails { g.interLatency, g.railBandwidth * eff.scaleOut };
     const Link spread { g.interLatency, g.spreadBandwidth * eff.scaleOut };
 
     if (kind == CollectiveKind::SendRecv)
@@ -135,17 +136,17 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
     double t = 0.0;
     switch (kind) {
     case CollectiveKind::AllReduce: {
-        double inter = flatCost(kind, bytes / k, d, out).seconds;
+        double inter = flatCost(kind, bytes / k, d, rails).seconds;
         if (g.inNetworkReduction)
-            inter = std::min(inter, switchReduced(bytes / k, out));
+            inter = std::min(inter, switchReduced(bytes / k, rails));
         t = ringReduceScatterTime(bytes, k, up) + inter + ringAllGatherTime(bytes, k, up);
         break;
     }
     case CollectiveKind::ReduceScatter:
-        t = ringReduceScatterTime(bytes, k, up) + ringReduceScatterTime(bytes / k, d, out);
+        t = ringReduceScatterTime(bytes, k, up) + ringReduceScatterTime(bytes / k, d, rails);
         break;
     case CollectiveKind::AllGather:
-        t = ringAllGatherTime(bytes / k, d, out) + ringAllGatherTime(bytes, k, up);
+        t = ringAllGatherTime(bytes / k, d, rails) + ringAllGatherTime(bytes, k, up);
         break;
     case CollectiveKind::AllToAll:
         // Intra-domain share at scale-up speed, the (d-1)/d remote share over scale-out.
