@@ -1,6 +1,7 @@
 // dtsim-cli frontier, scaling and bench: the planner's sweeps and the speed figures.
 #include "commands.h"
 #include "cli_common.h"
+#include "simcore/sched/cluster_sim.h"
 #include "report_table.h"
 
 #include "simcore/input_error.h"
@@ -297,6 +298,23 @@ int runBench(const QStringList& args)
         const double monteCarloMs = std::chrono::duration<double, std::milli>(clock::now() - t4).count();
         sink += mc.mean;
 
+        // 10,000 jobs on 16,384 GPUs (64 pods) over 30 days: the shared-cluster preset at
+        // sixteen times the scale, job sizes doubled, about 14 arrivals an hour.
+        Scenario shared = loadScenarioFile(presets + "/shared-cluster.yaml", catalog, {}, data.topologies);
+        shared.cluster.gpus = 16384;
+        shared.plan.dp = 16384;
+        shared.training.globalBatch = 16384;
+        shared.workload.generator.count = 10000;
+        shared.workload.generator.arrivalsPerHour = 10000 / (30 * 24.0);
+        for (WeightedValue& size : shared.workload.generator.sizes)
+            size.value *= 2;
+        shared.workload.horizon = 30 * 86400.0;
+        auto t5 = clock::now();
+        ClusterSim clusterSim(shared, calibration, data.failureRates, 2.0);
+        const ClusterResult cr = clusterSim.run(*makePolicy(shared.workload.policy));
+        const double clusterMs = std::chrono::duration<double, std::milli>(clock::now() - t5).count();
+        sink += cr.meanUtilization;
+
         FrontierOptions fo;
         fo.hardware = *findHardware(catalog, "h100-sxm");
         auto t2 = clock::now();
@@ -309,7 +327,9 @@ int runBench(const QStringList& args)
                                      { "search_plans", double(sr.considered()) }, { "frontier_ms", frontierMs },
                                      { "frontier_points", int(fr.points.size()) }, { "trace_ms", traceMs },
                                      { "trace_events", double(trace.events.size()) },
-                                     { "montecarlo_ms", monteCarloMs }, { "montecarlo_failures_per_trial", mc.failuresMean }, { "checksum", sink } })
+                                     { "montecarlo_ms", monteCarloMs }, { "montecarlo_failures_per_trial", mc.failuresMean },
+                                     { "cluster_ms", clusterMs }, { "cluster_jobs", int(cr.jobs.size()) },
+                                     { "cluster_utilization", cr.meanUtilization }, { "checksum", sink } })
                        .toJson(QJsonDocument::Indented);
         } else {
             out << QString("plan evaluation   %1 plans/s on one core (%2 us each)\n").arg(plansPerS, 0, 'f', 0).arg(1e6 / plansPerS, 0, 'f', 3);
@@ -318,6 +338,9 @@ int runBench(const QStringList& args)
             out << QString("timeline          %1 ms for one llama3-405b-h100 step (%2 events)\n").arg(traceMs, 0, 'f', 1).arg(trace.events.size());
             out << QString("Monte Carlo       %1 ms for 1,000 trials of a 90-day run on %2 GPUs (%3 failures each)\n")
                        .arg(monteCarloMs, 0, 'f', 1).arg(rr.gpus).arg(mc.failuresMean, 0, 'f', 0);
+            out << QString("shared cluster    %1 ms for %2 jobs on %3 GPUs over 30 days (%4, utilization %5%)\n")
+                       .arg(clusterMs, 0, 'f', 1).arg(cr.jobs.size()).arg(cr.totalGpus)
+                       .arg(QString::fromStdString(cr.policy)).arg(100 * cr.meanUtilization, 0, 'f', 1);
         }
         return kExitOk;
     } catch (const InputError& e) {
