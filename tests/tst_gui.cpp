@@ -13,6 +13,8 @@
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/cost_tab.h"
+#include "widgets/cluster_tab.h"
+#include "widgets/cluster_gantt_view.h"
 #include "widgets/run_timeline_view.h"
 #include "widgets/topology_editor.h"
 
@@ -336,10 +338,50 @@ private slots:
         QVERIFY(tab->error().isEmpty());
     }
 
+    void clusterTabComparesPolicies()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("shared-cluster"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("cluster"));
+        waitIdle(w);
+        ClusterTab* tab = w.clusterTab();
+        QVERIFY(tab->hasResult());
+        QCOMPARE(tab->comparison()->first.policy, std::string("fair-share"));
+        QCOMPARE(tab->comparison()->second.policy, std::string("fifo"));
+        QCOMPARE(int(tab->comparison()->first.jobs.size()), 400);
+        // The Gantt shows allocations: somewhere early on, a node is busy.
+        auto* gantt = tab->findChild<ClusterGanttView*>();
+        QVERIFY(gantt);
+        bool hit = false;
+        for (int y = 20; y < gantt->height() - 30 && !hit; y += 5)
+            hit = gantt->allocationAt(QPoint(gantt->width() / 4, y)) != nullptr;
+        QVERIFY(hit);
+        // Another pair, on the worker thread.
+        tab->setPolicies("backfill", "priority");
+        waitIdle(w);
+        QCOMPARE(tab->comparison()->first.policy, std::string("backfill"));
+        QVERIFY(tab->comparison()->second.preemptions > 0);
+        // A panel field re-runs it: twice the arrivals, more waiting.
+        const double queued = tab->comparison()->first.meanQueueSeconds;
+        auto* arrivals = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("workload.generate.arrivals_per_hour"));
+        QVERIFY(arrivals);
+        arrivals->setValue(12);
+        waitIdle(w);
+        QCOMPARE(w.document()->scenario().workload.generator.arrivalsPerHour, 12.0);
+        QVERIFY(tab->comparison()->first.meanQueueSeconds > queued);
+        // A scenario without a workload says so.
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        waitIdle(w);
+        QVERIFY(!tab->hasResult());
+        QVERIFY(tab->message().contains("no workload"));
+    }
+
     void tabsByName()
     {
         MainWindow w(appData());
-        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost" })
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster" })
             QVERIFY(w.selectTab(t));
         QVERIFY(!w.selectTab("nope"));
     }

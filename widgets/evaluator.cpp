@@ -15,7 +15,7 @@ Evaluator::Evaluator(Calibration calibration, QObject* parent)
 
 Evaluator::~Evaluator()
 {
-    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost })
+    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster })
         if (j->cancel)
             j->cancel->store(true);
 }
@@ -150,6 +150,29 @@ void Evaluator::requestCostStudy(const Scenario& s, const std::vector<HardwareSp
         [this, job](const CostStudy& c) {
             if (job.generation == m_cost.generation && !job.cancel->load())
                 emit costStudyReady(c);
+            finished();
+        });
+}
+
+void Evaluator::requestCluster(const Scenario& s, const FailureRates& rates, double gpuHourUsd,
+    const std::string& firstPolicy, const std::string& secondPolicy)
+{
+    const Job job = start(m_cluster);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<ClusterComparison>(this,
+        [s, rates, gpuHourUsd, firstPolicy, secondPolicy, cal, cancel] {
+            ClusterComparison c;
+            ClusterSim sim(s, cal, rates, gpuHourUsd);
+            if (auto policy = makePolicy(firstPolicy))
+                c.first = sim.run(*policy, cancel.get());
+            if (auto policy = makePolicy(secondPolicy); policy && !cancel->load())
+                c.second = sim.run(*policy, cancel.get());
+            return c;
+        },
+        [this, job](const ClusterComparison& c) {
+            if (job.generation == m_cluster.generation && !job.cancel->load())
+                emit clusterReady(c);
             finished();
         });
 }

@@ -8,6 +8,7 @@
 #include "simcore/planner/search.h"
 #include "simcore/cost/cost_study.h"
 #include "simcore/reliability/reliability.h"
+#include "simcore/sched/cluster_sim.h"
 #include "simcore/report.h"
 #include "simcore/scenario.h"
 
@@ -26,6 +27,11 @@ struct CostStudy {
     std::vector<CostPoint> byGpuCount;
     std::vector<ProcurementRow> byGpuType;
     double deadline = 0;
+};
+
+// The Cluster tab's data: one job stream under two scheduling policies.
+struct ClusterComparison {
+    ClusterResult first, second;
 };
 
 struct RunOutlook {
@@ -53,6 +59,8 @@ public:
     void requestRunOutlook(const Scenario& s, const FailureRates& rates, int trials, unsigned long long seed);
     void requestCostStudy(const Scenario& s, const std::vector<HardwareSpec>& catalog, const FailureRates& rates,
         const CostRates& cost);
+    void requestCluster(const Scenario& s, const FailureRates& rates, double gpuHourUsd, const std::string& firstPolicy,
+        const std::string& secondPolicy);
     bool busy() const { return m_running > 0; }
 
 signals:
@@ -62,6 +70,7 @@ signals:
     void scalingReady(const dtsim::ScalingCurves& c);
     void runOutlookReady(const dtsim::gui::RunOutlook& o);
     void costStudyReady(const dtsim::gui::CostStudy& c);
+    void clusterReady(const dtsim::gui::ClusterComparison& c);
     void busyChanged(bool busy);
 
 private:
@@ -73,7 +82,7 @@ private:
     void finished();
 
     Calibration m_calibration;
-    Job m_frontier, m_search, m_scaling, m_outlook, m_cost;
+    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster;
     int m_running = 0;
 };
 

@@ -12,6 +12,7 @@
 #include "scenario_document.h"
 #include "timeline_tab.h"
 #include "reliability_tab.h"
+#include "cluster_tab.h"
 #include "cost_tab.h"
 #include "topology_editor.h"
 
@@ -59,7 +60,7 @@ std::vector<std::string> gridRegions(const CostRates& c)
 } // namespace
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost" };
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster" };
 constexpr int kMaxRecent = 8;
 }
 
@@ -116,6 +117,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_reliability, tr("Reliability"));
     m_cost = new CostTab(m_evaluator, m_data.catalog, m_data.failureRates, m_data.costRates, m_tabs);
     m_tabs->addTab(m_cost, tr("Cost"));
+    m_cluster = new ClusterTab(m_evaluator, m_data.failureRates, m_data.costRates, m_tabs);
+    m_tabs->addTab(m_cluster, tr("Cluster"));
     split->addWidget(m_panel);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -334,6 +337,7 @@ void MainWindow::refresh()
         m_timeline->showScenario(nullptr);
         m_reliability->showScenario(nullptr);
         m_cost->showScenario(nullptr);
+        m_cluster->showScenario(nullptr);
         m_currentValid = false;
         m_frontier->markScenario(0, 0, false);
         return;
@@ -369,6 +373,7 @@ void MainWindow::requestBackground()
     m_evaluator->requestScaling(s);
     m_reliability->showScenario(&s);
     m_cost->showScenario(&s);
+    m_cluster->showScenario(&s);
     // The frontier depends on the GPU, its network and the duration only.
     // A scenario deadline sets the frontier's duration.
     if (s.training.deadline > 0) {

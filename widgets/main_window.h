@@ -31,6 +31,7 @@ class PlansView;
 class TopologyEditor;
 class TimelineTab;
 class ReliabilityTab;
+class ClusterTab;
 class CostTab;
 
 struct AppData {
@@ -66,6 +67,7 @@ public:
     TopologyEditor* topologyEditor() const { return m_topology; }
     TimelineTab* timelineTab() const { return m_timeline; }
     ReliabilityTab* reliabilityTab() const { return m_reliability; }
+    ClusterTab* clusterTab() const { return m_cluster; }
     CostTab* costTab() const { return m_cost; }
     QString bannerText() const;
     bool hasFrontier() const { return m_haveFrontier; }
@@ -99,6 +101,7 @@ private:
     TopologyEditor* m_topology = nullptr;
     TimelineTab* m_timeline = nullptr;
     ReliabilityTab* m_reliability = nullptr;
+    ClusterTab* m_cluster = nullptr;
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;

@@ -1,5 +1,7 @@
 #include "parameter_fields.h"
 
+#include "simcore/sched/cluster_sim.h"
+
 #include "simcore/model.h"
 
 #include <algorithm>
@@ -303,6 +305,31 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
     f.push_back(real("cost.carbon_cap_tonnes", "Cost", "Carbon cap (0 = none)", "t CO2e", 1, 0, 1e9, false,
         "The cost planner rejects plans that emit more than this.",
         [](const Scenario& s) { return s.cost.carbonCapTonnes; }, [](Scenario& s, double v) { s.cost.carbonCapTonnes = v; }));
+
+    // The shared cluster's workload (the Cluster tab); inert without a workload section.
+    const std::vector<std::string> policies = policyNames();
+    QStringList policyChoices;
+    for (const std::string& p : policies)
+        policyChoices << QString::fromStdString(p);
+    f.push_back(choice("workload.policy", "Shared cluster", "Scheduling policy", policyChoices,
+        "The scenario's own policy; the Cluster tab compares it with another.",
+        [policies](const Scenario& s) {
+            const auto it = std::find(policies.begin(), policies.end(), s.workload.policy);
+            return it == policies.end() ? 0.0 : double(it - policies.begin());
+        },
+        [policies](Scenario& s, double v) { s.workload.policy = policies[std::clamp<std::size_t>(std::size_t(std::max(0, toInt(v))), 0, policies.size() - 1)]; }));
+    f.push_back(flag("workload.topology_aware", "Shared cluster", "Topology-aware placement",
+        "Place each job in as few pods as possible (best fit), instead of the first free nodes.",
+        [](const Scenario& s) { return s.workload.topologyAware ? 1.0 : 0.0; }, [](Scenario& s, double v) { s.workload.topologyAware = v > 0.5; }));
+    f.push_back(real("workload.checkpoint_interval", "Shared cluster", "Job checkpoint interval", "min", 60, 1, 24 * 60, true,
+        "Every job checkpoints this often; a preemption or failure loses the work since the last one.",
+        [](const Scenario& s) { return s.workload.checkpointInterval; }, [](Scenario& s, double v) { s.workload.checkpointInterval = v; }));
+    f.push_back(real("workload.generate.arrivals_per_hour", "Shared cluster", "Job arrivals", "per hour", 1, 0.1, 1000, true,
+        "Mean arrival rate of the generated jobs (Poisson).",
+        [](const Scenario& s) { return s.workload.generator.arrivalsPerHour; }, [](Scenario& s, double v) { s.workload.generator.arrivalsPerHour = v; }));
+    f.push_back(integer("workload.generate.count", "Shared cluster", "Generated jobs", 0, 20000, false,
+        "How many jobs the generator draws (listed jobs come on top).",
+        [](const Scenario& s) { return double(s.workload.generator.count); }, [](Scenario& s, double v) { s.workload.generator.count = toInt(v); }));
     return f;
 }
 

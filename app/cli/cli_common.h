@@ -40,8 +40,6 @@ void printJson(const QJsonDocument& doc);
 int reportInputError(const InputError& e);
 
 // Refuses a scenario the cost model cannot price (no rent price, no GPU price, unknown region).
-// The price per GPU-hour a shared cluster charges its projects (the scenario's, or the list price).
-double clusterGpuHourUsd(const Scenario& s, const CostRates& rates);
 void checkCostInputs(const Scenario& s, const CostRates& rates, const std::string& where); // throws InputError
 
 } // namespace dtsim::cli

@@ -2,6 +2,7 @@
 #include "cli_common.h"
 #include "commands.h"
 
+#include "simcore/cost/cost.h"
 #include "simcore/sched/cluster_sim.h"
 #include "simcore/units.h"
 
@@ -60,14 +61,6 @@ void printResult(QTextStream& out, const ClusterResult& r, double ms)
 
 } // namespace
 
-double clusterGpuHourUsd(const Scenario& s, const CostRates& rates)
-{
-    if (s.cost.gpuHourUsd > 0)
-        return s.cost.gpuHourUsd;
-    const auto it = rates.rent.find(s.hardware.id);
-    return it == rates.rent.end() ? 0.0 : it->second.of(s.cost.pricing);
-}
-
 int runCluster(const QStringList& args)
 {
     QCommandLineParser p;
@@ -93,7 +86,7 @@ int runCluster(const QStringList& args)
         }
         if (p.isSet("compare"))
             policies = policyNames();
-        ClusterSim sim(s, d.calibration, d.failureRates, clusterGpuHourUsd(s, d.costRates));
+        ClusterSim sim(s, d.calibration, d.failureRates, gpuHourUsd(s, d.costRates));
         QJsonArray results;
         QTextStream out(stdout);
         for (const std::string& name : policies) {

@@ -45,7 +45,7 @@ int main(int argc, char** argv)
     p.addVersionOption();
     p.addPositionalArgument("FILE", "Scenario YAML file to open.", "[FILE]");
     p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
-    p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost.", "NAME" });
+    p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster.", "NAME" });
     p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG and exit.", "OUT.png" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     p.process(app);
@@ -80,7 +80,7 @@ int main(int argc, char** argv)
     else
         ok = window.openPreset(p.isSet("preset") ? p.value("preset") : QString("llama3-405b-h100"));
     if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
-        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost)\n", qPrintable(p.value("tab")));
+        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster)\n", qPrintable(p.value("tab")));
         return 2;
     }
 

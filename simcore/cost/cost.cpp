@@ -131,4 +131,12 @@ CostReport analyzeCost(const Scenario& s, const Report& base, const ReliabilityR
     return r;
 }
 
+double gpuHourUsd(const Scenario& s, const CostRates& cost)
+{
+    if (s.cost.gpuHourUsd > 0)
+        return s.cost.gpuHourUsd;
+    const auto it = cost.rent.find(s.hardware.id);
+    return it == cost.rent.end() ? 0.0 : it->second.of(s.cost.pricing);
+}
+
 } // namespace dtsim

@@ -74,4 +74,8 @@ CostReport analyzeCost(const Scenario& s, const Report& base, const ReliabilityR
 // when the region is unknown.
 double gridIntensity(const CostSpec& spec, const CostRates& cost);
 
+// What one GPU-hour of the scenario's GPU costs: the scenario's own price, else the
+// catalogue's rent at its pricing kind; 0 when neither is known.
+double gpuHourUsd(const Scenario& s, const CostRates& cost);
+
 } // namespace dtsim
