@@ -10,6 +10,7 @@
 #include "widgets/main_window.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -37,6 +38,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName("dtsim");
     QApplication::setOrganizationName("dtsim");
+    QApplication::setDesktopFileName("org.dtsim.dtsim");
+    QApplication::setWindowIcon(QIcon(":/icons/dtsim.svg"));
     QApplication::setApplicationVersion(DTSIM_VERSION);
 
     QCommandLineParser p;
