@@ -9,6 +9,10 @@ packages=(
   libqcustomplot-dev libyaml-cpp-dev
   libgl-dev libxkbcommon-dev
   xvfb xauth fonts-dejavu-core
+  # libFuzzer ships only with clang: the fuzz targets (packaging/fuzz.sh) need it.
+  clang-14 libclang-rt-14-dev
+  # cpack -G DEB: dpkg-shlibdeps computes the package's library dependencies.
+  dpkg-dev
 )
 
 missing=()

@@ -2,7 +2,8 @@
 # The README's two commands: install what is missing, build, then either run dtsim on
 # the default preset ("run") or run every test ("test").
 #   bash packaging/setup.sh run [extra arguments for the program]
-#   bash packaging/setup.sh test
+#   bash packaging/setup.sh test   (then the sanitizer suite and the fuzzers; set
+#                                   DTSIM_SKIP_SANITIZERS=1 for the plain suite only)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -21,8 +22,13 @@ case "$mode" in
     exec "$build_dir/app/dtsim" "$default_preset" "$@"
     ;;
   test)
-    cd "$build_dir"
-    exec ctest --output-on-failure -j2 --timeout 900
+    (cd "$build_dir" && ctest --output-on-failure -j2 --timeout 900)
+    # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the
+    # scenario-loader and --set fuzzers for a bounded time (DTSIM_FUZZ_SECONDS each).
+    if [ "${DTSIM_SKIP_SANITIZERS:-0}" != 1 ]; then
+      bash packaging/sanitize.sh
+      bash packaging/fuzz.sh "${DTSIM_FUZZ_SECONDS:-30}"
+    fi
     ;;
   *)
     echo "usage: packaging/setup.sh run|test" >&2

@@ -17,6 +17,8 @@ std::string readTextFile(const std::string& path, const std::string& what)
         throw InputError(path, 0, "", what + " not found");
     if (fs::is_directory(st))
         throw InputError(path, 0, "", "is a directory, expected a " + what);
+    if (!fs::is_regular_file(st)) // a device or a pipe may never end
+        throw InputError(path, 0, "", "is not a regular file, expected a " + what);
     const auto size = fs::file_size(path, ec);
     if (!ec && size > kMaxInputBytes)
         throw InputError(path, 0, "", what + " is larger than 16 MiB; refusing to read it");

@@ -1,5 +1,7 @@
 #include "yaml_reader.h"
 
+#include "exact_number.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -108,6 +110,29 @@ std::string YamlReader::scalarText(const YAML::Node& n, const std::string& field
     return n.Scalar();
 }
 
+namespace {
+
+struct PhysicalRange {
+    double lowest, highest; // magnitudes, in base units
+    const char* unit;
+};
+
+PhysicalRange physicalRange(Dimension d)
+{
+    switch (d) {
+    case Dimension::Count: return { 1e-9, 1e20, "" };
+    case Dimension::Bytes: return { 1, 1e21, "bytes" };
+    case Dimension::BytesPerSecond: return { 1e3, 1e18, "bytes/s" };
+    case Dimension::Seconds: return { 1e-12, 1e12, "s" };
+    case Dimension::Flop: return { 1, 1e35, "FLOP" };
+    case Dimension::FlopPerSecond: return { 1e6, 1e21, "FLOP/s" };
+    case Dimension::Watts: return { 1e-3, 1e12, "W" };
+    }
+    return { 0, INFINITY, "" };
+}
+
+} // namespace
+
 double YamlReader::quantity(const YAML::Node& n, const std::string& field, Dimension dim, Bound bound) const
 {
     const std::string text = scalarText(n, field, dimensionName(dim));
@@ -115,6 +140,12 @@ double YamlReader::quantity(const YAML::Node& n, const std::string& field, Dimen
     if (!q.value)
         fail(n, field, q.error);
     const double v = *q.value;
+    // Beyond these, a figure is a typo, not a machine: 1e-300 B/s or a latency of 1e308 s
+    // would only turn every result into infinity or NaN.
+    const auto [lowest, highest, unit] = physicalRange(dim);
+    if (v != 0 && (std::abs(v) < lowest || std::abs(v) > highest))
+        fail(n, field, "\"" + text + "\" is outside the range dtsim models (" + exactNumber(lowest) + " to " + exactNumber(highest)
+                + (unit[0] ? std::string(" ") + unit : std::string()) + ")");
     if (bound == Bound::Positive && !(v > 0))
         fail(n, field, "must be greater than zero (got " + text + ")");
     if (bound == Bound::NonNegative && v < 0)
