@@ -19,6 +19,9 @@
 #include "widgets/topology_editor.h"
 
 #include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <sys/stat.h>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -27,6 +30,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -59,6 +63,7 @@ private slots:
     {
         QCoreApplication::setOrganizationName("dtsim-tests");
         QCoreApplication::setApplicationName("tst_gui");
+        QStandardPaths::setTestModeEnabled(true); // autosave and settings under ~/.qttest
     }
 
     void everyPresetOpens()
@@ -116,6 +121,83 @@ private slots:
         // Saving over an existing file replaces it whole.
         QVERIFY(w.saveTo(path));
         QVERIFY(w.openFile(path));
+    }
+
+    void savingReplacesAtomicallyAndAFailedSaveLosesNothing()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("mixtral-8x7b-h100"));
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/run.yaml";
+        QVERIFY(w.saveTo(path));
+        struct stat before {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &before), 0);
+        auto* spin = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.seq_len"));
+        spin->setValue(8192);
+        QVERIFY(w.saveTo(path));
+        // A new file renamed over the old one, never the old one rewritten in place: a
+        // crash mid-save leaves either the old or the new file whole.
+        struct stat after {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &after), 0);
+        QVERIFY(before.st_ino != after.st_ino);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { "run.yaml" }); // no temporaries left
+        const QByteArray saved = [&] { QFile f(path); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        // A save that cannot happen says so, keeps the changes unsaved and the file intact.
+        spin->setValue(2048);
+        QVERIFY(!w.saveTo(dir.path() + "/missing-folder/run.yaml"));
+        QVERIFY(w.bannerText().contains("Could not save"));
+        QVERIFY(!w.saveTo(dir.path())); // a directory
+        QVERIFY(w.document()->isModified());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), saved);
+    }
+
+    void unsavedWorkIsRecoveredAfterACrash()
+    {
+        QTemporaryDir folder;
+        AppData data = appData();
+        data.autosaveFolder = folder.path();
+        {
+            MainWindow crashed(data);
+            QVERIFY(crashed.openPreset("mixtral-8x7b-h100"));
+            QVERIFY(!crashed.autosave()->saveNow()); // nothing unsaved yet
+            qobject_cast<QDoubleSpinBox*>(crashed.panel()->editor("training.seq_len"))->setValue(8192);
+            // The copy is written a moment after the edit, without being asked.
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(crashed.autosave()->path()), Autosave::kDelayMs + 3000);
+            crashed.autosave()->simulateCrash();
+        }
+        // A session still running keeps its copy to itself.
+        MainWindow running(data);
+        QVERIFY(running.openPreset("gpt3-175b-a100"));
+        qobject_cast<QDoubleSpinBox*>(running.panel()->editor("training.seq_len"))->setValue(4096);
+        QVERIFY(running.autosave()->saveNow());
+
+        MainWindow next(data);
+        QVERIFY(next.openPreset("llama3-405b-h100"));
+        const std::vector<RecoverableScenario> found = next.recoverable();
+        QCOMPARE(int(found.size()), 1);
+        QVERIFY(found.front().originalPath.endsWith("mixtral-8x7b-h100.yaml"));
+        next.offerRecovery();
+        QVERIFY(next.bannerText().contains("unsaved changes to mixtral-8x7b-h100.yaml"));
+        QVERIFY(next.recover(found.front()));
+        QCOMPARE(next.document()->scenario().training.seqLen, 8192);
+        QVERIFY(next.document()->isModified());
+        next.document()->undoStack()->undo(); // back to the file it came from
+        QCOMPARE(next.document()->scenario().training.seqLen, 4096);
+        QVERIFY(next.recoverable().empty()); // recovered once
+
+        // A normal end removes the copy.
+        const QString runningCopy = running.autosave()->path();
+        QVERIFY(QFileInfo::exists(runningCopy));
+        {
+            MainWindow clean(data);
+            QVERIFY(clean.openPreset("gpt3-175b-a100"));
+            qobject_cast<QDoubleSpinBox*>(clean.panel()->editor("training.seq_len"))->setValue(4096);
+            QVERIFY(clean.autosave()->saveNow());
+            QVERIFY(QFileInfo::exists(clean.autosave()->path()));
+        }
+        QVERIFY(next.recoverable().empty());
     }
 
     void inconsistentInputShowsInlineErrorWithFix()

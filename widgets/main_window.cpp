@@ -34,6 +34,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QDateTime>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -69,6 +70,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     , m_data(std::move(data))
 {
     m_doc = new ScenarioDocument(this);
+    m_autosave = new Autosave(m_doc, m_data.autosaveFolder, this);
     m_evaluator = new Evaluator(m_data.calibration, this);
 
     auto* central = new QWidget(this);
@@ -272,6 +274,63 @@ bool MainWindow::openFile(const QString& path)
         showBanner(tr("Could not open the scenario: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
+}
+
+std::vector<RecoverableScenario> MainWindow::recoverable() const
+{
+    return Autosave::orphans(m_data.autosaveFolder.isEmpty() ? Autosave::defaultFolder() : m_data.autosaveFolder);
+}
+
+bool MainWindow::recover(const RecoverableScenario& r)
+{
+    try {
+        const Scenario recovered = loadScenarioText(r.yaml.toStdString(), r.autosavePath.toStdString(), m_data.catalog, {}, m_data.topologies);
+        // On top of the file it came from, when that still opens, so undo shows the
+        // difference; else on its own, unsaved.
+        bool onOriginal = false;
+        if (!r.originalPath.isEmpty() && QFileInfo(r.originalPath).isFile()) {
+            try {
+                m_doc->reset(loadScenarioFile(r.originalPath.toStdString(), m_data.catalog, {}, m_data.topologies), r.originalPath);
+                onOriginal = true;
+            } catch (const InputError&) {
+            }
+        }
+        if (onOriginal) {
+            m_doc->edit("recover", [&](Scenario& s) { s = recovered; }, false);
+        } else {
+            m_doc->reset(recovered, QString());
+            m_doc->markUnsaved();
+        }
+        Autosave::discard(r);
+        showBanner({});
+        statusBar()->showMessage(tr("Recovered the unsaved scenario"), 6000);
+        return true;
+    } catch (const InputError& e) {
+        showBanner(tr("Could not recover the unsaved scenario: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+void MainWindow::offerRecovery()
+{
+    const std::vector<RecoverableScenario> found = recoverable();
+    if (found.empty())
+        return;
+    const RecoverableScenario& r = found.front();
+    const QString name = r.originalPath.isEmpty() ? tr("a new scenario") : QFileInfo(r.originalPath).fileName();
+    showBanner(tr("dtsim found unsaved changes to %1 from a session that ended unexpectedly (%2). "
+                  "<a href=\"recover\">Recover them</a> &nbsp;·&nbsp; <a href=\"discard\">Discard</a>")
+                   .arg(name.toHtmlEscaped(), QDateTime::fromMSecsSinceEpoch(r.savedAtMs).toString(Qt::TextDate)));
+    disconnect(m_banner, &QLabel::linkActivated, this, nullptr);
+    connect(m_banner, &QLabel::linkActivated, this, [this, r](const QString& link) {
+        if (link == "recover" && maybeSave()) {
+            recover(r);
+        } else if (link == "discard") {
+            Autosave::discard(r);
+            showBanner({});
+            offerRecovery(); // the next one, if any
+        }
+    });
 }
 
 bool MainWindow::openPreset(const QString& name)

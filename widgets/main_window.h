@@ -8,6 +8,8 @@
 #include "simcore/cost/cost.h"
 #include "simcore/reliability/reliability.h"
 
+#include "autosave.h"
+
 #include <QMainWindow>
 #include <QTimer>
 
@@ -33,6 +35,7 @@ class TimelineTab;
 class ReliabilityTab;
 class ClusterTab;
 class CostTab;
+class Autosave;
 
 struct AppData {
     std::vector<HardwareSpec> catalog;
@@ -41,6 +44,7 @@ struct AppData {
     std::vector<Topology> topologies;
     FailureRates failureRates;
     CostRates costRates;
+    QString autosaveFolder; // "" : Autosave::defaultFolder()
 };
 
 class MainWindow : public QMainWindow {
@@ -55,6 +59,11 @@ public:
     bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology, timeline
     QStringList presetNames() const;
     static QString userPresetsDir(); // the user's own presets, listed after the shipped ones
+    // Crash recovery: unsaved scenarios left by sessions that ended unexpectedly.
+    std::vector<RecoverableScenario> recoverable() const;
+    bool recover(const RecoverableScenario& r); // opens it as unsaved changes
+    void offerRecovery();                      // a banner with Recover / Discard, if any
+    Autosave* autosave() const { return m_autosave; }
 
     // For tests and screenshots.
     ScenarioDocument* document() const { return m_doc; }
@@ -102,6 +111,7 @@ private:
     TimelineTab* m_timeline = nullptr;
     ReliabilityTab* m_reliability = nullptr;
     ClusterTab* m_cluster = nullptr;
+    Autosave* m_autosave = nullptr;
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;

@@ -31,6 +31,7 @@ public:
     void setPath(const QString& p);
     bool isModified() const { return !m_undo.isClean(); }
     void markSaved() { m_undo.setClean(); }
+    void markUnsaved() { m_undo.resetClean(); } // no state of the history is on disk
 
     // Used by undo commands.
     void setScenario(const Scenario& s);

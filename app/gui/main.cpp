@@ -88,6 +88,7 @@ int main(int argc, char** argv)
     }
 
     if (!p.isSet("screenshot")) {
+        window.offerRecovery();
         window.show();
         return app.exec();
     }
