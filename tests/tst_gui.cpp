@@ -26,6 +26,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
@@ -458,6 +459,60 @@ private slots:
         waitIdle(w);
         QVERIFY(!tab->hasResult());
         QVERIFY(tab->message().contains("no workload"));
+    }
+
+    void everyViewExports()
+    {
+        AppData data = appData();
+        data.reportJson = [](const Scenario& s, const Report&) { return QByteArray::fromStdString("{\"name\": \"" + s.name + "\"}"); };
+        MainWindow w(data);
+        QVERIFY(w.openPreset("shared-cluster"));
+        w.resize(1600, 1000);
+        w.show();
+        QTemporaryDir dir;
+        auto head = [](const QString& path, int n) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+        };
+        for (const char* tab : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster" }) {
+            QVERIFY(w.selectTab(tab));
+            waitIdle(w);
+            QString error;
+            const QString base = dir.path() + "/" + tab;
+            QVERIFY2(w.exportCurrentView(base + ".png", &error), qPrintable(error));
+            QCOMPARE(head(base + ".png", 4), QByteArray("\x89PNG"));
+            QVERIFY2(w.exportCurrentView(base + ".svg", &error), qPrintable(error));
+            QVERIFY(head(base + ".svg", 400).contains("<svg"));
+            QVERIFY(QFileInfo(base + ".svg").size() > 2000); // drawn, not an empty canvas
+            QVERIFY2(w.exportCurrentView(base + ".pdf", &error), qPrintable(error));
+            QCOMPARE(head(base + ".pdf", 5), QByteArray("%PDF-"));
+        }
+        QString error;
+        QVERIFY(!w.exportCurrentView(dir.path() + "/x.bmp", &error));
+        QVERIFY(error.contains("png, svg or pdf"));
+        // Tables to CSV: the cluster tab's per-project table, header first.
+        QVERIFY(w.selectTab("cluster"));
+        QVERIFY2(w.exportCurrentTables(dir.path() + "/projects.csv", &error), qPrintable(error));
+        const QList<QByteArray> rows = head(dir.path() + "/projects.csv", 100000).split('\n');
+        QVERIFY(rows.front().startsWith("project,quota,jobs,"));
+        QVERIFY(rows.at(1).startsWith("research,50%,"));
+        QVERIFY(w.selectTab("plans"));
+        waitIdle(w);
+        QVERIFY2(w.exportCurrentTables(dir.path() + "/plans.csv", &error), qPrintable(error));
+        QVERIFY(head(dir.path() + "/plans.csv", 100000).count('\n') > 3);
+        QVERIFY(w.selectTab("breakdown"));
+        QVERIFY(!w.exportCurrentTables(dir.path() + "/none.csv", &error)); // charts only
+        QVERIFY(error.contains("no table"));
+        QVERIFY(!QFileInfo::exists(dir.path() + "/none.csv"));
+        // The report, the trace and the scenario.
+        QVERIFY2(w.exportReport(dir.path() + "/report.json", &error), qPrintable(error));
+        QVERIFY(QJsonDocument::fromJson(head(dir.path() + "/report.json", 100000)).object().contains("name"));
+        QVERIFY2(w.exportTrace(dir.path() + "/trace.json", &error), qPrintable(error));
+        QVERIFY(QJsonDocument::fromJson(head(dir.path() + "/trace.json", 1 << 26)).object().contains("traceEvents"));
+        QVERIFY2(w.exportScenario(dir.path() + "/scenario.yaml", &error), qPrintable(error));
+        QCOMPARE(scenarioToYaml(loadScenarioFile((dir.path() + "/scenario.yaml").toStdString(), test::catalog(), {}, test::topologies())),
+            scenarioToYaml(w.document()->scenario()));
+        QVERIFY(w.document()->path().endsWith("shared-cluster.yaml")); // exporting is not saving as
     }
 
     void tabsByName()

@@ -14,6 +14,7 @@
 #include "reliability_tab.h"
 #include "cluster_tab.h"
 #include "cost_tab.h"
+#include "view_export.h"
 #include "topology_editor.h"
 
 #include "simcore/input_error.h"
@@ -233,6 +234,34 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             saveTo(path);
     });
+    QMenu* exports = file->addMenu(tr("&Export"));
+    auto exportWith = [this](const QString& title, const QString& name, const QString& filter,
+                          bool (MainWindow::*run)(const QString&, QString*)) {
+        const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+        QString error;
+        if (path.isEmpty())
+            return;
+        if ((this->*run)(path, &error))
+            statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+        else
+            showBanner(tr("Could not export %1: %2").arg(path, error));
+    };
+    exports->addAction(tr("Current view as PNG, SVG or PDF..."), this, [this, exportWith] {
+        exportWith(tr("Export view"), m_tabs->tabText(m_tabs->currentIndex()).toLower().remove(' ') + ".png",
+            tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &MainWindow::exportCurrentView);
+    });
+    exports->addAction(tr("Tables of the current view as CSV..."), this, [exportWith] {
+        exportWith(tr("Export tables"), "table.csv", tr("CSV (*.csv)"), &MainWindow::exportCurrentTables);
+    });
+    exports->addAction(tr("Report as JSON..."), this, [exportWith] {
+        exportWith(tr("Export report"), "report.json", tr("JSON (*.json)"), &MainWindow::exportReport);
+    });
+    exports->addAction(tr("Timeline as Chrome trace..."), this, [exportWith] {
+        exportWith(tr("Export trace"), "trace.json", tr("Chrome trace (*.json)"), &MainWindow::exportTrace);
+    });
+    exports->addAction(tr("Scenario as YAML..."), this, [exportWith] {
+        exportWith(tr("Export scenario"), "scenario.yaml", tr("Scenarios (*.yaml)"), &MainWindow::exportScenario);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -353,6 +382,49 @@ bool MainWindow::saveTo(const QString& path)
     addRecent(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
     return true;
+}
+
+bool MainWindow::exportCurrentView(const QString& path, QString* error)
+{
+    return exportWidget(m_tabs->currentWidget(), path, error);
+}
+
+bool MainWindow::exportCurrentTables(const QString& path, QString* error)
+{
+    return exportTablesCsv(m_tabs->currentWidget(), path, error);
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error)
+{
+    const Scenario& s = m_doc->scenario();
+    if (!m_data.reportJson) {
+        *error = tr("no JSON writer in this build");
+        return false;
+    }
+    if (auto issue = checkPlan(s)) {
+        *error = QString::fromStdString(issue->reason);
+        return false;
+    }
+    return writeFileAtomically(path, m_data.reportJson(s, m_evaluator->report(s)), error);
+}
+
+bool MainWindow::exportTrace(const QString& path, QString* error)
+{
+    if (!m_currentValid) {
+        *error = tr("the scenario's plan is not valid");
+        return false;
+    }
+    m_timeline->showScenario(&m_doc->scenario());
+    if (!m_timeline->exportTrace(path)) {
+        *error = tr("cannot write the trace");
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::exportScenario(const QString& path, QString* error)
+{
+    return writeFileAtomically(path, QByteArray::fromStdString(scenarioToYaml(m_doc->scenario())), error);
 }
 
 bool MainWindow::selectTab(const QString& name)

@@ -10,9 +10,12 @@
 
 #include "autosave.h"
 
+#include "simcore/report.h"
+
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
 #include <vector>
 
 class QTabWidget;
@@ -45,6 +48,9 @@ struct AppData {
     FailureRates failureRates;
     CostRates costRates;
     QString autosaveFolder; // "" : Autosave::defaultFolder()
+    // The full report as JSON (the CLI's `simulate --json` document); supplied by the
+    // app so the views do not depend on the command line. Empty: no JSON export.
+    std::function<QByteArray(const Scenario&, const Report&)> reportJson;
 };
 
 class MainWindow : public QMainWindow {
@@ -64,6 +70,12 @@ public:
     bool recover(const RecoverableScenario& r); // opens it as unsaved changes
     void offerRecovery();                      // a banner with Recover / Discard, if any
     Autosave* autosave() const { return m_autosave; }
+    // Exports (File > Export); false with `error` set on failure. Every one is atomic.
+    bool exportCurrentView(const QString& path, QString* error);   // .png, .svg, .pdf
+    bool exportCurrentTables(const QString& path, QString* error); // CSV
+    bool exportReport(const QString& path, QString* error);        // JSON
+    bool exportTrace(const QString& path, QString* error);         // Chrome trace JSON
+    bool exportScenario(const QString& path, QString* error);      // YAML, the document keeps its file
 
     // For tests and screenshots.
     ScenarioDocument* document() const { return m_doc; }

@@ -8,9 +8,12 @@
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
+#include "widgets/view_export.h"
+#include "../cli/report_json.h"
 
 #include <QApplication>
 #include <QIcon>
+#include <QJsonDocument>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -49,7 +52,7 @@ int main(int argc, char** argv)
     p.addPositionalArgument("FILE", "Scenario YAML file to open.", "[FILE]");
     p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
     p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster.", "NAME" });
-    p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG and exit.", "OUT.png" });
+    p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     p.process(app);
 
@@ -76,6 +79,9 @@ int main(int argc, char** argv)
         return 2;
     }
 
+    data.reportJson = [](const dtsim::Scenario& s, const dtsim::Report& r) {
+        return QJsonDocument(dtsim::cli::reportToJson(s, r)).toJson(QJsonDocument::Indented);
+    };
     dtsim::gui::MainWindow window(data);
     bool ok = true;
     if (!p.positionalArguments().isEmpty())
@@ -103,9 +109,13 @@ int main(int argc, char** argv)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents(); // queued replots
+    // The whole window, as pixels (.png) or vectors (.svg, .pdf).
     const QString out = p.value("screenshot");
-    if (!window.grab().save(out, "PNG")) {
-        std::fprintf(stderr, "dtsim: could not write %s\n", qPrintable(out));
+    QString error;
+    const bool vectors = out.endsWith(".svg", Qt::CaseInsensitive) || out.endsWith(".pdf", Qt::CaseInsensitive);
+    const bool written = vectors ? dtsim::gui::exportWidget(&window, out, &error) : window.grab().save(out, "PNG");
+    if (!written) {
+        std::fprintf(stderr, "dtsim: could not write %s: %s\n", qPrintable(out), qPrintable(error));
         return 2;
     }
     return ok ? 0 : 2;

@@ -1,0 +1,120 @@
+#include "view_export.h"
+
+#include <QAbstractItemModel>
+#include <QBuffer>
+#include <QFileInfo>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTableView>
+#include <QWidget>
+
+namespace dtsim::gui {
+
+namespace {
+
+QString csvField(QString s)
+{
+    if (s.contains(',') || s.contains('"') || s.contains('\n')) {
+        s.replace('"', "\"\"");
+        return '"' + s + '"';
+    }
+    return s;
+}
+
+} // namespace
+
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
+        if (error)
+            *error = out.errorString();
+        return false;
+    }
+    return true;
+}
+
+bool exportWidget(QWidget* w, const QString& path, QString* error)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    const QSize size = w->size();
+    if (ext == "png") {
+        // Rendered to a temporary name first, so a failed write keeps an older export.
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!w->grab().save(&buffer, "PNG")) {
+            if (error)
+                *error = QObject::tr("cannot render the view");
+            return false;
+        }
+        return writeFileAtomically(path, bytes, error);
+    }
+    if (ext == "svg") {
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(w->window()->windowTitle());
+        svg.setDescription(QObject::tr("Exported from dtsim"));
+        QPainter p(&svg);
+        w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+        p.end();
+        return writeFileAtomically(path, bytes, error);
+    }
+    if (ext == "pdf") {
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter pdf(&buffer);
+        pdf.setTitle(w->window()->windowTitle());
+        pdf.setCreator("dtsim");
+        pdf.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point)); // one page the view's shape, 96 dpi
+        pdf.setPageMargins(QMarginsF());
+        pdf.setResolution(96);
+        QPainter p(&pdf);
+        w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+        p.end();
+        buffer.close();
+        return writeFileAtomically(path, bytes, error);
+    }
+    if (error)
+        *error = QObject::tr("unknown export format \"%1\" (png, svg or pdf)").arg(ext);
+    return false;
+}
+
+QString modelToCsv(const QAbstractItemModel& m)
+{
+    QString out;
+    QStringList row;
+    for (int c = 0; c < m.columnCount(); ++c)
+        row << csvField(m.headerData(c, Qt::Horizontal).toString());
+    out += row.join(',') + '\n';
+    for (int r = 0; r < m.rowCount(); ++r) {
+        row.clear();
+        for (int c = 0; c < m.columnCount(); ++c)
+            row << csvField(m.data(m.index(r, c)).toString());
+        out += row.join(',') + '\n';
+    }
+    return out;
+}
+
+bool exportTablesCsv(QWidget* w, const QString& path, QString* error)
+{
+    QStringList parts;
+    for (const QTableView* t : w->findChildren<QTableView*>())
+        if (t->model() && t->model()->columnCount() > 0)
+            parts << modelToCsv(*t->model());
+    if (parts.isEmpty()) {
+        if (error)
+            *error = QObject::tr("this view has no table");
+        return false;
+    }
+    return writeFileAtomically(path, parts.join('\n').toUtf8(), error);
+}
+
+} // namespace dtsim::gui
