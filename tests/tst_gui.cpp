@@ -13,12 +13,15 @@
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/cost_tab.h"
+#include "widgets/teaching_panel.h"
 #include "widgets/cluster_tab.h"
 #include "widgets/cluster_gantt_view.h"
 #include "widgets/run_timeline_view.h"
 #include "widgets/topology_editor.h"
 
 #include <QCheckBox>
+#include <QDockWidget>
+#include <QTabWidget>
 #include <QDir>
 #include <QFile>
 #include <sys/stat.h>
@@ -513,6 +516,62 @@ private slots:
         QCOMPARE(scenarioToYaml(loadScenarioFile((dir.path() + "/scenario.yaml").toStdString(), test::catalog(), {}, test::topologies())),
             scenarioToYaml(w.document()->scenario()));
         QVERIFY(w.document()->path().endsWith("shared-cluster.yaml")); // exporting is not saving as
+    }
+
+    void teachingPanelExplainsTheClickedNumber()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        w.show();
+        QVERIFY(!w.teachingDock()->isVisible());
+        auto* mfu = w.dashboard()->findChild<QLabel*>("dashboard-mfu");
+        QVERIFY(mfu);
+        QTest::mouseClick(mfu, Qt::LeftButton);
+        QVERIFY(w.teachingDock()->isVisible());
+        QCOMPARE(w.teachingPanel()->figure(), QString("mfu"));
+        const QString text = w.teachingPanel()->text();
+        QVERIFY2(text.contains("model FLOPs per step / (step time x GPUs x peak"), qPrintable(text));
+        QVERIFY2(text.contains(w.dashboard()->value("mfu")), qPrintable(text)); // the same result as the dashboard
+        // It follows the scenario: another tensor-parallel degree, other numbers.
+        auto* tp = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.tp"));
+        const double before = tp->value();
+        auto* dp = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.dp"));
+        tp->setValue(before / 2);
+        dp->setValue(dp->value() * 2);
+        QVERIFY(w.teachingPanel()->text() != text);
+        QVERIFY(w.teachingPanel()->text().contains(w.dashboard()->value("mfu")));
+        w.teachingPanel()->selectFigure("memory");
+        QVERIFY(w.teachingPanel()->text().contains("weights + gradients + optimizer states"));
+    }
+
+    void presentationModeShowsTheChosenViewsLarge()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        w.show();
+        const qreal size = w.font().pointSizeF();
+        w.setPresentationTabs({ "frontier", "timeline" });
+        QVERIFY(w.selectTab("plans"));
+        w.setPresentationMode(true);
+        QVERIFY(w.presentationMode());
+        QVERIFY(w.windowState() & Qt::WindowFullScreen);
+        QVERIFY(w.font().pointSizeF() > 1.4 * size);
+        QVERIFY(!w.panel()->isVisible());
+        auto* tabs = w.findChild<QTabWidget*>();
+        int visible = 0;
+        for (int i = 0; i < tabs->count(); ++i)
+            visible += tabs->isTabVisible(i);
+        QCOMPARE(visible, 2);
+        QVERIFY(tabs->isTabVisible(tabs->currentIndex())); // moved off the hidden tab
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(tabs, Qt::Key_Escape); // shortcuts need an active window
+        QVERIFY(!w.presentationMode());
+        QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
+        QCOMPARE(w.font().pointSizeF(), size);
+        QVERIFY(w.panel()->isVisible());
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY(tabs->isTabVisible(i));
     }
 
     void tabsByName()

@@ -3,6 +3,7 @@
 #include "simcore/units.h"
 
 #include <QGridLayout>
+#include <QEvent>
 #include <QLabel>
 
 namespace dtsim::gui {
@@ -25,18 +26,38 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     int col = 0;
     for (const Tile& t : kTiles) {
         auto* title = new QLabel(tr(t.title), this);
-        title->setStyleSheet("color: palette(mid); font-size: 9pt;");
+        title->setStyleSheet("color: palette(mid);");
         auto* value = new QLabel("-", this);
-        QFont f = value->font();
-        f.setPointSizeF(f.pointSizeF() * 1.5);
-        f.setBold(true);
-        value->setFont(f);
+        m_titles.push_back(title);
         value->setObjectName(QString("dashboard-%1").arg(t.key));
+        value->setCursor(Qt::PointingHandCursor);
+        value->installEventFilter(this);
         grid->addWidget(title, 0, col);
         grid->addWidget(value, 1, col);
         m_values.insert(t.key, value);
         ++col;
     }
+    scaleFonts();
+}
+
+void Dashboard::scaleFonts()
+{
+    // Relative to the dashboard's font, so presentation mode's larger type reaches it.
+    QFont title = font(), value = font();
+    title.setPointSizeF(font().pointSizeF() * 0.85);
+    value.setPointSizeF(font().pointSizeF() * 1.5);
+    value.setBold(true);
+    for (QLabel* l : m_titles)
+        l->setFont(title);
+    for (QLabel* l : m_values)
+        l->setFont(value);
+}
+
+void Dashboard::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::FontChange)
+        scaleFonts();
+    QWidget::changeEvent(e);
 }
 
 void Dashboard::set(const QString& key, const QString& text, const QString& tip, bool alarm)
@@ -72,6 +93,17 @@ void Dashboard::showInvalid(const QString& reason)
 {
     for (auto it = m_values.begin(); it != m_values.end(); ++it)
         set(it.key(), "-", reason);
+}
+
+bool Dashboard::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonRelease)
+        for (auto it = m_values.begin(); it != m_values.end(); ++it)
+            if (it.value() == watched) {
+                emit figureClicked(it.key());
+                return true;
+            }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString Dashboard::value(const QString& key) const

@@ -14,6 +14,7 @@
 #include "reliability_tab.h"
 #include "cluster_tab.h"
 #include "cost_tab.h"
+#include "teaching_panel.h"
 #include "view_export.h"
 #include "topology_editor.h"
 
@@ -40,6 +41,8 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QProgressBar>
+#include <QDockWidget>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -122,6 +125,17 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_cost, tr("Cost"));
     m_cluster = new ClusterTab(m_evaluator, m_data.failureRates, m_data.costRates, m_tabs);
     m_tabs->addTab(m_cluster, tr("Cluster"));
+    m_teaching = new TeachingPanel(this);
+    m_teachingDock = new QDockWidget(tr("How this number is computed"), this);
+    m_teachingDock->setObjectName("teaching");
+    m_teachingDock->setWidget(m_teaching);
+    m_teachingDock->setMinimumWidth(280);
+    addDockWidget(Qt::RightDockWidgetArea, m_teachingDock);
+    m_teachingDock->hide();
+    connect(m_dashboard, &Dashboard::figureClicked, this, [this](const QString& key) {
+        m_teaching->selectFigure(key);
+        m_teachingDock->show();
+    });
     split->addWidget(m_panel);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
@@ -274,8 +288,83 @@ void MainWindow::buildMenus()
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (int i = 0; i < m_tabs->count(); ++i)
-        view->addAction(m_tabs->tabText(i), QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this, [this, i] { m_tabs->setCurrentIndex(i); });
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        // Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth.
+        const QKeySequence key = i < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)) : i == 9 ? QKeySequence(Qt::CTRL | Qt::Key_0) : QKeySequence();
+        view->addAction(m_tabs->tabText(i), key, this, [this, i] { m_tabs->setCurrentIndex(i); });
+    }
+    view->addSeparator();
+    QAction* teaching = m_teachingDock->toggleViewAction();
+    teaching->setText(tr("&Teaching panel (formulas)"));
+    teaching->setShortcut(QKeySequence(Qt::Key_F2));
+    view->addAction(teaching);
+    m_presentationAction = view->addAction(tr("&Presentation mode"), this, [this](bool on) { setPresentationMode(on); });
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcuts({ QKeySequence(Qt::Key_F11) });
+    QMenu* shown = view->addMenu(tr("Views in presentation mode"));
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QAction* a = shown->addAction(m_tabs->tabText(i));
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setData(QString(kTabNames[i]));
+        m_presentationTabs.push_back(a);
+    }
+    // Esc leaves presentation mode (the menu bar is hidden there).
+    auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(leave, &QShortcut::activated, this, [this] {
+        if (m_presenting)
+            setPresentationMode(false);
+    });
+}
+
+void MainWindow::setPresentationTabs(const QStringList& names)
+{
+    for (QAction* a : m_presentationTabs)
+        a->setChecked(names.contains(a->data().toString()));
+    if (m_presenting)
+        setPresentationMode(true);
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    // Full screen, large type, the chosen views only, no editing chrome; everything
+    // comes back as it was.
+    if (on && !m_presenting) {
+        m_beforePresentation.font = font();
+        m_beforePresentation.state = windowState();
+        m_beforePresentation.panel = m_panel->isVisible();
+        m_beforePresentation.teaching = m_teachingDock->isVisible();
+        QFont big = font();
+        big.setPointSizeF(big.pointSizeF() * 1.5);
+        setFont(big);
+        m_panel->hide();
+        menuBar()->hide();
+        statusBar()->hide();
+        setWindowState(windowState() | Qt::WindowFullScreen);
+    }
+    if (on) {
+        int firstShown = -1;
+        for (int i = 0; i < m_tabs->count() && i < int(m_presentationTabs.size()); ++i) {
+            const bool show = m_presentationTabs[i]->isChecked();
+            m_tabs->setTabVisible(i, show);
+            if (show && firstShown < 0)
+                firstShown = i;
+        }
+        if (firstShown >= 0 && !m_tabs->isTabVisible(m_tabs->currentIndex()))
+            m_tabs->setCurrentIndex(firstShown);
+    } else if (m_presenting) {
+        for (int i = 0; i < m_tabs->count(); ++i)
+            m_tabs->setTabVisible(i, true);
+        setFont(m_beforePresentation.font);
+        m_panel->setVisible(m_beforePresentation.panel);
+        m_teachingDock->setVisible(m_beforePresentation.teaching);
+        menuBar()->show();
+        statusBar()->show();
+        setWindowState(m_beforePresentation.state);
+    }
+    m_presenting = on;
+    const QSignalBlocker block(m_presentationAction);
+    m_presentationAction->setChecked(on);
 }
 
 QStringList MainWindow::presetNames() const
@@ -464,6 +553,7 @@ void MainWindow::refresh()
         m_panel->setFieldError(rowForIssueField(QString::fromStdString(issue->field)), QString::fromStdString(issue->reason),
             fix ? fix->label : QString());
         m_dashboard->showInvalid(QString::fromStdString(issue->reason));
+        m_teaching->showInvalid(QString::fromStdString(issue->reason));
         m_topology->showReport(nullptr);
         m_timeline->showScenario(nullptr);
         m_reliability->showScenario(nullptr);
@@ -475,6 +565,7 @@ void MainWindow::refresh()
     }
     const Report r = m_evaluator->report(s);
     m_dashboard->showReport(s, r);
+    m_teaching->showReport(s, r);
     m_breakdown->showReport(r.step);
     m_topology->showReport(&r.step);
     m_timeline->showScenario(&s);

@@ -12,12 +12,15 @@
 
 #include "simcore/report.h"
 
+#include <QFont>
 #include <QMainWindow>
 #include <QTimer>
 
 #include <functional>
 #include <vector>
 
+class QDockWidget;
+class QAction;
 class QTabWidget;
 class QLabel;
 class QMenu;
@@ -39,6 +42,7 @@ class ReliabilityTab;
 class ClusterTab;
 class CostTab;
 class Autosave;
+class TeachingPanel;
 
 struct AppData {
     std::vector<HardwareSpec> catalog;
@@ -70,6 +74,12 @@ public:
     bool recover(const RecoverableScenario& r); // opens it as unsaved changes
     void offerRecovery();                      // a banner with Recover / Discard, if any
     Autosave* autosave() const { return m_autosave; }
+    // Presentation: full screen, large fonts, only the chosen tabs (names as --tab).
+    void setPresentationMode(bool on);
+    bool presentationMode() const { return m_presenting; }
+    void setPresentationTabs(const QStringList& names);
+    TeachingPanel* teachingPanel() const { return m_teaching; }
+    QDockWidget* teachingDock() const { return m_teachingDock; }
     // Exports (File > Export); false with `error` set on failure. Every one is atomic.
     bool exportCurrentView(const QString& path, QString* error);   // .png, .svg, .pdf
     bool exportCurrentTables(const QString& path, QString* error); // CSV
@@ -124,6 +134,16 @@ private:
     ReliabilityTab* m_reliability = nullptr;
     ClusterTab* m_cluster = nullptr;
     Autosave* m_autosave = nullptr;
+    TeachingPanel* m_teaching = nullptr;
+    QDockWidget* m_teachingDock = nullptr;
+    QAction* m_presentationAction = nullptr;
+    std::vector<QAction*> m_presentationTabs;
+    bool m_presenting = false;
+    struct {
+        QFont font;
+        Qt::WindowStates state;
+        bool panel = true, teaching = false;
+    } m_beforePresentation;
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
     QDoubleSpinBox* m_months = nullptr;

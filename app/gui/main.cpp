@@ -8,6 +8,9 @@
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
+#include "widgets/teaching_panel.h"
+
+#include <QDockWidget>
 #include "widgets/view_export.h"
 #include "../cli/report_json.h"
 
@@ -54,6 +57,8 @@ int main(int argc, char** argv)
     p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster.", "NAME" });
     p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
+    p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
+    p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
     p.process(app);
 
     const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
@@ -92,6 +97,13 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster)\n", qPrintable(p.value("tab")));
         return 2;
     }
+
+    if (p.isSet("explain")) {
+        window.teachingPanel()->selectFigure(p.value("explain"));
+        window.teachingDock()->show();
+    }
+    if (p.isSet("present"))
+        window.setPresentationMode(true);
 
     if (!p.isSet("screenshot")) {
         window.offerRecovery();
