@@ -38,6 +38,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using namespace dtsim;
 using namespace dtsim::gui;
@@ -572,6 +573,27 @@ private slots:
         QVERIFY(w.panel()->isVisible());
         for (int i = 0; i < tabs->count(); ++i)
             QVERIFY(tabs->isTabVisible(i));
+    }
+
+    void themesRecolourTheCharts()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("shared-cluster"));
+        w.show();
+        QVERIFY(w.selectTab("cluster"));
+        waitIdle(w);
+        auto* plot = w.findChild<QCustomPlot*>();
+        QVERIFY(plot);
+        QVERIFY(w.setTheme("dark", false));
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 128);
+        waitIdle(w);
+        QVERIFY(plot->grab().toImage().pixelColor(3, 3).lightness() < 128);
+        QVERIFY(plot->xAxis->tickLabelColor().lightness() > 128);
+        QVERIFY(w.setTheme("light", false));
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 128);
+        QVERIFY(plot->grab().toImage().pixelColor(3, 3).lightness() > 128);
+        QVERIFY(!w.setTheme("sepia", false));
+        QVERIFY(w.setTheme("system", false));
     }
 
     void tabsByName()

@@ -14,6 +14,7 @@
 #include "reliability_tab.h"
 #include "cluster_tab.h"
 #include "cost_tab.h"
+#include "theme.h"
 #include "teaching_panel.h"
 #include "view_export.h"
 #include "topology_editor.h"
@@ -41,6 +42,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QProgressBar>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QShortcut>
 #include <QSplitter>
@@ -294,6 +296,15 @@ void MainWindow::buildMenus()
         view->addAction(m_tabs->tabText(i), key, this, [this, i] { m_tabs->setCurrentIndex(i); });
     }
     view->addSeparator();
+    QMenu* themes = view->addMenu(tr("T&heme"));
+    auto* themeGroup = new QActionGroup(this);
+    for (const QString& name : themeNames()) {
+        QAction* a = themes->addAction(name == "system" ? tr("Follow the system") : name == "light" ? tr("Light") : tr("Dark"));
+        a->setCheckable(true);
+        a->setChecked(name == QSettings().value("view/theme", "system").toString());
+        themeGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, name] { setTheme(name); });
+    }
     QAction* teaching = m_teachingDock->toggleViewAction();
     teaching->setText(tr("&Teaching panel (formulas)"));
     teaching->setShortcut(QKeySequence(Qt::Key_F2));
@@ -315,6 +326,31 @@ void MainWindow::buildMenus()
         if (m_presenting)
             setPresentationMode(false);
     });
+}
+
+bool MainWindow::setTheme(const QString& name, bool remember)
+{
+    if (!applyTheme(name))
+        return false;
+    if (remember)
+        QSettings().setValue("view/theme", name);
+    restyleCharts(this);
+    // Redraw everything from the model with the new palette.
+    refresh();
+    m_frontierKey.clear();
+    requestBackground();
+    return true;
+}
+
+void MainWindow::changeEvent(QEvent* e)
+{
+    // The desktop switched between light and dark: follow it.
+    if (e->type() == QEvent::ApplicationPaletteChange && currentTheme() == "system" && !m_restyling) {
+        m_restyling = true;
+        restyleCharts(this);
+        m_restyling = false;
+    }
+    QMainWindow::changeEvent(e);
 }
 
 void MainWindow::setPresentationTabs(const QStringList& names)

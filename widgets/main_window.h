@@ -76,6 +76,7 @@ public:
     Autosave* autosave() const { return m_autosave; }
     // Presentation: full screen, large fonts, only the chosen tabs (names as --tab).
     void setPresentationMode(bool on);
+    bool setTheme(const QString& name, bool remember = true); // system, light, dark
     bool presentationMode() const { return m_presenting; }
     void setPresentationTabs(const QStringList& names);
     TeachingPanel* teachingPanel() const { return m_teaching; }
@@ -106,6 +107,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     void buildMenus();
@@ -139,6 +141,7 @@ private:
     QAction* m_presentationAction = nullptr;
     std::vector<QAction*> m_presentationTabs;
     bool m_presenting = false;
+    bool m_restyling = false;
     struct {
         QFont font;
         Qt::WindowStates state;

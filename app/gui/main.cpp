@@ -16,6 +16,7 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QSettings>
 #include <QJsonDocument>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -59,6 +60,7 @@ int main(int argc, char** argv)
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
     p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
+    p.addOption({ "theme", "system, light or dark for this run (View > Theme remembers one).", "NAME" });
     p.process(app);
 
     const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
@@ -88,6 +90,14 @@ int main(int argc, char** argv)
         return QJsonDocument(dtsim::cli::reportToJson(s, r)).toJson(QJsonDocument::Indented);
     };
     dtsim::gui::MainWindow window(data);
+    {
+        // The remembered theme, or the one asked for.
+        const QString theme = p.isSet("theme") ? p.value("theme") : QSettings().value("view/theme", "system").toString();
+        if (!window.setTheme(theme, false)) {
+            std::fprintf(stderr, "dtsim: unknown theme \"%s\" (system, light, dark)\n", qPrintable(theme));
+            return 2;
+        }
+    }
     bool ok = true;
     if (!p.positionalArguments().isEmpty())
         ok = window.openFile(p.positionalArguments().first());
