@@ -13,6 +13,8 @@ packages=(
   clang-14 libclang-rt-14-dev
   # cpack -G DEB: dpkg-shlibdeps computes the package's library dependencies.
   dpkg-dev
+  # A clean Debian 12 chroot to install the package into (packaging/check-deb-clean.sh).
+  debootstrap
 )
 
 missing=()

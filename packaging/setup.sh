@@ -23,6 +23,8 @@ case "$mode" in
     ;;
   test)
     (cd "$build_dir" && ctest --output-on-failure -j2 --timeout 900)
+    # The package on a clean Debian 12 chroot, with only what it declares.
+    bash packaging/check-deb-clean.sh "$build_dir"
     # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the
     # scenario-loader and --set fuzzers for a bounded time (DTSIM_FUZZ_SECONDS each).
     if [ "${DTSIM_SKIP_SANITIZERS:-0}" != 1 ]; then
