@@ -176,6 +176,27 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioText(kBase, "t", test::catalog(), { parseOverride("name.x=1") }));
     }
 
+    void overridesReachListEntries()
+    {
+        const Scenario base = test::preset("shared-cluster");
+        QCOMPARE(base.cluster.tiers[0].spanGpus, 256);
+        const Scenario s = loadScenarioText(scenarioToYaml(base), "s.yaml", test::catalog(),
+            { parseOverride("cluster.tiers[0].span_gpus=128"), parseOverride("workload.projects[2].priority=7") }, test::topologies());
+        QCOMPARE(s.cluster.tiers[0].spanGpus, 128);
+        QCOMPARE(s.cluster.tierCount, base.cluster.tierCount); // the list is edited, not replaced
+        QCOMPARE(s.workload.projects[2].priority, 7);
+        QCOMPARE(s.workload.projects.size(), base.workload.projects.size());
+        for (const char* bad : { "cluster.tiers[5].span_gpus=8", "cluster.tiers[-1].span_gpus=8", "cluster.tiers[x]=1",
+                 "parallel[0].tp=2", "cluster.tiers[0=1", "[0].a=1" }) {
+            try {
+                loadScenarioText(scenarioToYaml(base), "s.yaml", test::catalog(), { parseOverride(bad) }, test::topologies());
+                QFAIL(bad);
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).startsWith(QString("--set ") + bad), e.what());
+            }
+        }
+    }
+
     void fileProblems()
     {
         QTemporaryDir dir;

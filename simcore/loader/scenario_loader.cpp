@@ -358,29 +358,66 @@ void applyOverride(YamlReader& r, YAML::Node root, const Override& o)
     } catch (const YAML::Exception& e) {
         throw InputError("--set " + o.path + "=" + o.value, 0, o.path, "value is not valid YAML: " + e.msg);
     }
-    // Walk the dotted path, creating maps where missing. Rebinding yaml-cpp nodes by
-    // assignment would overwrite the tree, so collect the chain first.
-    std::vector<std::string> keys;
+    // Walk the dotted path, creating maps where missing; "tiers[1]" selects an entry of
+    // an existing list. Rebinding yaml-cpp nodes by assignment would overwrite the tree,
+    // so collect the chain first.
+    const std::string where = "--set " + o.path + "=" + o.value;
+    struct Step {
+        std::string key;
+        long index = -1;
+    };
+    std::vector<Step> steps;
     std::stringstream ss(o.path);
     std::string k;
     while (std::getline(ss, k, '.')) {
         if (k.empty())
-            throw InputError("--set " + o.path + "=" + o.value, 0, o.path, "empty component in field path");
-        keys.push_back(k);
+            throw InputError(where, 0, o.path, "empty component in field path");
+        Step step { k };
+        if (const auto open = k.find('['); open != std::string::npos) {
+            const std::string digits = k.substr(open + 1, k.size() - open - 2);
+            if (k.back() != ']' || open == 0 || digits.empty() || digits.size() > 6
+                || digits.find_first_not_of("0123456789") != std::string::npos)
+                throw InputError(where, 0, o.path, "\"" + k + "\": a list entry is written name[index], e.g. tiers[0]");
+            step.key = k.substr(0, open);
+            step.index = std::stol(digits);
+        }
+        steps.push_back(step);
     }
+    auto entry = [&](YAML::Node list, const Step& step) {
+        if (!list || !list.IsSequence())
+            throw InputError(where, 0, o.path, "\"" + step.key + "\" is not a list in this scenario");
+        if (step.index >= long(list.size()))
+            throw InputError(where, 0, o.path, "\"" + step.key + "\" has " + std::to_string(list.size()) + " entries (index from 0)");
+        return list[std::size_t(step.index)];
+    };
     std::vector<YAML::Node> chain { root };
-    for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
-        YAML::Node next = chain.back()[keys[i]];
+    for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+        if (steps[i].index >= 0) {
+            // Fresh nodes only: assigning to a node that refers into the tree would
+            // overwrite the tree.
+            const YAML::Node list = chain.back()[steps[i].key];
+            const YAML::Node item = entry(list, steps[i]);
+            if (!item.IsMap())
+                throw InputError(where, 0, o.path, "\"" + steps[i].key + "\" entries are values, not sections");
+            chain.push_back(item);
+            continue;
+        }
+        YAML::Node next = chain.back()[steps[i].key];
         if (next && !next.IsMap() && !next.IsNull())
-            throw InputError("--set " + o.path + "=" + o.value, 0, o.path,
-                "\"" + keys[i] + "\" is a value, not a section");
+            throw InputError(where, 0, o.path, "\"" + steps[i].key + "\" is a value, not a section");
         if (!next || next.IsNull()) {
-            chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
-            next = chain.back()[keys[i]];
+            chain.back()[steps[i].key] = YAML::Node(YAML::NodeType::Map);
+            next = chain.back()[steps[i].key];
         }
         chain.push_back(next);
     }
-    chain.back()[keys.back()] = value;
+    if (steps.back().index >= 0) {
+        YAML::Node list = chain.back()[steps.back().key];
+        entry(list, steps.back()); // checks the index
+        list[std::size_t(steps.back().index)] = value;
+    } else {
+        chain.back()[steps.back().key] = value;
+    }
     r.markOverride(o.path, o.value);
 }
 
