@@ -458,6 +458,16 @@ private slots:
         waitIdle(w);
         QCOMPARE(w.document()->scenario().workload.generator.arrivalsPerHour, 12.0);
         QVERIFY(tab->comparison()->first.meanQueueSeconds > queued);
+        const double busier = tab->comparison()->first.meanQueueSeconds;
+        // Twice the cluster: the scenario's own DP no longer matches its GPU count, but
+        // the cluster sizes each job itself, so the tab still runs.
+        auto* gpus = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("cluster.gpus"));
+        QVERIFY(gpus);
+        gpus->setValue(2048);
+        QVERIFY(!w.bannerText().contains("Could not"));
+        waitIdle(w);
+        QCOMPARE(tab->comparison()->first.totalGpus, 2048LL);
+        QVERIFY(tab->comparison()->first.meanQueueSeconds < busier); // the same stream on twice the GPUs
         // A scenario without a workload says so.
         QVERIFY(w.openPreset("gpt3-175b-a100"));
         waitIdle(w);

@@ -594,9 +594,14 @@ void MainWindow::refresh()
         m_timeline->showScenario(nullptr);
         m_reliability->showScenario(nullptr);
         m_cost->showScenario(nullptr);
-        m_cluster->showScenario(nullptr);
         m_currentValid = false;
         m_frontier->markScenario(0, 0, false);
+        // A shared cluster sizes each job's data parallelism itself: the scenario's own
+        // DP (or GPU count) not matching does not stop it.
+        if (s.workload.empty())
+            m_cluster->showScenario(nullptr);
+        else
+            m_debounce.start();
         return;
     }
     const Report r = m_evaluator->report(s);
@@ -623,6 +628,7 @@ void MainWindow::flushPending()
 void MainWindow::requestBackground()
 {
     const Scenario& s = m_doc->scenario();
+    m_cluster->showScenario(&s);
     if (firstViolation(s) != PlanRule::Ok)
         return;
     SearchOptions so;
@@ -631,7 +637,6 @@ void MainWindow::requestBackground()
     m_evaluator->requestScaling(s);
     m_reliability->showScenario(&s);
     m_cost->showScenario(&s);
-    m_cluster->showScenario(&s);
     // The frontier depends on the GPU, its network and the duration only.
     // A scenario deadline sets the frontier's duration.
     if (s.training.deadline > 0) {
