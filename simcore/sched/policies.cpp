@@ -110,6 +110,7 @@ public:
             const double quota = std::max(1.0, double(sim.quotaGpus(p)));
             return double(sim.projectGpus(p)) / quota;
         };
+        markBorrowed(sim);
         // Each project's waiting jobs by arrival; a job that cannot start now is passed
         // over (not its whole project), so small jobs fill what the big ones cannot use.
         std::vector<std::vector<int>> queues(projects);
@@ -127,11 +128,27 @@ public:
             const long long gpus = sim.jobs()[job].spec.gpus;
             const bool withinQuota = sim.projectGpus(p) + gpus <= sim.quotaGpus(p);
             if (sim.start(job) || (withinQuota && reclaim(sim, gpus) && sim.start(job)))
-                sim.setBorrowed(job, sim.projectGpus(p) > sim.quotaGpus(p));
+                markBorrowed(sim);
         }
     }
 
 private:
+    // Within each project, the jobs running longest hold its quota; the GPUs beyond it,
+    // on the most recently started jobs, are borrowed (and reclaimable). Redone after
+    // every start, so a job becomes the project's own once older ones end.
+    static void markBorrowed(ClusterSim& sim)
+    {
+        std::vector<int> running = sim.running();
+        std::stable_sort(running.begin(), running.end(),
+            [&](int a, int b) { return sim.jobs()[a].segmentStart < sim.jobs()[b].segmentStart; });
+        std::vector<long long> held(std::max<std::size_t>(1, sim.workload().projects.size()), 0);
+        for (int job : running) {
+            const SchedJob& j = sim.jobs()[job];
+            held[j.spec.project] += j.gpus;
+            sim.setBorrowed(job, held[j.spec.project] > sim.quotaGpus(j.spec.project));
+        }
+    }
+
     // Preempts borrowed jobs (newest first) until `need` GPUs are free; false, and
     // nothing preempted, when all the borrowed GPUs would not be enough.
     static bool reclaim(ClusterSim& sim, long long need)
