@@ -1,13 +1,13 @@
 #include "autosave.h"
 
 #include "scenario_document.h"
+#include "view_export.h"
 
 #include "simcore/loader/scenario_writer.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -67,10 +67,9 @@ bool Autosave::saveNow()
 {
     if (!m_active || !m_doc->isModified())
         return false;
-    QSaveFile out(m_path);
     const QByteArray text = QByteArray(kHeader) + kOriginal + m_doc->path().toUtf8() + "\n"
         + QByteArray::fromStdString(scenarioToYaml(m_doc->scenario()));
-    return out.open(QIODevice::WriteOnly) && out.write(text) == text.size() && out.commit();
+    return writeFileAtomically(m_path, text, nullptr);
 }
 
 void Autosave::simulateCrash()

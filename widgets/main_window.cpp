@@ -38,7 +38,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QDateTime>
-#include <QSaveFile>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QProgressBar>
@@ -494,12 +493,10 @@ bool MainWindow::openPreset(const QString& name)
 
 bool MainWindow::saveTo(const QString& path)
 {
-    // QSaveFile writes a temporary file and renames it over the old one on commit, so a
-    // failure never leaves a half-written scenario behind.
-    QSaveFile out(path);
-    const QByteArray text = QByteArray::fromStdString(scenarioToYaml(m_doc->scenario()));
-    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size() || !out.commit()) {
-        showBanner(tr("Could not save %1: %2").arg(path, out.errorString()));
+    // Atomic: a failure never leaves a half-written scenario behind.
+    QString error;
+    if (!writeFileAtomically(path, QByteArray::fromStdString(scenarioToYaml(m_doc->scenario())), &error)) {
+        showBanner(tr("Could not save %1: %2").arg(path, error));
         return false;
     }
     m_doc->setPath(path);

@@ -1,5 +1,7 @@
 #include "timeline_tab.h"
 
+#include "view_export.h"
+
 #include "gantt_view.h"
 
 #include "simcore/step.h"
@@ -12,7 +14,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSvgGenerator>
@@ -122,7 +123,7 @@ TimelineOptions TimelineTab::options()
     return o;
 }
 
-bool TimelineTab::exportPng(const QString& path) { return m_gantt->grab().save(path, "PNG"); }
+bool TimelineTab::exportPng(const QString& path) { return exportWidget(m_gantt, path, nullptr); }
 
 bool TimelineTab::exportSvg(const QString& path)
 {
@@ -143,8 +144,7 @@ bool TimelineTab::exportTrace(const QString& path)
     if (!m_valid)
         return false;
     const std::string json = toChromeTrace(simulateTimeline(m_scenario, m_calibration, options()));
-    QSaveFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(json.data(), qint64(json.size())) == qint64(json.size()) && f.commit();
+    return writeFileAtomically(path, QByteArray::fromStdString(json), nullptr);
 }
 
 } // namespace dtsim::gui
