@@ -59,13 +59,14 @@ std::string_view recomputeName(Recompute r)
     case Recompute::None: return "none";
     case Recompute::Selective: return "selective";
     case Recompute::Full: return "full";
+    case Recompute::PerOp: return "per-op";
     }
     return "?";
 }
 
 std::optional<Recompute> recomputeFromName(std::string_view n)
 {
-    for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full })
+    for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full, Recompute::PerOp })
         if (recomputeName(r) == n)
             return r;
     return std::nullopt;

@@ -8,7 +8,10 @@
 namespace dtsim {
 
 enum class Schedule { GPipe, OneFOneB, Interleaved1F1B };
-enum class Recompute { None, Selective, Full };
+// Selective: Megatron's (core attention only). PerOp: torchtitan's per-op selective
+// checkpointing, which saves matmul and attention outputs except every second
+// aten.mm, and recomputes those matmuls and every elementwise op in backward.
+enum class Recompute { None, Selective, Full, PerOp };
 
 // The four axes whose product is the GPU count. Expert parallelism (EP) is carved
 // out of the data-parallel x context-parallel ranks, as in Megatron-Core.

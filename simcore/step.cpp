@@ -108,6 +108,7 @@ struct LayerTimes {
     double gemmForward = 0;
     double attentionForward = 0;
     double streamForward = 0;
+    double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
     double forward() const { return gemmForward + attentionForward + streamForward; }
     double backward(double attnFactor) const
     {
@@ -190,6 +191,10 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
     };
     lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    // Per-op checkpointing (torchtitan) saves each aten.mm output except every second one
+    // in call order (wq, wk, wv, wo, w1, w3, w2: wk, wo and w3 rerun). FP8 linears call
+    // _scaled_mm, which is not on the save list, so under FP8 every linear reruns.
+    double perOpGemms = fp8 ? lt.gemmForward : tpGemm(T, kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
@@ -222,6 +227,9 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     auto mlp = [&](double tokens, double ffn) {
         const double up = tpGemm(tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
         const double down = tpGemm(tokens, h, ffn, false);
+        // Every second matmul of the block: w3 of a gated MLP (the 6th), else the down
+        // projection (the 6th of q, k, v, o, up, down); all of them under FP8.
+        perOpGemms += fp8 ? up + down : (m.gatedMlp ? tpGemm(tokens, ffn, h, true) : down);
         // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
         // eager (silu, then multiply: read f write f, read 2f write f).
         const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;
@@ -241,11 +249,14 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         // Balanced routing: each of the E/ep local experts sees cf * T * topK * ep / E tokens.
         const double localExperts = double(moe.experts) / p.ep;
         const double perExpert = cf * T * moe.topK * p.ep / moe.experts;
+        const double perOpBefore = perOpGemms;
         lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden);
+        perOpGemms = perOpBefore + localExperts * (perOpGemms - perOpBefore);
         if (moe.sharedExperts > 0)
             lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden);
     }
     lt.streamForward = streamTime(r, bytes, kernels);
+    lt.perOpRecompute = perOpGemms + lt.streamForward;
     return lt;
 }
 
@@ -423,6 +434,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         recompute = fwdCompute;
     else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recompute = layersPerStage * dense.attentionForward;
+    else if (p.recompute == Recompute::PerOp)
+        recompute = densePerStage * dense.perOpRecompute + moePerStage * moe.perOpRecompute;
 
     // Embedding lookup on the first stage; logits and cross-entropy on the last.
     const double embedF = streamTime(r, sh.tokens * m.hidden * sh.elem, 1);
@@ -624,6 +637,15 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         recomputeFlops = ff.total() - ff.logits;
     else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recomputeFlops = ff.attention;
+    else if (p.recompute == Recompute::PerOp) {
+        const bool fp8 = tr.precision == Precision::FP8 || tr.precision == Precision::FP4;
+        // wk, wo and w3 (or the down projection): 2 h (kv + q + ffn) per token a layer.
+        const double moeFfn = m.moe.expertFfnHidden * double(m.moe.topK + m.moe.sharedExperts);
+        recomputeFlops = fp8 ? ff.denseMatmul + ff.expertMatmul
+                             : 2.0 * m.hidden
+                * (m.layers * double(m.kvDim() + m.queryDim()) + m.denseLayerCount() * double(m.ffnHidden)
+                    + m.moeLayerCount() * moeFfn);
+    }
     out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeFlops * tokens;
     out.peakFlopsPerGpu = s.hardware.peak(tr.precision);
     const double gpus = p.gpus();

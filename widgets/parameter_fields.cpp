@@ -141,8 +141,9 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
     f.push_back(choice("parallel.zero", "Parallelism", "ZeRO stage", { "0: replicated", "1: optimizer states", "2: + gradients", "3: + weights (FSDP)" },
         "Shards optimizer states, gradients and weights over the data-parallel ranks.",
         [](const Scenario& s) { return s.plan.zeroStage; }, [](Scenario& s, double v) { s.plan.zeroStage = toInt(v); }));
-    f.push_back(choice("parallel.recompute", "Parallelism", "Recomputation", { "none", "selective", "full" },
-        "Full recomputation keeps only each layer's input and reruns its forward in backward (+1/3 compute).",
+    f.push_back(choice("parallel.recompute", "Parallelism", "Recomputation", { "none", "selective", "full", "per-op" },
+        "Full recomputation keeps only each layer's input and reruns its forward in backward (+1/3 compute). "
+        "Per-op (torchtitan) saves matmul outputs but every second one, and reruns those and the elementwise ops.",
         [](const Scenario& s) { return int(s.plan.recompute); }, [](Scenario& s, double v) { s.plan.recompute = Recompute(toInt(v)); }));
     // Rank layout: which groups get consecutive ranks (and so the fastest levels).
     {

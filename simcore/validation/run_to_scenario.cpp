@@ -124,7 +124,10 @@ bool usesFusedKernels(const RunRecord& r)
 {
     const std::string f = lower(r.framework);
     const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
-    if (has(context, "compile"))
+    // "torch.compile=off" or "without compile" names compile to say it was not used.
+    static const std::regex compiled(R"(compile(?!\s*(=|:)?\s*(off|false|disabled)))");
+    static const std::regex notCompiled(R"((without|no) (torch\.)?compile)");
+    if (std::regex_search(context, compiled) && !std::regex_search(context, notCompiled))
         return true;
     for (const char* eager : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "metaseq", "torchtitan" })
         if (has(f, eager))
@@ -143,6 +146,9 @@ Recompute recomputeOf(const std::string& text)
     const std::string r = lower(text);
     if (r.empty() || r == "none" || r == "null" || has(r, "no recompute"))
         return Recompute::None;
+    // torchtitan's per-op selective checkpointing ("op SAC", "per-op SAC", "op-level").
+    if (has(r, "op sac") || has(r, "per-op") || has(r, "op-level"))
+        return Recompute::PerOp;
     if (has(r, "selective") || has(r, "sac") || has(r, "qkv_proj") || has(r, "every n-th"))
         return Recompute::Selective;
     if (has(r, "full"))
