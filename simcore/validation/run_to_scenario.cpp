@@ -135,6 +135,16 @@ bool usesFusedKernels(const RunRecord& r)
     return true;
 }
 
+// NeMo's and Megatron-Bridge's performance recipes keep and reduce gradients in bf16:
+// NeMo 2.0 sets grad_reduce_in_fp32 = False in every pretrain_performance_optimizations
+// (e.g. nemo/collections/llm/recipes/nemotron4_340b.py) and in scripts/llm/performance;
+// NeMo 1.0 benchmark configs set optim.grad_sync_dtype: bf16.
+bool reducesGradientsInBf16(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    return has(f, "nemo") || has(f, "megatron-bridge");
+}
+
 bool recomputeUnstated(const std::string& text)
 {
     const std::string r = lower(text);
@@ -253,6 +263,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.precision = precisionOf(r.precision, s.hardware);
     t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
+    if (reducesGradientsInBf16(r) && t.precision != Precision::FP32)
+        t.gradReduce = Precision::BF16;
     if (!s.hardware.supports(t.precision))
         return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
 
