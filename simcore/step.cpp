@@ -40,6 +40,7 @@ constexpr int idx(CommGroup g) { return static_cast<int>(g); }
 // Execution rates of one GPU for this scenario.
 struct Rates {
     double gemmPeak = 0;      // FLOP/s GEMMs see at 100% efficiency (FP8 recipes mixed in)
+    double halfGemmPeak = 0;  // of 16-bit GEMMs (the output layer stays 16-bit under FP8)
     double attentionRate = 0;       // achieved FLOP/s of FlashAttention-2-class kernels
     double nativeAttentionRate = 0; // of the generation's best fused kernel
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
@@ -62,10 +63,11 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         const double low = std::min(hw.peak(p), half * c.fp8Speedup);
         const double share = c.fp8GemmShare;
         r.gemmPeak = 1.0 / (share / low + (1.0 - share) / half);
+        r.halfGemmPeak = half;
         r.attentionRate = half * r.eff->attentionFraction;
         r.nativeAttentionRate = half * r.eff->nativeAttentionFraction;
     } else {
-        r.gemmPeak = hw.peak(p);
+        r.gemmPeak = r.halfGemmPeak = hw.peak(p);
         r.attentionRate = hw.peak(p) * r.eff->attentionFraction;
         r.nativeAttentionRate = hw.peak(p) * r.eff->nativeAttentionFraction;
     }
@@ -76,6 +78,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         const double above = std::max(0.0, hw.powerLimitWatts - hw.idleWatts);
         const double clock = std::cbrt(above / std::max(1.0, hw.tdpWatts - hw.idleWatts));
         r.gemmPeak *= clock;
+        r.halfGemmPeak *= clock;
         r.attentionRate *= clock;
         r.nativeAttentionRate *= clock;
     }
@@ -440,7 +443,12 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     // Embedding lookup on the first stage; logits and cross-entropy on the last.
     const double embedF = streamTime(r, sh.tokens * m.hidden * sh.elem, 1);
     const double vocabLocal = double(m.vocab) / p.tp;
-    const double logitsGemm = gemmTime(r, sh.tokens, vocabLocal, m.hidden);
+    // FP8 recipes keep the output layer in 16-bit: Megatron-Core's output layer is not a
+    // Transformer Engine linear, and torchao's Float8 conversion filters out "output".
+    Rates outputRates = r;
+    outputRates.gemmPeak = r.halfGemmPeak;
+    outputRates.elementBytes = storageBytes(tr.precision);
+    const double logitsGemm = gemmTime(outputRates, sh.tokens, vocabLocal, m.hidden);
     const double crossEntropy = streamTime(r, sh.tokens * vocabLocal * 4.0 * 2, 2); // fp32 softmax
     const double logitsF = logitsGemm + crossEntropy;
     const double logitsB = 2.0 * logitsGemm + crossEntropy;

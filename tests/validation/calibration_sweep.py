@@ -30,7 +30,10 @@ def write_data(overrides, folder):
         else:
             cal[key]["value"] = value
     os.makedirs(os.path.join(folder, "resources/calibration"), exist_ok=True)
-    os.symlink(os.path.join(ROOT, "resources/hardware"), os.path.join(folder, "resources/hardware"))
+    # Everything but the calibration is the project's own (the CLI loads all of it).
+    for entry in os.listdir(os.path.join(ROOT, "resources")):
+        if entry != "calibration":
+            os.symlink(os.path.join(ROOT, "resources", entry), os.path.join(folder, "resources", entry))
     with open(os.path.join(folder, "resources/calibration/default.yaml"), "w") as f:
         yaml.safe_dump(cal, f)
 
