@@ -125,6 +125,14 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     const double denseAct = activationBytesPerLayer(s, false);
     const double moeAct = s.model.isMoe() ? activationBytesPerLayer(s, true) : 0.0;
     double perMicrobatch = (layers - moeLayers) * denseAct + moeLayers * moeAct;
+    if (p.recompute == Recompute::Full && p.recomputeLayers > 0 && p.recomputeLayers < layers) {
+        // Block recomputation: the first recompute_layers layers keep their input only,
+        // the rest keep everything (dense layers first, as the stage runs them).
+        const int kept = layers - p.recomputeLayers;
+        const int keptMoe = std::min(kept, moeLayers);
+        perMicrobatch += (kept - keptMoe) * (activationBytesPerLayer(s, false, Recompute::Selective) - denseAct)
+            + keptMoe * (activationBytesPerLayer(s, true, Recompute::Selective) - moeAct);
+    }
     if (p.recompute == Recompute::Full) {
         // Backward recomputes one layer at a time: its full activations exist briefly.
         perMicrobatch += activationBytesPerLayer(s, moeLayers > 0, Recompute::Selective);

@@ -29,6 +29,9 @@ struct ParallelPlan {
     int virtualStages = 1; // model chunks per pipeline rank (interleaved schedule)
     int zeroStage = 0;     // 0: replicated; 1: optimizer states; 2: + gradients; 3: + weights (FSDP)
     Recompute recompute = Recompute::None;
+    // With full recomputation: how many layers of each stage recompute (Megatron's
+    // --recompute-method block --recompute-num-layers); 0 means all of them.
+    int recomputeLayers = 0;
     // Rank layout, innermost (consecutive ranks) first: TP innermost, DP outermost by default,
     // so the chattiest groups stay in the fastest levels of the topology.
     std::array<Axis, kAxisCount> order { Axis::TP, Axis::CP, Axis::PP, Axis::DP };

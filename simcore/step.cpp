@@ -393,7 +393,10 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         }
     }
     const bool full = p.recompute == Recompute::Full;
-    const double tpPasses = full ? 3.0 : 2.0; // forward, backward, forward again
+    // Share of the stage's layers that rerun their forward (all, or Megatron's block of
+    // recompute_layers).
+    const double rerun = full ? (p.recomputeLayers > 0 ? std::min(1.0, double(p.recomputeLayers) / layersPerStage) : 1.0) : 0.0;
+    const double tpPasses = 2.0 + rerun; // forward, backward, forward again
     auto tpExposed = [&](const LayerTimes& lt) {
         const double perPass = p.tpCommOverlap ? std::max(0.0, tpLayer.seconds - eta * lt.gemmForward)
                                                : tpLayer.seconds;
@@ -412,7 +415,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         const double fwdChunk = dense.attentionForward / p.cp;
         const double fwdExposed = hops * std::max(0.0, hop.seconds - eta * fwdChunk);
         const double bwdExposed = hops * std::max(0.0, 2 * hop.seconds - eta * attnBack * fwdChunk);
-        const double passes = full ? 2.0 : 1.0;
+        const double passes = 1.0 + rerun;
         cpExposedLayer = passes * fwdExposed + bwdExposed;
         cpTotalLayer = hops * hop.seconds * (passes + 2.0);
         cpBytesLayer = hops * chunk * (passes + 2.0);
@@ -424,7 +427,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         const GroupSpan g = groupSpan(s.cluster, p.ep, p.stride(Axis::DP));
         const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.tokens * m.hidden * sh.elem;
         CommOp a2a = comm(CollectiveKind::AllToAll, n, g, s, eff, epRep);
-        const double passes = full ? 3.0 : 2.0;
+        const double passes = 2.0 + rerun;
         epLayer = 2 * a2a.seconds * passes;
         epBytesLayer = 2 * a2a.bytesSent * passes;
     }
@@ -434,7 +437,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     double bwdCompute = densePerStage * dense.backward(attnBack) + moePerStage * moe.backward(attnBack);
     double recompute = 0;
     if (full)
-        recompute = fwdCompute;
+        recompute = rerun * (densePerStage * dense.forward() + moePerStage * moe.forward());
     else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recompute = layersPerStage * dense.attentionForward;
     else if (p.recompute == Recompute::PerOp)
@@ -642,7 +645,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     out.modelFlopsPerStep = 3.0 * ff.total() * tokens;
     double recomputeFlops = 0;
     if (full)
-        recomputeFlops = ff.total() - ff.logits;
+        recomputeFlops = rerun * (ff.total() - ff.logits);
     else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recomputeFlops = ff.attention;
     else if (p.recompute == Recompute::PerOp) {

@@ -289,7 +289,7 @@ private:
             return; // pure data parallel: dp defaults to the GPU count
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
-                                "zero", "recompute", "order", "overlap_grad_reduce", "overlap_param_gather",
+                                "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
                                 "tp_comm_overlap", "tp_2d" });
         p.tp = integer(n, sec, "tp", 1, 1);
         p.pp = integer(n, sec, "pp", 1, 1);
@@ -312,7 +312,8 @@ private:
         if (p.zeroStage > 3)
             r.fail(n["zero"], "parallel.zero", "ZeRO stage must be 0, 1, 2 or 3");
         p.recompute = choice(n, sec, "recompute", Recompute::None, [](const std::string& s) { return recomputeFromName(s); },
-            "none, selective, full");
+            "none, selective, full, per-op");
+        p.recomputeLayers = integer(n, sec, "recompute_layers", 0, 0);
         p.overlapGradReduce = flag(n, sec, "overlap_grad_reduce", true);
         p.overlapParamGather = flag(n, sec, "overlap_param_gather", true);
         p.tpCommOverlap = flag(n, sec, "tp_comm_overlap", false);

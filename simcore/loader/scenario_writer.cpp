@@ -143,6 +143,8 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "virtual_stages" << YAML::Value << p.virtualStages;
     y << YAML::Key << "zero" << YAML::Value << p.zeroStage;
     y << YAML::Key << "recompute" << YAML::Value << std::string(recomputeName(p.recompute));
+    if (p.recomputeLayers > 0)
+        y << YAML::Key << "recompute_layers" << YAML::Value << p.recomputeLayers;
     y << YAML::Key << "order" << YAML::Value << order;
     y << YAML::Key << "overlap_grad_reduce" << YAML::Value << p.overlapGradReduce;
     y << YAML::Key << "overlap_param_gather" << YAML::Value << p.overlapParamGather;

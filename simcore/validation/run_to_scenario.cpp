@@ -118,6 +118,22 @@ AttentionKernel attentionKernelOf(const RunRecord& r)
     return AttentionKernel::Native;
 }
 
+// Recomputing only some layers of each stage arrived with Korthikanti et al. 2022
+// (Megatron's --recompute-method block/uniform --recompute-num-layers); later stacks
+// all have an equivalent (per-block checkpointing in FSDP stacks, remat policies in
+// XLA). Stacks dated before 2022 and the 2020-2021 forks recompute all layers or none.
+bool recomputesPartially(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    static const std::regex oldYear(R"(\b20(1\d|2[01])\b)");
+    if (std::regex_search(f, oldYear))
+        return false;
+    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq" })
+        if (has(f, older))
+            return false;
+    return true;
+}
+
 // Eager PyTorch stacks run each elementwise op as its own kernel unless the run says
 // it used torch.compile; Megatron/NeMo (Transformer Engine) and JAX/XLA stacks fuse.
 bool usesFusedKernels(const RunRecord& r)
@@ -354,11 +370,21 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         if (impliesRecomputation(r, s)) {
             p.recompute = Recompute::Full;
         } else {
-            for (Recompute policy : { Recompute::None, Recompute::Selective, Recompute::Full }) {
+            bool fits = false;
+            for (Recompute policy : { Recompute::None, Recompute::Selective }) {
                 p.recompute = policy;
-                if (memoryPerGpu(s, calibration).fits)
+                if ((fits = memoryPerGpu(s, calibration).fits))
                     break;
             }
+            if (!fits)
+                p.recompute = Recompute::Full;
+            const int stageLayers = (m.layers + p.pp - 1) / p.pp;
+            for (int k = 1; !fits && recomputesPartially(r) && k < stageLayers; ++k) {
+                p.recomputeLayers = k;
+                fits = memoryPerGpu(s, calibration).fits;
+            }
+            if (!fits)
+                p.recomputeLayers = 0;
         }
     }
     return s;
