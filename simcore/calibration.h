@@ -25,6 +25,7 @@ struct Calibration {
     GenerationCalibration fallback;
     double attentionBackwardFactor = 2.5; // flash backward FLOPs / forward FLOPs (recomputes S)
     double attentionHalfHeadDim = 32;     // attention efficiency x head_dim / (head_dim + this)
+    double attentionHalfSeq = 0;          // and x s / (s + this), s the length one kernel call sees; 0: off
     double fp8GemmShare = 1.0;   // share of GEMM FLOPs an FP8 recipe runs in FP8
     double fp8Speedup = 2.0;     // cap on FP8 over BF16 GEMM rate realized
     double kernelOverhead = 4e-6; // per kernel launch/tail, seconds

@@ -46,6 +46,7 @@ struct Rates {
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
     double kernel = 0;        // per-kernel fixed cost
     double attentionHalfHeadDim = 0;
+    double attentionHalfSeq = 0;
     double elementBytes = 2;   // bytes of a GEMM operand
     bool idealized = false; // attention FLOPs not counted (Epoch's assumption)
     const GenerationCalibration* eff = nullptr;
@@ -86,6 +87,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     r.elementBytes = (p == Precision::FP8 || p == Precision::FP4) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
     r.attentionHalfHeadDim = c.attentionHalfHeadDim;
+    r.attentionHalfSeq = c.attentionHalfSeq;
     return r;
 }
 
@@ -206,8 +208,14 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
         // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
         const double headShape = m.headDim / (m.headDim + r.attentionHalfHeadDim);
+        // Short sequences leave the kernel's tiles and SMs part idle (causal tiles on the
+        // diagonal, fewer query blocks per head): FlashAttention-2/3 papers, Fig. 4-5, show
+        // throughput rising with length to a plateau past ~8k. Ring attention (CP) calls
+        // the kernel on seq/cp-long chunks.
+        const double len = seq / std::max(1, p.cp);
+        const double lengthShape = r.attentionHalfSeq > 0 ? len / (len + r.attentionHalfSeq) : 1.0;
         const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
-        lt.attentionForward = attnFlops / (rate * headShape) + r.kernel;
+        lt.attentionForward = attnFlops / (rate * headShape * lengthShape) + r.kernel;
     } else {
         // Unfused attention (before FlashAttention, 2022): QK^T and AV as batched GEMMs
         // over the full s x s score matrix (the causal mask is applied, not skipped),

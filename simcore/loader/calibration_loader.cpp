@@ -48,7 +48,7 @@ Calibration loadCalibration(const std::string& path)
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "calibration file"));
     r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "fp8_gemm_share",
+    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "fp8_gemm_share",
                               "fp8_speedup", "kernel_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "grad_bucket_bytes",
                               "step_overhead", "allocator_overhead",
@@ -68,6 +68,8 @@ Calibration loadCalibration(const std::string& path)
     };
     c.attentionBackwardFactor = value("attention_backward_factor", Dimension::Count, Bound::Positive);
     c.attentionHalfHeadDim = value("attention_half_head_dim", Dimension::Count, Bound::NonNegative);
+    if (const YAML::Node n = r.child(root, "", "attention_half_seq"))
+        c.attentionHalfSeq = sourcedQuantity(r, n, "attention_half_seq", Dimension::Count, Bound::NonNegative);
     c.fp8GemmShare = value("fp8_gemm_share", Dimension::Count, Bound::NonNegative);
     c.fp8Speedup = value("fp8_speedup", Dimension::Count, Bound::Positive);
     c.kernelOverhead = value("kernel_overhead", Dimension::Seconds, Bound::NonNegative);

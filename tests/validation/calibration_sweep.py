@@ -27,8 +27,10 @@ def write_data(overrides, folder):
             entries = [g for g in cal["gemm"] if g["generation"] == gen] if gen != "fallback" else [cal["fallback"]]
             for e in entries:
                 e[field]["value"] = value
-        else:
+        elif key in cal:
             cal[key]["value"] = value
+        else:  # a constant the file does not have yet
+            cal[key] = {"value": value, "source": "calibration_sweep.py trial"}
     os.makedirs(os.path.join(folder, "resources/calibration"), exist_ok=True)
     # Everything but the calibration is the project's own (the CLI loads all of it).
     for entry in os.listdir(os.path.join(ROOT, "resources")):
