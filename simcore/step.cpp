@@ -408,7 +408,11 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     double epLayer = 0, epBytesLayer = 0;
     if (m.isMoe() && p.ep > 1) {
         const GroupSpan g = groupSpan(s.cluster, p.ep, p.stride(Axis::DP));
-        const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.tokens * m.hidden * sh.elem;
+        // Each rank dispatches the tokens it holds at the MoE layer's input: with
+        // sequence parallelism (which Megatron-Core requires for MoE with TP) that is its
+        // T/tp shard, not the full micro-batch (MoEAlltoAllTokenDispatcher permutes the
+        // sequence-parallel hidden states before the all-to-all).
+        const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.normTokens * m.hidden * sh.elem;
         CommOp a2a = comm(CollectiveKind::AllToAll, n, g, s, eff, epRep);
         const double passes = full ? 3.0 : 2.0;
         epLayer = 2 * a2a.seconds * passes;

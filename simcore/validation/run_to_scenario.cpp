@@ -296,6 +296,12 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     }
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return SkippedRun { "ep does not divide the experts" };
+    // Expert parallelism is carved out of the data-parallel ranks, and the all-to-all
+    // is the chattiest traffic of a MoE layer: Megatron-Core orders ranks
+    // tp-cp-ep-dp-pp (parallel_state.initialize_model_parallel, order argument), so the
+    // EP group sits right outside TP x CP and the pipeline axis outermost.
+    if (m.isMoe() && p.ep > 1)
+        p.order = { Axis::TP, Axis::CP, Axis::DP, Axis::PP };
 
     ClusterSpec& c = s.cluster;
     c.gpus = *r.numGpus;
