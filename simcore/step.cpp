@@ -189,15 +189,32 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
             return columnParallel ? gemmTime(r, tokens, n / t, k) : gemmTime(r, tokens, n, k / t);
         return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
     };
-    lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    if (m.isMla()) {
+        // MLA: the down-projections to the latents are replicated on every TP rank
+        // (Megatron-Core MLASelfAttention), the per-head up-projections are
+        // column-parallel and the output projection row-parallel.
+        const double nh = m.heads, qk = m.qkHeadDim(), v = m.vHeadDim();
+        const MlaSpec& a = m.mla;
+        if (a.qLoraRank > 0)
+            lt.gemmForward += gemmTime(r, T, a.qLoraRank, h) + tpGemm(T, nh * qk, a.qLoraRank, true);
+        else
+            lt.gemmForward += tpGemm(T, nh * qk, h, true);
+        lt.gemmForward += gemmTime(r, T, a.kvLoraRank + a.qkRopeDim, h)
+            + tpGemm(T, nh * (a.qkNopeDim + v), a.kvLoraRank, true) + tpGemm(T, h, nh * v, false);
+    } else {
+        lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    }
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
     } else if (s.training.fusedAttention()) {
-        const double attnFlops = 4.0 * (qd / t) * T * (seq + 1) / 2.0;
+        // Q.K over qk_head_dim and A.V over v_head_dim (both head_dim unless MLA).
+        const double width = double(m.heads) * (m.qkHeadDim() + m.vHeadDim());
+        const double attnFlops = 2.0 * (width / t) * T * (seq + 1) / 2.0;
         // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
         // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
-        const double headShape = m.headDim / (m.headDim + r.attentionHalfHeadDim);
+        const double hd = 0.5 * (m.qkHeadDim() + m.vHeadDim());
+        const double headShape = hd / (hd + r.attentionHalfHeadDim);
         const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
         lt.attentionForward = attnFlops / (rate * headShape) + r.kernel;
     } else {
