@@ -41,6 +41,14 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     // Per token, bytes. Norm inputs (2), QKV input, Q/K/V, out-projection input, dropout mask.
     double perToken = 2 * e * h * repl + lin * h * repl + e * (qd / t + 2 * kvdLocal) + lin * qd / t
         + mask * h * repl;
+    if (m.isMla()) {
+        // MLA keeps the latents (replicated across TP) as up-projection inputs, and Q, K
+        // at qk_head_dim and V and the attention output at v_head_dim per local head.
+        const double nh = m.heads / t, qk = m.qkHeadDim(), v = m.vHeadDim();
+        perToken = 2 * e * h * repl + lin * h * repl
+            + lin * (m.mla.qLoraRank + m.mla.kvLoraRank + m.mla.qkRopeDim)
+            + e * nh * (2 * qk + v) + lin * nh * v + mask * h * repl;
+    }
     // Attention scores: kept unless flash-style kernels or selective recompute drop them.
     const bool storeScores = !s.training.fusedAttention() && policy == Recompute::None;
     const double ctx = double(s.training.seqLen); // full key length per query (CP splits queries)

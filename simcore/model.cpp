@@ -25,6 +25,13 @@ ParameterCounts countParameters(const ModelSpec& m, int seqLen)
 
     ParameterCounts c;
     c.attentionPerLayer = h * qd + 2 * h * kvd + qd * h + bias * (qd + 2 * kvd + h);
+    if (m.isMla()) {
+        const double nh = m.heads, qk = m.qkHeadDim(), v = m.vHeadDim();
+        const double q = m.mla.qLoraRank > 0 ? h * m.mla.qLoraRank + m.mla.qLoraRank * nh * qk : h * nh * qk;
+        const double kvDown = h * (m.mla.kvLoraRank + m.mla.qkRopeDim);
+        const double kvUp = m.mla.kvLoraRank * nh * (m.mla.qkNopeDim + v);
+        c.attentionPerLayer = q + kvDown + kvUp + nh * v * h;
+    }
     c.normsPerLayer = 2 * normParams;
     c.denseMlpPerLayer = mats * h * f + bias * ((mats - 1) * f + h);
     if (m.isMoe()) {
@@ -53,7 +60,11 @@ ForwardFlops forwardFlopsPerToken(const ModelSpec& m, int seqLen)
     const double h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
     const double mats = m.mlpMatrices();
     ForwardFlops f;
-    const double projections = 2.0 * (h * qd + 2 * h * kvd + qd * h);
+    double projections = 2.0 * (h * qd + 2 * h * kvd + qd * h);
+    if (m.isMla()) {
+        ParameterCounts c = countParameters(m, seqLen);
+        projections = 2.0 * c.attentionPerLayer;
+    }
     const double denseMlp = 2.0 * mats * h * m.ffnHidden;
     f.denseMatmul = m.layers * projections + m.denseLayerCount() * denseMlp;
     if (m.isMoe()) {
@@ -62,7 +73,9 @@ ForwardFlops forwardFlopsPerToken(const ModelSpec& m, int seqLen)
         f.expertMatmul = m.moeLayerCount() * (router + (m.moe.topK + m.moe.sharedExperts) * expert);
     }
     // QK^T and (softmax)V: 2 FLOPs x qd per attended position each; causal average (s+1)/2.
-    f.attention = m.layers * 2.0 * 2.0 * qd * (seqLen + 1) / 2.0;
+    // MLA: Q.K over qk_head_dim, A.V over v_head_dim per head.
+    const double attnWidth = double(m.heads) * (m.qkHeadDim() + m.vHeadDim());
+    f.attention = m.layers * 2.0 * attnWidth * (seqLen + 1) / 2.0;
     f.logits = 2.0 * h * m.vocab;
     return f;
 }

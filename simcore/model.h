@@ -18,6 +18,18 @@ struct MoeSpec {
     double capacityFactor = 1.0;
 };
 
+// Multi-head latent attention (DeepSeek-V2, Sec. 2.1; DeepSeek-V3): queries and keys/values
+// are projected down to low-rank latents and back up per head; each head has a
+// no-position part and a shared rotary part for Q.K, and its own value width.
+// All zero: standard multi-head / grouped-query attention.
+struct MlaSpec {
+    int qLoraRank = 0;  // 0: queries projected directly from the hidden state
+    int kvLoraRank = 0; // > 0 turns MLA on
+    int qkNopeDim = 0;
+    int qkRopeDim = 0;
+    int vHeadDim = 0;
+};
+
 struct ModelSpec {
     std::string name;
     int layers = 0;
@@ -34,8 +46,13 @@ struct ModelSpec {
     PositionKind position = PositionKind::Rotary;
     bool dropout = false; // dropout masks are stored for backward when on
     MoeSpec moe;
+    MlaSpec mla;
 
     bool isMoe() const { return moe.experts > 0; }
+    bool isMla() const { return mla.kvLoraRank > 0; }
+    // Per-head widths of Q.K and of V (head_dim for standard attention).
+    int qkHeadDim() const { return isMla() ? mla.qkNopeDim + mla.qkRopeDim : headDim; }
+    int vHeadDim() const { return isMla() ? mla.vHeadDim : headDim; }
     int moeLayerCount() const;
     int denseLayerCount() const { return layers - moeLayerCount(); }
     int queryDim() const { return heads * headDim; }

@@ -195,19 +195,39 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
             return columnParallel ? gemmTime(r, tokens, n / t, k) : gemmTime(r, tokens, n, k / t);
         return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
     };
-    lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    if (m.isMla()) {
+        // MLA: the down-projections to the latents are replicated on every TP rank
+        // (Megatron-Core MLASelfAttention), the per-head up-projections are
+        // column-parallel and the output projection row-parallel.
+        const double nh = m.heads, qk = m.qkHeadDim(), v = m.vHeadDim();
+        const MlaSpec& a = m.mla;
+        if (a.qLoraRank > 0)
+            lt.gemmForward += gemmTime(r, T, a.qLoraRank, h) + tpGemm(T, nh * qk, a.qLoraRank, true);
+        else
+            lt.gemmForward += tpGemm(T, nh * qk, h, true);
+        lt.gemmForward += gemmTime(r, T, a.kvLoraRank + a.qkRopeDim, h)
+            + tpGemm(T, nh * (a.qkNopeDim + v), a.kvLoraRank, true) + tpGemm(T, h, nh * v, false);
+    } else {
+        lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    }
     // Per-op checkpointing (torchtitan) saves each aten.mm output except every second one
     // in call order (wq, wk, wv, wo, w1, w3, w2: wk, wo and w3 rerun). FP8 linears call
-    // _scaled_mm, which is not on the save list, so under FP8 every linear reruns.
-    double perOpGemms = fp8 ? lt.gemmForward : tpGemm(T, kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    // _scaled_mm, which is not on the save list, so under FP8 every linear reruns. (MLA's
+    // five projections: about half of their time.)
+    double perOpGemms = fp8 ? lt.gemmForward
+        : m.isMla()         ? 0.5 * lt.gemmForward
+                            : tpGemm(T, kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
     } else if (s.training.fusedAttention()) {
-        const double attnFlops = 4.0 * (qd / t) * T * (seq + 1) / 2.0;
+        // Q.K over qk_head_dim and A.V over v_head_dim (both head_dim unless MLA).
+        const double width = double(m.heads) * (m.qkHeadDim() + m.vHeadDim());
+        const double attnFlops = 2.0 * (width / t) * T * (seq + 1) / 2.0;
         // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
         // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
-        const double headShape = m.headDim / (m.headDim + r.attentionHalfHeadDim);
+        const double hd = 0.5 * (m.qkHeadDim() + m.vHeadDim());
+        const double headShape = hd / (hd + r.attentionHalfHeadDim);
         // Short sequences leave the kernel's tiles and SMs part idle (causal tiles on the
         // diagonal, fewer query blocks per head): FlashAttention-2/3 papers, Fig. 4-5, show
         // throughput rising with length to a plateau past ~8k. Ring attention (CP) calls
@@ -433,7 +453,11 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     double epLayer = 0, epBytesLayer = 0;
     if (m.isMoe() && p.ep > 1) {
         const GroupSpan g = groupSpan(s.cluster, p.ep, p.stride(Axis::DP));
-        const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.tokens * m.hidden * sh.elem;
+        // Each rank dispatches the tokens it holds at the MoE layer's input: with
+        // sequence parallelism (which Megatron-Core requires for MoE with TP) that is its
+        // T/tp shard, not the full micro-batch (MoEAlltoAllTokenDispatcher permutes the
+        // sequence-parallel hidden states before the all-to-all).
+        const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.normTokens * m.hidden * sh.elem;
         CommOp a2a = comm(CollectiveKind::AllToAll, n, g, s, eff, epRep);
         const double passes = 2.0 + rerun;
         epLayer = 2 * a2a.seconds * passes;

@@ -110,6 +110,7 @@ std::vector<RunRecord> loadPublishedRuns(const std::string& path)
             rec.expertFfnHidden = integer(moe["expert_ffn"]);
         rec.sharedExperts = integer(moe["shared_experts"]);
         rec.denseLayers = integer(moe["dense_layers"]);
+        rec.architectureNotes = text(a["notes"]) + "; " + text(moe["notes"]);
 
         const YAML::Node h = section(n, "hardware");
         rec.accelerator = text(h["accelerator"]);

@@ -34,6 +34,7 @@ struct RunRecord {
 
     std::string activationRecompute, precision, flopsAccounting;
     std::string sourceRef, notes, parallelismNotes; // free text that may name settings
+    std::string architectureNotes; // architecture.notes and architecture.moe.notes (shapes in prose)
 
     // result (numbers as reported) and derived values
     std::optional<double> tflopsPerGpu, mfu, hfu, pctOfPeak, stepTime, tokensPerS, tokensPerSPerGpu, samplesPerS;

@@ -274,6 +274,26 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         m.moe.firstDenseLayers = r.denseLayers.value_or(0);
     }
 
+    // Multi-head latent attention, when the architecture notes give its shapes in the
+    // words of the DeepSeek configs: "q_lora N", "kv_lora N", "qk_head NOPE+ROPE" and
+    // "v_head N" (kv_lora is required; without q_lora queries are projected directly).
+    {
+        const std::string an = lower(r.architectureNotes);
+        static const std::regex qLora(R"(q_lora(?:_rank)?[ :=]*(\d+))");
+        static const std::regex kvLora(R"(kv_lora(?:_rank)?[ :=]*(\d+))");
+        static const std::regex qkHead(R"(qk_head(?:_dim)?[ :=]*(\d+) ?\+ ?(\d+))");
+        static const std::regex vHead(R"(v_head(?:_dim)?[ :=]*(\d+))");
+        std::smatch kv, qk, v, q;
+        if (std::regex_search(an, kv, kvLora) && std::regex_search(an, qk, qkHead) && std::regex_search(an, v, vHead)) {
+            m.mla.kvLoraRank = std::stoi(kv[1]);
+            m.mla.qkNopeDim = std::stoi(qk[1]);
+            m.mla.qkRopeDim = std::stoi(qk[2]);
+            m.mla.vHeadDim = std::stoi(v[1]);
+            if (std::regex_search(an, q, qLora))
+                m.mla.qLoraRank = std::stoi(q[1]);
+        }
+    }
+
     TrainingSpec& t = s.training;
     t.seqLen = *r.seqLen;
     t.precision = precisionOf(r.precision, s.hardware);
@@ -330,6 +350,12 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     }
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return SkippedRun { "ep does not divide the experts" };
+    // Expert parallelism is carved out of the data-parallel ranks, and the all-to-all
+    // is the chattiest traffic of a MoE layer: Megatron-Core orders ranks
+    // tp-cp-ep-dp-pp (parallel_state.initialize_model_parallel, order argument), so the
+    // EP group sits right outside TP x CP and the pipeline axis outermost.
+    if (m.isMoe() && p.ep > 1)
+        p.order = { Axis::TP, Axis::CP, Axis::DP, Axis::PP };
 
     ClusterSpec& c = s.cluster;
     c.gpus = *r.numGpus;
