@@ -29,6 +29,7 @@ struct Calibration {
     double fp8GemmShare = 1.0;   // share of GEMM FLOPs an FP8 recipe runs in FP8
     double fp8Speedup = 2.0;     // cap on FP8 over BF16 GEMM rate realized
     double kernelOverhead = 4e-6; // per kernel launch/tail, seconds
+    double hostLaunchOverhead = 0; // host time to issue one kernel from an eager framework, seconds
     double scaleUpBusEfficiency = 0.8;
     double scaleOutBusEfficiency = 0.85;
     double overlapEfficiency = 0.9; // share of a compute window usable to hide communication

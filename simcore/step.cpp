@@ -45,6 +45,7 @@ struct Rates {
     double nativeAttentionRate = 0; // of the generation's best fused kernel
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
     double kernel = 0;        // per-kernel fixed cost
+    double hostKernel = 0;    // host time to issue one kernel (0 when the step is a captured graph)
     double attentionHalfHeadDim = 0;
     double attentionHalfSeq = 0;
     double elementBytes = 2;   // bytes of a GEMM operand
@@ -86,6 +87,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
     r.elementBytes = (p == Precision::FP8 || p == Precision::FP4) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
+    r.hostKernel = s.training.graphCapture ? 0.0 : c.hostLaunchOverhead;
     r.attentionHalfHeadDim = c.attentionHalfHeadDim;
     r.attentionHalfSeq = c.attentionHalfSeq;
     return r;
@@ -114,11 +116,16 @@ struct LayerTimes {
     double attentionForward = 0;
     double streamForward = 0;
     double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
-    double forward() const { return gemmForward + attentionForward + streamForward; }
-    double backward(double attnFactor) const
+    double hostForward = 0;    // host time to issue the forward's kernels
+    double gpuForward() const { return gemmForward + attentionForward + streamForward; }
+    double gpuBackward(double attnFactor) const
     {
         return 2.0 * gemmForward + attnFactor * attentionForward + 2.0 * streamForward;
     }
+    // The GPU runs no faster than the host issues its kernels (backward launches about
+    // twice the forward's: data and weight gradients, and the elementwise backward ops).
+    double forward() const { return std::max(gpuForward(), hostForward); }
+    double backward(double attnFactor) const { return std::max(gpuBackward(attnFactor), 2.0 * hostForward); }
 };
 
 struct Shape {
@@ -288,6 +295,24 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     }
     lt.streamForward = streamTime(r, bytes, kernels);
     lt.perOpRecompute = perOpGemms + lt.streamForward;
+
+    // Kernels the host issues for this layer's forward: the GEMMs (one per expert under
+    // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under
+    // FP8, and the layer's collectives.
+    double gemmLaunches = m.isMla() ? (m.mla.qLoraRank > 0 ? 6 : 5) : 2;
+    if (!moeLayer) {
+        gemmLaunches += 2;
+    } else {
+        gemmLaunches += 1 + 2.0 * m.moe.experts / p.ep + (m.moe.sharedExperts > 0 ? 2 : 0);
+    }
+    double launches = gemmLaunches + (s.training.fusedAttention() ? 1 : 4) + kernels;
+    if (fp8)
+        launches += gemmLaunches;
+    if (p.tp > 1)
+        launches += 4;
+    if (moeLayer && p.ep > 1)
+        launches += 2;
+    lt.hostForward = launches * r.hostKernel;
     return lt;
 }
 
@@ -361,6 +386,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const TrainingSpec& tr = s.training;
     Rates r = ratesFor(s, c);
     r.idealized = opts.idealized;
+    if (opts.idealized)
+        r.hostKernel = 0; // Epoch's idealized runs have no framework overhead
     const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency };
     const double eta = c.overlapEfficiency;
 

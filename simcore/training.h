@@ -26,6 +26,10 @@ struct TrainingSpec {
     // Fused elementwise kernels (Megatron-Core/Transformer Engine, XLA, torch.compile)
     // rather than eager PyTorch ops; decides the memory traffic around the GEMMs.
     bool fusedKernels = true;
+    // The whole step runs as one captured graph (XLA, CUDA graphs), so the host does not
+    // issue kernels one by one; otherwise each launch costs host time and a layer runs no
+    // faster than its kernels can be issued.
+    bool graphCapture = false;
 
     double tokensPerStep() const { return double(globalBatch) * seqLen; }
     double steps() const { return tokens / tokensPerStep(); }

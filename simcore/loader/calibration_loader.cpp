@@ -49,7 +49,7 @@ Calibration loadCalibration(const std::string& path)
     const YAML::Node root = r.parse(readTextFile(path, "calibration file"));
     r.expectMap(root, "");
     r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "fp8_gemm_share",
-                              "fp8_speedup", "kernel_overhead", "scale_up_bus_efficiency",
+                              "fp8_speedup", "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "grad_bucket_bytes",
                               "step_overhead", "allocator_overhead",
                               "optimizer_bytes_per_param" });
@@ -73,6 +73,8 @@ Calibration loadCalibration(const std::string& path)
     c.fp8GemmShare = value("fp8_gemm_share", Dimension::Count, Bound::NonNegative);
     c.fp8Speedup = value("fp8_speedup", Dimension::Count, Bound::Positive);
     c.kernelOverhead = value("kernel_overhead", Dimension::Seconds, Bound::NonNegative);
+    if (const YAML::Node n = r.child(root, "", "host_launch_overhead"))
+        c.hostLaunchOverhead = sourcedQuantity(r, n, "host_launch_overhead", Dimension::Seconds, Bound::NonNegative);
     c.scaleUpBusEfficiency = value("scale_up_bus_efficiency", Dimension::Count, Bound::Positive);
     c.scaleOutBusEfficiency = value("scale_out_bus_efficiency", Dimension::Count, Bound::Positive);
     c.overlapEfficiency = value("overlap_efficiency", Dimension::Count, Bound::NonNegative);

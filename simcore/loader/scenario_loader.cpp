@@ -164,7 +164,7 @@ private:
         const std::string sec = "training";
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "global_batch", "micro_batch", "seq_len", "tokens", "precision", "optimizer",
-                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels", "deadline" });
+                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels", "graph_capture", "deadline" });
         t.globalBatch = requiredInt(n, sec, "global_batch", 1);
         t.microBatch = integer(n, sec, "micro_batch", 1, 1);
         t.seqLen = requiredInt(n, sec, "seq_len", 1);
@@ -188,6 +188,7 @@ private:
             if (s == "native") return AttentionKernel::Native;
             return std::nullopt; }, "unfused, flash2, native");
         t.fusedKernels = flag(n, sec, "fused_kernels", true);
+        t.graphCapture = flag(n, sec, "graph_capture", false);
         t.deadline = quantity(n, sec, "deadline", Dimension::Seconds, Bound::Positive, 0.0);
     }
 

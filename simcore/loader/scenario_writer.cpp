@@ -83,6 +83,7 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "grad_reduce" << YAML::Value << std::string(precisionName(t.gradReduce));
     y << YAML::Key << "attention_kernel" << YAML::Value << attentionName(t.attention);
     y << YAML::Key << "fused_kernels" << YAML::Value << t.fusedKernels;
+    y << YAML::Key << "graph_capture" << YAML::Value << t.graphCapture;
     if (t.deadline > 0)
         y << YAML::Key << "deadline" << YAML::Value << withUnit(t.deadline, "s");
     y << YAML::EndMap;

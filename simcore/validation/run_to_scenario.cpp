@@ -118,6 +118,20 @@ AttentionKernel attentionKernelOf(const RunRecord& r)
     return AttentionKernel::Native;
 }
 
+// JAX/XLA stacks compile the whole step into one program; PyTorch stacks issue kernels
+// from the host one by one unless the run says it captured CUDA graphs.
+bool runsCapturedGraphs(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    for (const char* xla : { "jax", "xla", "maxtext", "paxml", "t5x", "pathways" })
+        if (has(f, xla))
+            return true;
+    const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
+    static const std::regex graphs(R"(cuda[ -]?graph)");
+    static const std::regex noGraphs(R"((without|no|disabled?) cuda[ -]?graph)");
+    return std::regex_search(context, graphs) && !std::regex_search(context, noGraphs);
+}
+
 // Recomputing only some layers of each stage arrived with Korthikanti et al. 2022
 // (Megatron's --recompute-method block/uniform --recompute-num-layers); later stacks
 // all have an equivalent (per-block checkpointing in FSDP stacks, remat policies in
@@ -299,6 +313,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.precision = precisionOf(r.precision, s.hardware);
     t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
+    t.graphCapture = runsCapturedGraphs(r);
     if (reducesGradientsInBf16(r) && t.precision != Precision::FP32)
         t.gradReduce = Precision::BF16;
     if (!s.hardware.supports(t.precision))
