@@ -392,6 +392,13 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     if (seqs < 1)
         return SkippedRun { "batch.global_batch_seqs and global_batch_tokens both missing" };
     t.microBatch = std::max(1, int(std::lround(r.microBatch.value_or(1))));
+    // torchtitan splits each replica's batch into as many micro-batches as there are
+    // pipeline ranks unless told otherwise (job config pipeline_parallel_microbatches:
+    // "the default value will be the number of pipeline stages, if unspecified"; the
+    // 2024 build_pipeline_schedule took the pipeline-parallel degree, and the same
+    // benchmark's 1F1B vs interleaved ratio, 1.28, is the one 8 micro-batches give).
+    if (!r.microBatch && p.pp > 1 && has(lower(r.framework), "torchtitan"))
+        t.microBatch = std::max(1, int(std::lround(seqs / p.dp / p.pp)));
     // A few rows state accumulation steps inconsistent with GBS/(DP*MBS): keep the
     // global batch, round the number of micro-batches per replica.
     const double perReplica = seqs / (double(p.dp) * t.microBatch);
