@@ -342,6 +342,10 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     if (has(pnotes, "tp-comm-overlap") || has(pnotes, "tp_comm_overlap") || has(pnotes, "async tp")
         || (!has(pnotes, "vanilla") && (has(ref, "asynctp") || has(ref, "async tp"))))
         p.tpCommOverlap = true;
+    // NeMo's performance recipes add MegatronCommOverlapCallback(tp_comm_overlap=True)
+    // (e.g. nemotron4_340b.py pretrain_performance_optimizations).
+    if (reducesGradientsInBf16(r) && p.tp > 1 && p.sequenceParallel)
+        p.tpCommOverlap = true;
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
         p.zeroStage = 1;
