@@ -145,6 +145,10 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         "Full recomputation keeps only each layer's input and reruns its forward in backward (+1/3 compute). "
         "Per-op (torchtitan) saves matmul outputs but every second one, and reruns those and the elementwise ops.",
         [](const Scenario& s) { return int(s.plan.recompute); }, [](Scenario& s, double v) { s.plan.recompute = Recompute(toInt(v)); }));
+    f.push_back(integer("parallel.recompute_layers", "Parallelism", "Recomputed layers", 0, 1000, false,
+        "With full recomputation: how many layers of each pipeline stage rerun their forward (0 = all). "
+        "Fewer layers cost less time and keep more activations.",
+        [](const Scenario& s) { return s.plan.recomputeLayers; }, [](Scenario& s, double v) { s.plan.recomputeLayers = toInt(v); }));
     // Rank layout: which groups get consecutive ranks (and so the fastest levels).
     {
         std::array<Axis, kAxisCount> axes { Axis::TP, Axis::CP, Axis::PP, Axis::DP };
@@ -211,6 +215,10 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
     f.push_back(choice("training.precision", "Hardware", "Precision", { "fp32", "tf32", "bf16", "fp16", "fp8", "fp4" },
         "Number format of the GEMMs; MFU is measured against this format's dense peak.",
         [](const Scenario& s) { return int(s.training.precision); }, [](Scenario& s, double v) { s.training.precision = Precision(toInt(v)); }));
+    f.push_back(flag("training.graph_capture", "Hardware", "Captured step (CUDA graphs, XLA)",
+        "The step runs as one captured graph, so the host does not issue kernels one by one. "
+        "Off: each kernel costs host time, which bounds small layers.",
+        [](const Scenario& s) { return s.training.graphCapture ? 1 : 0; }, [](Scenario& s, double v) { s.training.graphCapture = v > 0.5; }));
 
     // --- Network -------------------------------------------------------------------
     f.push_back(integer("cluster.scale_up_domain", "Network", "Scale-up domain", 1, 576, true,

@@ -1,0 +1,145 @@
+// How kernels execute: what each recomputation policy reruns, the host that issues the
+// kernels, attention efficiency against sequence length, and the output layer under FP8.
+#include "simcore/memory.h"
+#include "simcore/step.h"
+#include "test_data.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace dtsim;
+
+namespace {
+
+StepReport step(const Scenario& s, const Calibration& c = test::calibration())
+{
+    return simulateStep(s, c);
+}
+
+// Llama 2 7B on 8 A100s, FSDP, micro-batch 2 x 4k tokens.
+Scenario llama7b(std::vector<Override> extra = {})
+{
+    return test::preset("llama2-7b-8xa100", extra);
+}
+
+} // namespace
+
+class TestExecution : public QObject {
+    Q_OBJECT
+private slots:
+    // torchtitan's per-op checkpointing reruns every second matmul (wk, wo, w3) and the
+    // elementwise ops: more than Megatron's selective (free with fused attention), less
+    // than rerunning the whole forward.
+    void perOpRerunsEverySecondMatmul()
+    {
+        const StepReport none = step(llama7b({ { "parallel.recompute", "none" } }));
+        const StepReport perOp = step(llama7b({ { "parallel.recompute", "per-op" } }));
+        const StepReport full = step(llama7b({ { "parallel.recompute", "full" } }));
+        QCOMPARE(none.breakdown.recompute, 0.0);
+        QVERIFY(perOp.breakdown.recompute > 0.2 * perOp.breakdown.forward);
+        QVERIFY(perOp.breakdown.recompute < 0.6 * full.breakdown.recompute);
+        QVERIFY(perOp.stepTime > none.stepTime && perOp.stepTime < full.stepTime);
+        // Hardware FLOPs count the rerun matmuls: 2 h (kv + q + ffn) per token a layer.
+        const ModelSpec& m = llama7b().model;
+        const double rerun = 2.0 * m.hidden * m.layers * double(m.kvDim() + m.queryDim() + m.ffnHidden);
+        const double tokens = llama7b().training.tokensPerStep();
+        QVERIFY(std::abs(perOp.hardwareFlopsPerStep - perOp.modelFlopsPerStep - rerun * tokens) < 1e-9 * perOp.modelFlopsPerStep);
+    }
+
+    // FP8 linears call _scaled_mm, which per-op checkpointing does not save: all rerun.
+    void perOpUnderFp8RerunsEveryLinear()
+    {
+        auto h100 = [](const char* precision) {
+            return test::preset("llama2-7b-8xa100",
+                { { "hardware.gpu", "h100-sxm" }, { "training.precision", precision }, { "parallel.recompute", "per-op" } });
+        };
+        const StepReport bf16 = step(h100("bf16"));
+        const StepReport fp8 = step(h100("fp8"));
+        QVERIFY(fp8.breakdown.recompute / fp8.breakdown.forward > bf16.breakdown.recompute / bf16.breakdown.forward);
+        QVERIFY(fp8.hardwareFlopsPerStep - fp8.modelFlopsPerStep > bf16.hardwareFlopsPerStep - bf16.modelFlopsPerStep);
+    }
+
+    // Block recomputation of k of a stage's L layers: memory and time in between, and the
+    // rerun time proportional to k.
+    void blockRecomputationScalesWithLayers()
+    {
+        const Scenario base = llama7b({ { "parallel.recompute", "full" } });
+        const int layers = base.model.layers;
+        auto with = [&](int k) {
+            Scenario s = base;
+            s.plan.recomputeLayers = k;
+            return s;
+        };
+        const StepReport all = step(with(0)), half = step(with(layers / 2)), one = step(with(1));
+        QVERIFY(std::abs(half.breakdown.recompute / all.breakdown.recompute - 0.5) < 1e-9);
+        QVERIFY(one.breakdown.recompute < half.breakdown.recompute);
+        Scenario none = base;
+        none.plan.recompute = Recompute::None;
+        const double actAll = memoryPerGpu(with(0), test::calibration()).activations;
+        const double actHalf = memoryPerGpu(with(layers / 2), test::calibration()).activations;
+        const double actNone = memoryPerGpu(none, test::calibration()).activations;
+        QVERIFY(actAll < actHalf && actHalf < actNone);
+        // Half the layers keep everything: about half of the no-recompute activations.
+        QVERIFY(std::abs(actHalf / actNone - 0.5) < 0.1);
+    }
+
+    // A layer runs no faster than the host issues its kernels: a tiny model is host-bound
+    // unless the step is a captured graph; a large one is not.
+    void tinyLayersAreHostBound()
+    {
+        const std::vector<Override> tiny = { { "model.layers", "4" }, { "model.hidden", "256" }, { "model.heads", "4" },
+            { "model.ffn_hidden", "688" }, { "training.seq_len", "256" }, { "training.micro_batch", "1" } };
+        auto withGraphs = [&](const char* on) {
+            auto o = tiny;
+            o.push_back({ "training.graph_capture", on });
+            return step(llama7b(o));
+        };
+        const double eager = withGraphs("false").breakdown.forward, graph = withGraphs("true").breakdown.forward;
+        QVERIFY2(eager > 2 * graph, qPrintable(QString("%1 vs %2").arg(eager).arg(graph)));
+        const double big = step(llama7b({ { "training.graph_capture", "false" } })).stepTime;
+        const double bigGraph = step(llama7b({ { "training.graph_capture", "true" } })).stepTime;
+        QVERIFY(std::abs(big / bigGraph - 1) < 1e-3);
+        // Epoch's idealized mode has no framework overhead.
+        StepOptions ideal;
+        ideal.idealized = true;
+        QCOMPARE(simulateStep(llama7b(tiny), test::calibration(), ideal).stepTime,
+            simulateStep(llama7b([&] { auto o = tiny; o.push_back({ "training.graph_capture", "true" }); return o; }()),
+                test::calibration(), ideal).stepTime);
+    }
+
+    // FlashAttention runs closer to its plateau on long sequences: dropping the length
+    // term speeds a 1k-token step up more than a 32k-token one.
+    void attentionEfficiencyRisesWithLength()
+    {
+        Calibration flat = test::calibration();
+        flat.attentionHalfSeq = 0;
+        auto gain = [&](const char* seq, const char* micro) {
+            const Scenario s = llama7b({ { "training.seq_len", seq }, { "training.micro_batch", micro } });
+            return step(s).stepTime / step(s, flat).stepTime;
+        };
+        const double shortSeq = gain("1024", "8"), longSeq = gain("32768", "1");
+        QVERIFY(shortSeq > 1.0 && longSeq > 1.0);
+        QVERIFY2(shortSeq > longSeq, qPrintable(QString("%1 vs %2").arg(shortSeq).arg(longSeq)));
+    }
+
+    // FP8 recipes keep the output layer in 16-bit: a larger vocabulary costs the same
+    // time under FP8 as under BF16.
+    void fp8KeepsTheOutputLayerIn16Bit()
+    {
+        auto delta = [](const char* precision) {
+            auto s = [&](const char* vocab) {
+                return test::preset("llama2-7b-8xa100",
+                    { { "hardware.gpu", "h100-sxm" }, { "training.precision", precision }, { "model.vocab", vocab } });
+            };
+            const StepReport small = simulateStep(s("32000"), test::calibration());
+            const StepReport large = simulateStep(s("256000"), test::calibration());
+            return (large.breakdown.forward + large.breakdown.backward) - (small.breakdown.forward + small.breakdown.backward);
+        };
+        const double bf16 = delta("bf16"), fp8 = delta("fp8");
+        QVERIFY2(std::abs(fp8 / bf16 - 1) < 0.02, qPrintable(QString("%1 vs %2").arg(fp8).arg(bf16)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecution)
+#include "tst_execution.moc"
