@@ -34,6 +34,7 @@ struct Calibration {
     double scaleOutBusEfficiency = 0.85;
     double overlapEfficiency = 0.9; // share of a compute window usable to hide communication
     double overlapSlowdown = 0.3;   // compute time lost per second of hidden communication
+    double overlapSlowdownScaleOut = 0.3; // the same for collectives paced by the NICs
     double gradBucketBytes = 40e6 * 4; // Megatron DDP bucket: 40M fp32 elements
     double stepOverhead = 0.0;     // per optimizer step: data loading, logging, syncs
     double allocatorOverhead = 0.05;  // fragmentation share of the allocated bytes

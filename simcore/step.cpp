@@ -664,10 +664,12 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     b.overhead = c.stepOverhead;
     // Communication hidden behind compute is not free: NCCL kernels take SMs and HBM
     // bandwidth from the kernels they overlap, stretching them.
-    double hidden = 0;
+    // Collectives that cross scale-up domains are paced by the NICs: their kernels hold
+    // SMs while they wait but move far less HBM traffic a second (overlap_slowdown_scale_out).
+    double hidden = 0, hiddenOut = 0;
     for (const CommReport& cr : out.comm)
-        hidden += cr.totalSeconds - cr.exposedSeconds;
-    b.contention = c.overlapSlowdown * hidden;
+        (cr.span.domains > 1 ? hiddenOut : hidden) += cr.totalSeconds - cr.exposedSeconds;
+    b.contention = c.overlapSlowdown * hidden + c.overlapSlowdownScaleOut * hiddenOut;
 
     if (opts.idealized) {
         // Perfect overlap: a micro-batch takes the longer of its compute and all its

@@ -50,7 +50,7 @@ Calibration loadCalibration(const std::string& path)
     r.expectMap(root, "");
     r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "fp8_gemm_share",
                               "fp8_speedup", "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
-                              "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "grad_bucket_bytes",
+                              "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "overlap_slowdown_scale_out", "grad_bucket_bytes",
                               "step_overhead", "allocator_overhead",
                               "optimizer_bytes_per_param" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
@@ -79,6 +79,9 @@ Calibration loadCalibration(const std::string& path)
     c.scaleOutBusEfficiency = value("scale_out_bus_efficiency", Dimension::Count, Bound::Positive);
     c.overlapEfficiency = value("overlap_efficiency", Dimension::Count, Bound::NonNegative);
     c.overlapSlowdown = value("overlap_slowdown", Dimension::Count, Bound::NonNegative);
+    c.overlapSlowdownScaleOut = c.overlapSlowdown;
+    if (const YAML::Node n = r.child(root, "", "overlap_slowdown_scale_out"))
+        c.overlapSlowdownScaleOut = sourcedQuantity(r, n, "overlap_slowdown_scale_out", Dimension::Count, Bound::NonNegative);
     c.gradBucketBytes = value("grad_bucket_bytes", Dimension::Bytes, Bound::Positive);
     c.stepOverhead = value("step_overhead", Dimension::Seconds, Bound::NonNegative);
     c.allocatorOverhead = value("allocator_overhead", Dimension::Count, Bound::NonNegative);
