@@ -175,6 +175,25 @@ bool reducesGradientsInBf16(const RunRecord& r)
     return has(f, "nemo") || has(f, "megatron-bridge");
 }
 
+// "Checkpoint every n-th block" with n not given: how many blocks is left to memory.
+bool blockCountUnstated(const std::string& text)
+{
+    return has(lower(text), "every n-th");
+}
+
+// The fewest layers of each stage to recompute fully for the plan to fit (all when none
+// fits); the plan's recompute must already be Full.
+void leastBlocksThatFit(Scenario& s, const Calibration& calibration, int from)
+{
+    const int stageLayers = (s.model.layers + s.plan.pp - 1) / s.plan.pp;
+    for (int k = from; k < stageLayers; ++k) {
+        s.plan.recomputeLayers = k;
+        if (memoryPerGpu(s, calibration).fits)
+            return;
+    }
+    s.plan.recomputeLayers = 0;
+}
+
 bool recomputeUnstated(const std::string& text)
 {
     const std::string r = lower(text);
@@ -189,7 +208,9 @@ Recompute recomputeOf(const std::string& text)
     // torchtitan's per-op selective checkpointing ("op SAC", "per-op SAC", "op-level").
     if (has(r, "op sac") || has(r, "per-op") || has(r, "op-level"))
         return Recompute::PerOp;
-    if (has(r, "selective") || has(r, "sac") || has(r, "qkv_proj") || has(r, "every n-th"))
+    if (has(r, "every n-th"))
+        return Recompute::Full; // some blocks fully (fms-fsdp's selective checkpointing): see blockCountUnstated
+    if (has(r, "selective") || has(r, "sac") || has(r, "qkv_proj"))
         return Recompute::Selective;
     if (has(r, "full"))
         return Recompute::Full;
@@ -428,16 +449,14 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
                 if ((fits = memoryPerGpu(s, calibration).fits))
                     break;
             }
-            if (!fits)
+            if (!fits) {
                 p.recompute = Recompute::Full;
-            const int stageLayers = (m.layers + p.pp - 1) / p.pp;
-            for (int k = 1; !fits && recomputesPartially(r) && k < stageLayers; ++k) {
-                p.recomputeLayers = k;
-                fits = memoryPerGpu(s, calibration).fits;
+                if (recomputesPartially(r))
+                    leastBlocksThatFit(s, calibration, 1);
             }
-            if (!fits)
-                p.recomputeLayers = 0;
         }
+    } else if (blockCountUnstated(r.activationRecompute)) {
+        leastBlocksThatFit(s, calibration, 1);
     }
     return s;
 }
