@@ -337,6 +337,15 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.graphCapture = runsCapturedGraphs(r);
     if (reducesGradientsInBf16(r) && t.precision != Precision::FP32)
         t.gradReduce = Precision::BF16;
+    // Megatron-LM reduces fp16 gradients in fp16: --accumulate-allreduce-grads-in-fp32 is
+    // off by default and forced on only for bf16 (megatron/arguments.py); GPT-NeoX and
+    // Megatron-DeepSpeed inherit it.
+    if (t.precision == Precision::FP16 && !reducesGradientsInBf16(r)) {
+        const std::string f = lower(r.framework);
+        for (const char* megatron : { "megatron", "gpt-neox" })
+            if (has(f, megatron))
+                t.gradReduce = Precision::FP16;
+    }
     if (!s.hardware.supports(t.precision))
         return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
 
