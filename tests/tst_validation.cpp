@@ -75,7 +75,7 @@ private slots:
     {
         const ErrorStats& g = result().good;
         QVERIFY2(g.median <= 0.045, qPrintable(QString("median %1").arg(g.median)));
-        QVERIFY2(g.p90 <= 0.155, qPrintable(QString("p90 %1").arg(g.p90)));
+        QVERIFY2(g.p90 <= 0.135, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
     // Every source with three or more good runs; the single-run sources (GPT-NeoX and
