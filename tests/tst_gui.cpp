@@ -1,6 +1,7 @@
 // The desktop app under the offscreen platform: presets open, sliders drive the
 // dashboard, undo, save/load, inline errors with their fix, and the screenshot.
 #include "simcore/loader/scenario_writer.h"
+#include "simcore/step.h"
 #include "test_data.h"
 #include "widgets/dashboard.h"
 #include "widgets/evaluator.h"
@@ -105,6 +106,30 @@ private slots:
         QCOMPARE(w.dashboard()->value("step"), before);
         w.document()->undoStack()->redo();
         QVERIFY(w.document()->scenario().cluster.scaleOutBandwidth < bandwidth);
+    }
+
+    // Block recomputation and captured steps are fields like any other: recomputing
+    // fewer layers shortens the step and keeps more activations.
+    void recomputedLayersAndCapturedStepFields()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        QCOMPARE(w.document()->scenario().plan.recompute, Recompute::Full);
+        const double stepAll = simulateStep(w.document()->scenario(), test::calibration()).stepTime;
+        auto* layers = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.recompute_layers"));
+        QVERIFY(layers);
+        const QString step = w.dashboard()->value("step"), memory = w.dashboard()->value("memory");
+        layers->setValue(2);
+        QCOMPARE(w.document()->scenario().plan.recomputeLayers, 2);
+        QVERIFY(simulateStep(w.document()->scenario(), test::calibration()).stepTime < stepAll);
+        QVERIFY2(w.dashboard()->value("step") != step, qPrintable(step));
+        QVERIFY2(w.dashboard()->value("memory") != memory, qPrintable(memory));
+        auto* graphs = qobject_cast<QCheckBox*>(w.panel()->editor("training.graph_capture"));
+        QVERIFY(graphs);
+        QVERIFY(!graphs->isChecked());
+        graphs->click();
+        w.flushPending();
+        QVERIFY(w.document()->scenario().training.graphCapture);
     }
 
     void saveThenLoadGivesTheSameScenario()
