@@ -221,9 +221,11 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     // in call order (wq, wk, wv, wo, w1, w3, w2: wk, wo and w3 rerun). FP8 linears call
     // _scaled_mm, which is not on the save list, so under FP8 every linear reruns. (MLA's
     // five projections: about half of their time.)
-    double perOpGemms = fp8 ? lt.gemmForward
-        : m.isMla()         ? 0.5 * lt.gemmForward
-                            : tpGemm(T, kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    const bool perOp = p.recompute == Recompute::PerOp; // the planner's hot path skips it
+    double perOpGemms = !perOp ? 0.0
+        : fp8              ? lt.gemmForward
+        : m.isMla()        ? 0.5 * lt.gemmForward
+                           : tpGemm(T, kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
@@ -267,7 +269,8 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         const double down = tpGemm(tokens, h, ffn, false);
         // Every second matmul of the block: w3 of a gated MLP (the 6th), else the down
         // projection (the 6th of q, k, v, o, up, down); all of them under FP8.
-        perOpGemms += fp8 ? up + down : (m.gatedMlp ? tpGemm(tokens, ffn, h, true) : down);
+        if (perOp)
+            perOpGemms += fp8 ? up + down : (m.gatedMlp ? tpGemm(tokens, ffn, h, true) : down);
         // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
         // eager (silu, then multiply: read f write f, read 2f write f).
         const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;
