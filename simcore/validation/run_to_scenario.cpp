@@ -4,6 +4,7 @@
 #include "../memory.h"
 #include "../plan_check.h"
 #include "../units.h"
+#include "framework_facts.h"
 #include "text_match.h"
 
 #include <cmath>
@@ -97,82 +98,6 @@ Precision precisionOf(const std::string& text, const HardwareSpec& hw)
     if (!hw.supports(out) && out == Precision::BF16 && hw.supports(Precision::FP16))
         out = Precision::FP16;
     return out;
-}
-
-// FlashAttention appeared in June 2022 and reached the training frameworks in 2023;
-// frameworks dated earlier, or the 2022 forks, ran attention unfused. Transformer
-// Engine (Megatron-Core, NeMo) and XLA on GPUs call cuDNN's fused attention, the
-// hardware's native kernel; PyTorch-native stacks use FlashAttention-2 (SDPA, Triton).
-AttentionKernel attentionKernelOf(const RunRecord& r)
-{
-    const std::string f = lower(r.framework);
-    static const std::regex oldYear(R"(\b20(1\d|2[0-2])\b)");
-    if (std::regex_search(f, oldYear))
-        return AttentionKernel::Unfused;
-    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq", "t5x" })
-        if (has(f, older))
-            return AttentionKernel::Unfused;
-    for (const char* pytorch : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "torchtitan" })
-        if (has(f, pytorch))
-            return AttentionKernel::Flash2;
-    return AttentionKernel::Native;
-}
-
-// JAX/XLA stacks compile the whole step into one program; PyTorch stacks issue kernels
-// from the host one by one unless the run says it captured CUDA graphs.
-bool runsCapturedGraphs(const RunRecord& r)
-{
-    const std::string f = lower(r.framework);
-    for (const char* xla : { "jax", "xla", "maxtext", "paxml", "t5x", "pathways" })
-        if (has(f, xla))
-            return true;
-    const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
-    static const std::regex graphs(R"(cuda[ -]?graph)");
-    static const std::regex noGraphs(R"((without|no|disabled?) cuda[ -]?graph)");
-    return std::regex_search(context, graphs) && !std::regex_search(context, noGraphs);
-}
-
-// Recomputing only some layers of each stage arrived with Korthikanti et al. 2022
-// (Megatron's --recompute-method block/uniform --recompute-num-layers); later stacks
-// all have an equivalent (per-block checkpointing in FSDP stacks, remat policies in
-// XLA). Stacks dated before 2022 and the 2020-2021 forks recompute all layers or none.
-bool recomputesPartially(const RunRecord& r)
-{
-    const std::string f = lower(r.framework);
-    static const std::regex oldYear(R"(\b20(1\d|2[01])\b)");
-    if (std::regex_search(f, oldYear))
-        return false;
-    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq" })
-        if (has(f, older))
-            return false;
-    return true;
-}
-
-// Eager PyTorch stacks run each elementwise op as its own kernel unless the run says
-// it used torch.compile; Megatron/NeMo (Transformer Engine) and JAX/XLA stacks fuse.
-bool usesFusedKernels(const RunRecord& r)
-{
-    const std::string f = lower(r.framework);
-    const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
-    // "torch.compile=off" or "without compile" names compile to say it was not used.
-    static const std::regex compiled(R"(compile(?!\s*(=|:)?\s*(off|false|disabled)))");
-    static const std::regex notCompiled(R"((without|no) (torch\.)?compile)");
-    if (std::regex_search(context, compiled) && !std::regex_search(context, notCompiled))
-        return true;
-    for (const char* eager : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "metaseq", "torchtitan" })
-        if (has(f, eager))
-            return false;
-    return true;
-}
-
-// NeMo's and Megatron-Bridge's performance recipes keep and reduce gradients in bf16:
-// NeMo 2.0 sets grad_reduce_in_fp32 = False in every pretrain_performance_optimizations
-// (e.g. nemo/collections/llm/recipes/nemotron4_340b.py) and in scripts/llm/performance;
-// NeMo 1.0 benchmark configs set optim.grad_sync_dtype: bf16.
-bool reducesGradientsInBf16(const RunRecord& r)
-{
-    const std::string f = lower(r.framework);
-    return has(f, "nemo") || has(f, "megatron-bridge");
 }
 
 // "Checkpoint every n-th block" with n not given: how many blocks is left to memory.
@@ -335,17 +260,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
     t.graphCapture = runsCapturedGraphs(r);
-    if (reducesGradientsInBf16(r) && t.precision != Precision::FP32)
-        t.gradReduce = Precision::BF16;
-    // Megatron-LM reduces fp16 gradients in fp16: --accumulate-allreduce-grads-in-fp32 is
-    // off by default and forced on only for bf16 (megatron/arguments.py); GPT-NeoX and
-    // Megatron-DeepSpeed inherit it.
-    if (t.precision == Precision::FP16 && !reducesGradientsInBf16(r)) {
-        const std::string f = lower(r.framework);
-        for (const char* megatron : { "megatron", "gpt-neox" })
-            if (has(f, megatron))
-                t.gradReduce = Precision::FP16;
-    }
+    if (const std::optional<Precision> grads = gradientFormat(r, t.precision))
+        t.gradReduce = *grads;
     if (!s.hardware.supports(t.precision))
         return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
 
@@ -372,9 +288,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     if (has(pnotes, "tp-comm-overlap") || has(pnotes, "tp_comm_overlap") || has(pnotes, "async tp")
         || (!has(pnotes, "vanilla") && (has(ref, "asynctp") || has(ref, "async tp"))))
         p.tpCommOverlap = true;
-    // NeMo's performance recipes add MegatronCommOverlapCallback(tp_comm_overlap=True)
-    // (e.g. nemotron4_340b.py pretrain_performance_optimizations).
-    if (reducesGradientsInBf16(r) && p.tp > 1 && p.sequenceParallel)
+    if (recipeOverlapsTp(r) && p.tp > 1 && p.sequenceParallel)
         p.tpCommOverlap = true;
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
@@ -426,12 +340,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     if (seqs < 1)
         return SkippedRun { "batch.global_batch_seqs and global_batch_tokens both missing" };
     t.microBatch = std::max(1, int(std::lround(r.microBatch.value_or(1))));
-    // torchtitan splits each replica's batch into as many micro-batches as there are
-    // pipeline ranks unless told otherwise (job config pipeline_parallel_microbatches:
-    // "the default value will be the number of pipeline stages, if unspecified"; the
-    // 2024 build_pipeline_schedule took the pipeline-parallel degree, and the same
-    // benchmark's 1F1B vs interleaved ratio, 1.28, is the one 8 micro-batches give).
-    if (!r.microBatch && p.pp > 1 && has(lower(r.framework), "torchtitan"))
+    if (!r.microBatch && p.pp > 1 && splitsReplicaBatchByPipelineRanks(r))
         t.microBatch = std::max(1, int(std::lround(seqs / p.dp / p.pp)));
     // A few rows state accumulation steps inconsistent with GBS/(DP*MBS): keep the
     // global batch, round the number of micro-batches per replica.

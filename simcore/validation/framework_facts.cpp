@@ -1,0 +1,122 @@
+#include "framework_facts.h"
+
+#include "text_match.h"
+
+#include <regex>
+
+namespace dtsim {
+
+using text::has;
+using text::lower;
+
+// FlashAttention appeared in June 2022 and reached the training frameworks in 2023;
+// frameworks dated earlier, or the 2022 forks, ran attention unfused. Transformer
+// Engine (Megatron-Core, NeMo) and XLA on GPUs call cuDNN's fused attention, the
+// hardware's native kernel; PyTorch-native stacks use FlashAttention-2 (SDPA, Triton).
+AttentionKernel attentionKernelOf(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    static const std::regex oldYear(R"(\b20(1\d|2[0-2])\b)");
+    if (std::regex_search(f, oldYear))
+        return AttentionKernel::Unfused;
+    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq", "t5x" })
+        if (has(f, older))
+            return AttentionKernel::Unfused;
+    for (const char* pytorch : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "torchtitan" })
+        if (has(f, pytorch))
+            return AttentionKernel::Flash2;
+    return AttentionKernel::Native;
+}
+
+// JAX/XLA stacks compile the whole step into one program; PyTorch stacks issue kernels
+// from the host one by one unless the run says it captured CUDA graphs.
+bool runsCapturedGraphs(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    for (const char* xla : { "jax", "xla", "maxtext", "paxml", "t5x", "pathways" })
+        if (has(f, xla))
+            return true;
+    const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
+    static const std::regex graphs(R"(cuda[ -]?graph)");
+    static const std::regex noGraphs(R"((without|no|disabled?) cuda[ -]?graph)");
+    return std::regex_search(context, graphs) && !std::regex_search(context, noGraphs);
+}
+
+// Recomputing only some layers of each stage arrived with Korthikanti et al. 2022
+// (Megatron's --recompute-method block/uniform --recompute-num-layers); later stacks
+// all have an equivalent (per-block checkpointing in FSDP stacks, remat policies in
+// XLA). Stacks dated before 2022 and the 2020-2021 forks recompute all layers or none.
+bool recomputesPartially(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    static const std::regex oldYear(R"(\b20(1\d|2[01])\b)");
+    if (std::regex_search(f, oldYear))
+        return false;
+    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq" })
+        if (has(f, older))
+            return false;
+    return true;
+}
+
+// Eager PyTorch stacks run each elementwise op as its own kernel unless the run says
+// it used torch.compile; Megatron/NeMo (Transformer Engine) and JAX/XLA stacks fuse.
+bool usesFusedKernels(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
+    // "torch.compile=off" or "without compile" names compile to say it was not used.
+    static const std::regex compiled(R"(compile(?!\s*(=|:)?\s*(off|false|disabled)))");
+    static const std::regex notCompiled(R"((without|no) (torch\.)?compile)");
+    if (std::regex_search(context, compiled) && !std::regex_search(context, notCompiled))
+        return true;
+    for (const char* eager : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "metaseq", "torchtitan" })
+        if (has(f, eager))
+            return false;
+    return true;
+}
+
+namespace {
+
+// NeMo's and Megatron-Bridge's performance recipes (pretrain_performance_optimizations).
+bool nemoPerformanceRecipe(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    return has(f, "nemo") || has(f, "megatron-bridge");
+}
+
+} // namespace
+
+// NeMo 2.0 sets grad_reduce_in_fp32 = False in every pretrain_performance_optimizations
+// (e.g. nemo/collections/llm/recipes/nemotron4_340b.py) and in scripts/llm/performance;
+// NeMo 1.0 benchmark configs set optim.grad_sync_dtype: bf16. Megatron-LM reduces fp16
+// gradients in fp16: --accumulate-allreduce-grads-in-fp32 is off by default and forced
+// on only for bf16 (megatron/arguments.py); GPT-NeoX and Megatron-DeepSpeed inherit it.
+std::optional<Precision> gradientFormat(const RunRecord& r, Precision compute)
+{
+    if (compute == Precision::FP32)
+        return std::nullopt;
+    if (nemoPerformanceRecipe(r))
+        return Precision::BF16;
+    const std::string f = lower(r.framework);
+    if (compute == Precision::FP16 && (has(f, "megatron") || has(f, "gpt-neox")))
+        return Precision::FP16;
+    return std::nullopt;
+}
+
+// The same recipes add MegatronCommOverlapCallback(tp_comm_overlap=True).
+bool recipeOverlapsTp(const RunRecord& r)
+{
+    return nemoPerformanceRecipe(r);
+}
+
+// torchtitan splits each replica's batch into as many micro-batches as there are
+// pipeline ranks unless told otherwise (job config pipeline_parallel_microbatches:
+// "the default value will be the number of pipeline stages, if unspecified"; the 2024
+// build_pipeline_schedule took the pipeline-parallel degree, and the same benchmark's
+// 1F1B vs interleaved ratio, 1.28, is the one 8 micro-batches give).
+bool splitsReplicaBatchByPipelineRanks(const RunRecord& r)
+{
+    return has(lower(r.framework), "torchtitan");
+}
+
+} // namespace dtsim

@@ -1,0 +1,31 @@
+#pragma once
+// What a published run's framework did that the schema has no field for (kernels,
+// graph capture, recomputation granularity, gradient format, recipe defaults), read
+// from its framework and notes text. Each rule cites the framework's own source; none
+// is keyed on a run or a source (docs/validation.md).
+#include "../parallel.h"
+#include "../precision.h"
+#include "../training.h"
+#include "run_record.h"
+
+#include <optional>
+
+namespace dtsim {
+
+// Unfused (before 2023), FlashAttention-2 (PyTorch-native stacks) or native (TE, XLA).
+AttentionKernel attentionKernelOf(const RunRecord& r);
+// Fused elementwise kernels, unless an eager PyTorch stack ran without torch.compile.
+bool usesFusedKernels(const RunRecord& r);
+// The whole step as one captured graph (XLA stacks, CUDA graphs).
+bool runsCapturedGraphs(const RunRecord& r);
+// The stack can recompute only some layers of a stage (2022 on).
+bool recomputesPartially(const RunRecord& r);
+// The format gradients are reduced in when the recipe says so; empty: the default.
+std::optional<Precision> gradientFormat(const RunRecord& r, Precision compute);
+// The recipe overlaps tensor-parallel communication with GEMMs.
+bool recipeOverlapsTp(const RunRecord& r);
+// With pipelining and no stated micro-batch, each replica's batch is split into as
+// many micro-batches as there are pipeline ranks.
+bool splitsReplicaBatchByPipelineRanks(const RunRecord& r);
+
+} // namespace dtsim
