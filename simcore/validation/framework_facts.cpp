@@ -69,6 +69,11 @@ bool usesFusedKernels(const RunRecord& r)
     static const std::regex notCompiled(R"((without|no) (torch\.)?compile)");
     if (std::regex_search(context, compiled) && !std::regex_search(context, notCompiled))
         return true;
+    // torchao's Float8 training relies on torch.compile to fuse its scaling and casting
+    // kernels (torchao/float8 README: "enable torch.compile to generate fused kernels for
+    // float8 scaling and casting"); torchtitan's float8 benchmarks all run compiled.
+    if (has(lower(r.precision), "torchao") && !std::regex_search(context, notCompiled))
+        return true;
     for (const char* eager : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "metaseq", "torchtitan" })
         if (has(f, eager))
             return false;

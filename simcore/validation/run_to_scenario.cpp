@@ -33,7 +33,7 @@ std::string acceleratorId(const std::string& description)
     if (has(d, "h200"))
         return "h200";
     if (has(d, "h100"))
-        return has(d, "pcie") ? "h100-pcie" : "h100-sxm";
+        return has(d, "pcie") ? "h100-pcie" : has(d, "hbm2e") ? "h100-sxm-hbm2e" : "h100-sxm";
     if (has(d, "a100"))
         return has(d, "40gb") || has(d, "40 gb") ? "a100-40gb" : "a100-80gb";
     if (has(d, "v100"))
