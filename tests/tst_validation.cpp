@@ -144,6 +144,11 @@ private slots:
         QVERIFY(text.find("compile=off") != std::string::npos);
         QVERIFY(!built(r).training.fusedKernels);
         QVERIFY(built(run("torchtitan-2412-t1-8b-8gpu-fsdp-compile")).training.fusedKernels);
+        // torchao Float8 training runs compiled even where the row omits it.
+        RunRecord trainy = run("torchtitan-trainy-h200-8b-32gpu");
+        QVERIFY(built(trainy).training.fusedKernels);
+        trainy.precision = "bf16";
+        QVERIFY(!built(trainy).training.fusedKernels);
     }
 
     void perOpCheckpointingIsRead()
@@ -187,6 +192,7 @@ private slots:
         QCOMPARE(acceleratorId("A100 (80GB, Selene assumed)"), std::string("a100-80gb"));
         QCOMPARE(acceleratorId("H100-SXM5-80GB (EOS)"), std::string("h100-sxm"));
         QCOMPARE(acceleratorId("H200 SXM 141GB"), std::string("h200"));
+        QCOMPARE(acceleratorId("H100 SXM 96GB HBM2e, 500W power limit (Grand Teton)"), std::string("h100-sxm-hbm2e"));
         QCOMPARE(acceleratorId("TPU v5e"), std::string("tpu-v5e"));
         QCOMPARE(acceleratorId("V100-SXM3 (DGX-2)"), std::string("v100"));
         QCOMPARE(acceleratorId("Gaudi 3"), std::string());
