@@ -64,6 +64,7 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "parallel", QJsonObject { { "tp", p.tp }, { "pp", p.pp }, { "dp", p.dp }, { "cp", p.cp }, { "ep", p.ep },
                           { "schedule", str(scheduleName(p.schedule)) }, { "virtual_stages", p.virtualStages },
                           { "zero", p.zeroStage }, { "recompute", str(recomputeName(p.recompute)) },
+                          { "recompute_layers", p.recomputeLayers },
                           { "sequence_parallel", p.sequenceParallel } } },
         { "parameters", params.total },
         { "active_parameters", params.active },

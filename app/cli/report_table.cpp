@@ -46,7 +46,11 @@ std::string reportToText(const Scenario& s, const Report& r)
     out += "  TP " + std::to_string(p.tp) + "  PP " + std::to_string(p.pp) + "  DP " + std::to_string(p.dp) + "  CP "
         + std::to_string(p.cp) + "  EP " + std::to_string(p.ep) + "  schedule " + std::string(scheduleName(p.schedule))
         + (p.virtualStages > 1 ? " (v=" + std::to_string(p.virtualStages) + ")" : std::string()) + "  ZeRO "
-        + std::to_string(p.zeroStage) + "  recompute " + std::string(recomputeName(p.recompute)) + "\n\n";
+        + std::to_string(p.zeroStage) + "  recompute " + std::string(recomputeName(p.recompute))
+        + (p.recompute == Recompute::Full && p.recomputeLayers > 0
+                ? " (" + std::to_string(p.recomputeLayers) + " layers a stage)"
+                : std::string())
+        + (s.training.graphCapture ? "  captured graph" : "") + "\n\n";
 
     out += "Step\n";
     row(out, "step time", formatSeconds(st.stepTime), std::to_string(st.microbatches) + " micro-batches");
