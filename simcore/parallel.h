@@ -38,6 +38,9 @@ struct ParallelPlan {
     bool overlapGradReduce = true;  // DP reduce hidden behind backward (bucketed)
     bool overlapParamGather = true; // ZeRO all-gather hidden behind next forward
     bool tpCommOverlap = false;     // TP collectives pipelined with GEMMs (TE userbuffers)
+    // ... in the backward pass too (TE's bulk dgrad/wgrad overlaps); PyTorch's async TP
+    // micro-pipelines only the forward's all-gather + matmul and matmul + reduce-scatter.
+    bool tpCommOverlapBackward = true;
     // Two-dimensional TP: weights split over a x b ranks (hidden and residual), so a
     // layer's traffic per GPU shrinks as 1/a + 1/b instead of staying ~constant.
     bool tp2d = false;

@@ -456,9 +456,9 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const double rerun = full ? (p.recomputeLayers > 0 ? std::min(1.0, double(p.recomputeLayers) / layersPerStage) : 1.0) : 0.0;
     const double tpPasses = 2.0 + rerun; // forward, backward, forward again
     auto tpExposed = [&](const LayerTimes& lt) {
-        const double perPass = p.tpCommOverlap ? std::max(0.0, tpLayer.seconds - eta * lt.gemmForward)
-                                               : tpLayer.seconds;
-        return perPass * tpPasses;
+        const double hidden = p.tpCommOverlap ? std::max(0.0, tpLayer.seconds - eta * lt.gemmForward) : tpLayer.seconds;
+        const double backward = p.tpCommOverlapBackward ? hidden : tpLayer.seconds;
+        return hidden * (tpPasses - 1.0) + backward; // forward passes, then the backward
     };
 
     // Context parallel: ring attention passes K/V chunks (cp-1) times, each hop hidden

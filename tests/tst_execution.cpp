@@ -108,6 +108,23 @@ private slots:
                 test::calibration(), ideal).stepTime);
     }
 
+    // TP overlap in the forward only (PyTorch async TP) exposes the backward's collectives:
+    // between no overlap and TE's overlap of both passes.
+    void forwardOnlyTpOverlapExposesTheBackward()
+    {
+        auto tpExposed = [](const char* overlap, const char* backward) {
+            const Scenario s = test::preset("gpt3-175b-a100",
+                { { "parallel.sequence_parallel", "true" }, { "parallel.tp_comm_overlap", overlap },
+                    { "parallel.tp_comm_overlap_backward", backward } });
+            return simulateStep(s, test::calibration()).breakdown.exposedComm[int(CommGroup::TP)];
+        };
+        const double none = tpExposed("false", "true"), forward = tpExposed("true", "false"), both = tpExposed("true", "true");
+        QVERIFY2(none > forward && forward > both, qPrintable(QString("%1 %2 %3").arg(none).arg(forward).arg(both)));
+        // Full recomputation: forward, recompute and backward pass; the backward's third
+        // stays fully exposed.
+        QVERIFY(std::abs((forward - both) / none - 1.0 / 3.0) < 0.2);
+    }
+
     // FlashAttention runs closer to its plateau on long sequences: dropping the length
     // term speeds a 1k-token step up more than a 32k-token one.
     void attentionEfficiencyRisesWithLength()

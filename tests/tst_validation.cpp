@@ -75,7 +75,7 @@ private slots:
     {
         const ErrorStats& g = result().good;
         QVERIFY2(g.median <= 0.045, qPrintable(QString("median %1").arg(g.median)));
-        QVERIFY2(g.p90 <= 0.135, qPrintable(QString("p90 %1").arg(g.p90)));
+        QVERIFY2(g.p90 <= 0.13, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
     // Every source with three or more good runs; the single-run sources (GPT-NeoX and
@@ -135,6 +135,15 @@ private slots:
         // Local batch 256 / DP 8 = 32 sequences, split into PP = 8 micro-batches of 4.
         QCOMPARE(s.plan.pp, 8);
         QCOMPARE(s.training.microBatch, 4);
+    }
+
+    void asyncTpOverlapsTheForwardOnly()
+    {
+        const Scenario async = built(run("torchtitan-2506-8b-64gpu-bf16-asynctp"));
+        QVERIFY(async.plan.tpCommOverlap && !async.plan.tpCommOverlapBackward);
+        QVERIFY(!built(run("torchtitan-2506-8b-64gpu-bf16-vanillatp")).plan.tpCommOverlap);
+        const Scenario te = built(run("dgxc-llama31-70b-bf16-256gpu"));
+        QVERIFY(te.plan.tpCommOverlap && te.plan.tpCommOverlapBackward);
     }
 
     void compileOffIsEager()

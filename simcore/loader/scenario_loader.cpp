@@ -291,7 +291,7 @@ private:
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
                                 "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
-                                "tp_comm_overlap", "tp_2d" });
+                                "tp_comm_overlap", "tp_comm_overlap_backward", "tp_2d" });
         p.tp = integer(n, sec, "tp", 1, 1);
         p.pp = integer(n, sec, "pp", 1, 1);
         p.cp = integer(n, sec, "cp", 1, 1);
@@ -318,6 +318,7 @@ private:
         p.overlapGradReduce = flag(n, sec, "overlap_grad_reduce", true);
         p.overlapParamGather = flag(n, sec, "overlap_param_gather", true);
         p.tpCommOverlap = flag(n, sec, "tp_comm_overlap", false);
+        p.tpCommOverlapBackward = flag(n, sec, "tp_comm_overlap_backward", true);
         p.tp2d = flag(n, sec, "tp_2d", false);
         if (const YAML::Node order = r.child(n, sec, "order"))
             readOrder(order, p);

@@ -150,6 +150,8 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "overlap_grad_reduce" << YAML::Value << p.overlapGradReduce;
     y << YAML::Key << "overlap_param_gather" << YAML::Value << p.overlapParamGather;
     y << YAML::Key << "tp_comm_overlap" << YAML::Value << p.tpCommOverlap;
+    if (!p.tpCommOverlapBackward)
+        y << YAML::Key << "tp_comm_overlap_backward" << YAML::Value << false;
     y << YAML::Key << "tp_2d" << YAML::Value << p.tp2d;
     y << YAML::EndMap;
     writeReliabilitySection(y, s.reliability);
