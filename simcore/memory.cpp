@@ -35,7 +35,7 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
 
     // FP8 recipes save the quantized copy of each linear layer's input for its weight
     // gradient (Transformer Engine): 1 byte instead of 2 for those four tensors.
-    const bool fp8 = s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4;
+    const bool fp8 = isScaledLowPrecision(s.training.precision);
     const double lin = fp8 ? 1.0 : e;
 
     // Per token, bytes. Norm inputs (2), QKV input, Q/K/V, out-projection input, dropout mask.

@@ -33,6 +33,10 @@ inline std::optional<Precision> precisionFromName(std::string_view n)
 }
 
 // Bytes of an activation or weight element stored in this format. TF32 is a math mode:
+// A scaled low-precision GEMM recipe (FP8, FP4): GEMM inputs are quantized around each
+// linear layer while the rest of the step stays 16-bit.
+constexpr bool isScaledLowPrecision(Precision p) { return p == Precision::FP8 || p == Precision::FP4; }
+
 // its tensors are stored as fp32. FP8/FP4 runs keep weights and activations that leave
 // a GEMM in 16-bit (Transformer Engine recipes), so storage falls back to 2 bytes.
 constexpr double storageBytes(Precision p)

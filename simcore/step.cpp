@@ -61,7 +61,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     const Precision p = s.training.precision;
     // Attention and non-FP8 GEMMs run in 16-bit on parts that have it.
     const double half = hw.supports(Precision::BF16) ? hw.peak(Precision::BF16) : hw.peak(p);
-    if (p == Precision::FP8 || p == Precision::FP4) {
+    if (isScaledLowPrecision(p)) {
         const double low = std::min(hw.peak(p), half * c.fp8Speedup);
         const double share = c.fp8GemmShare;
         r.gemmPeak = 1.0 / (share / low + (1.0 - share) / half);
@@ -85,7 +85,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         r.nativeAttentionRate *= clock;
     }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
-    r.elementBytes = (p == Precision::FP8 || p == Precision::FP4) ? 1.0 : storageBytes(p);
+    r.elementBytes = isScaledLowPrecision(p) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
     r.hostKernel = s.training.graphCapture ? 0.0 : c.hostLaunchOverhead;
     r.attentionHalfHeadDim = c.attentionHalfHeadDim;
@@ -174,7 +174,7 @@ ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool m
         w.bytes += Tn * 2 * (2 * e + 1) * h; // two dropouts: read, write, mask
         w.kernels += 2;
     }
-    if (s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4)
+    if (isScaledLowPrecision(s.training.precision))
         w.bytes += T * kFp8CastBytes * (h + m.queryDim() / t); // QKV and output GEMM inputs
     if (moeLayer) {
         // Token permutation before and after the experts (read + write, top-k copies).
@@ -191,7 +191,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     const double t = p.tp, T = sh.tokens, h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.headSplit());
     const double e = sh.elem;
     const bool fused = s.training.fusedKernels;
-    const bool fp8 = s.training.precision == Precision::FP8 || s.training.precision == Precision::FP4;
+    const bool fp8 = isScaledLowPrecision(s.training.precision);
     LayerTimes lt;
 
     // A TP-split GEMM of (T x K)(K x N): 1D TP splits N (column-parallel) or K (row-
@@ -302,7 +302,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     // Kernels the host issues for this layer's forward: the GEMMs (one per expert under
     // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under
     // FP8, and the layer's collectives.
-    double gemmLaunches = m.isMla() ? (m.mla.qLoraRank > 0 ? 6 : 5) : 2;
+    double gemmLaunches = m.isMla() ? (m.mla.qLoraRank > 0 ? 5 : 4) : 2; // MLA: q (down, up), kv down, kv up, out
     if (!moeLayer) {
         gemmLaunches += 2;
     } else {
@@ -713,7 +713,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recomputeFlops = ff.attention;
     else if (p.recompute == Recompute::PerOp) {
-        const bool fp8 = tr.precision == Precision::FP8 || tr.precision == Precision::FP4;
+        const bool fp8 = isScaledLowPrecision(tr.precision);
         // wk, wo and w3 (or the down projection): 2 h (kv + q + ffn) per token a layer.
         const double moeFfn = m.moe.expertFfnHidden * double(m.moe.topK + m.moe.sharedExperts);
         recomputeFlops = fp8 ? ff.denseMatmul + ff.expertMatmul

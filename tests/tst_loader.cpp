@@ -1,6 +1,7 @@
 // Every class of malformed scenario is refused with "file:line: field: reason".
 #include "simcore/input_error.h"
 #include "simcore/loader/scenario_writer.h"
+#include "simcore/model.h"
 #include "test_data.h"
 
 #include <QTemporaryDir>
@@ -71,6 +72,41 @@ private slots:
         QCOMPARE(s.model.headDim, 128);
         QCOMPARE(s.cluster.scaleOutBandwidth, 50e9);
         QCOMPARE(s.training.tokens, 1e12);
+    }
+
+    // Multi-head latent attention: DeepSeek-V3's shapes give its published 671 B
+    // parameters (37 B active), and the section survives a save and reload.
+    void mlaSectionLoadsCountsAndRoundTrips()
+    {
+        const std::string text = R"(version: 1
+model:
+  layers: 61
+  hidden: 7168
+  heads: 128
+  ffn_hidden: 18432
+  gated_mlp: true
+  vocab: 129280
+  moe: {experts: 256, top_k: 8, shared_experts: 1, expert_ffn_hidden: 2048, first_dense_layers: 3}
+  mla: {q_lora_rank: 1536, kv_lora_rank: 512, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128}
+training: {global_batch: 8192, micro_batch: 1, seq_len: 4096, tokens: 14.8T}
+hardware: {gpu: h100-sxm}
+cluster: {gpus: 1024, gpus_per_node: 8}
+parallel: {tp: 2, pp: 8, ep: 64}
+)";
+        const Scenario s = loadScenarioText(text, "dsv3.yaml", test::catalog());
+        QVERIFY(s.model.isMla());
+        QCOMPARE(s.model.qkHeadDim(), 192);
+        const ParameterCounts c = countParameters(s.model, s.training.seqLen);
+        QVERIFY2(std::abs(c.total / 671e9 - 1) < 0.01, qPrintable(QString::number(c.total)));
+        QVERIFY2(std::abs(c.active / 37e9 - 1) < 0.03, qPrintable(QString::number(c.active)));
+        const Scenario back = loadScenarioText(scenarioToYaml(s), "saved.yaml", test::catalog());
+        QCOMPARE(back.model.mla.qLoraRank, 1536);
+        QCOMPARE(back.model.mla.kvLoraRank, 512);
+        QCOMPARE(back.model.mla.qkRopeDim, 64);
+        QCOMPARE(scenarioToYaml(back), scenarioToYaml(s));
+        std::string bad = text;
+        bad.replace(bad.find("kv_lora_rank: 512"), 17, "kv_lora_rank: 0");
+        QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioText(bad, "dsv3.yaml", test::catalog()));
     }
 
     void malformed_data()

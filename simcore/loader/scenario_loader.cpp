@@ -103,7 +103,7 @@ private:
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden",
                                 "gated_mlp", "vocab", "tied_embeddings", "linear_bias", "norm",
-                                "position", "dropout", "moe" });
+                                "position", "dropout", "moe", "mla" });
         if (auto v = r.child(n, sec, "name"))
             m.name = r.string(v, "model.name");
         m.layers = requiredInt(n, sec, "layers", 1);
@@ -142,6 +142,17 @@ private:
                 r.fail(moe["top_k"], "model.moe.top_k", "top_k is larger than the number of experts");
             if (m.moe.firstDenseLayers >= m.layers)
                 r.fail(moe["first_dense_layers"], "model.moe.first_dense_layers", "leaves no MoE layer");
+        }
+        // Multi-head latent attention (DeepSeek-V2/V3), in the names of their configs.
+        if (const YAML::Node mla = r.child(n, sec, "mla")) {
+            const std::string as = "model.mla";
+            r.expectMap(mla, as);
+            r.checkKeys(mla, as, { "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim" });
+            m.mla.qLoraRank = integer(mla, as, "q_lora_rank", 0, 0);
+            m.mla.kvLoraRank = requiredInt(mla, as, "kv_lora_rank", 1);
+            m.mla.qkNopeDim = requiredInt(mla, as, "qk_nope_head_dim", 1);
+            m.mla.qkRopeDim = integer(mla, as, "qk_rope_head_dim", 0, 0);
+            m.mla.vHeadDim = requiredInt(mla, as, "v_head_dim", 1);
         }
     }
 

@@ -69,6 +69,15 @@ std::string scenarioToYaml(const Scenario& s)
         y << YAML::Key << "capacity_factor" << YAML::Value << exact(m.moe.capacityFactor);
         y << YAML::EndMap;
     }
+    if (m.isMla()) {
+        y << YAML::Key << "mla" << YAML::Value << YAML::BeginMap;
+        y << YAML::Key << "q_lora_rank" << YAML::Value << m.mla.qLoraRank;
+        y << YAML::Key << "kv_lora_rank" << YAML::Value << m.mla.kvLoraRank;
+        y << YAML::Key << "qk_nope_head_dim" << YAML::Value << m.mla.qkNopeDim;
+        y << YAML::Key << "qk_rope_head_dim" << YAML::Value << m.mla.qkRopeDim;
+        y << YAML::Key << "v_head_dim" << YAML::Value << m.mla.vHeadDim;
+        y << YAML::EndMap;
+    }
     y << YAML::EndMap;
 
     const TrainingSpec& t = s.training;
