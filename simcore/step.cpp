@@ -218,14 +218,24 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
     }
     // Per-op checkpointing (torchtitan) saves each aten.mm output except every second one
-    // in call order (wq, wk, wv, wo, w1, w3, w2: wk, wo and w3 rerun). FP8 linears call
-    // _scaled_mm, which is not on the save list, so under FP8 every linear reruns. (MLA's
-    // five projections: about half of their time.)
+    // in call order (wq, wk, wv, wo, w1, w3, w2); FP8 linears call _scaled_mm, which is
+    // not on the save list. Backward reruns only what it needs: the inputs of attention
+    // (q, k, v) and of the gated activation (w1, w3 outputs). Outputs that only feed a
+    // residual add (wo, w2) are not needed; torch.compile's partitioner drops their
+    // rerun, while eager checkpointing replays the block up to the last needed op and so
+    // reruns wo too. Reruns, bf16: wk and w3 (+ wo eager); FP8: wq, wk, wv, w1, w3 (+ wo
+    // eager). (MLA's five projections: about half of their time.)
     const bool perOp = p.recompute == Recompute::PerOp; // the planner's hot path skips it
-    double perOpGemms = !perOp ? 0.0
-        : fp8              ? lt.gemmForward
-        : m.isMla()        ? 0.5 * lt.gemmForward
-                           : tpGemm(T, kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+    double perOpGemms = 0.0;
+    if (perOp) {
+        const double outProj = fused ? 0.0 : tpGemm(T, h, qd, false);
+        if (m.isMla())
+            perOpGemms = 0.5 * lt.gemmForward;
+        else if (fp8)
+            perOpGemms = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + outProj;
+        else
+            perOpGemms = tpGemm(T, kvdLocal * p.headSplit(), h, true) + outProj;
+    }
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
@@ -267,10 +277,10 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     auto mlp = [&](double tokens, double ffn) {
         const double up = tpGemm(tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
         const double down = tpGemm(tokens, h, ffn, false);
-        // Every second matmul of the block: w3 of a gated MLP (the 6th), else the down
-        // projection (the 6th of q, k, v, o, up, down); all of them under FP8.
+        // Per-op rerun (see above): w3 of a gated MLP, or under FP8 the whole up
+        // projection; the down projection only feeds the residual add.
         if (perOp)
-            perOpGemms += fp8 ? up + down : (m.gatedMlp ? tpGemm(tokens, ffn, h, true) : down);
+            perOpGemms += fp8 ? up : (m.gatedMlp ? tpGemm(tokens, ffn, h, true) : 0.0);
         // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
         // eager (silu, then multiply: read f write f, read 2f write f).
         const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;

@@ -124,4 +124,16 @@ bool splitsReplicaBatchByPipelineRanks(const RunRecord& r)
     return has(lower(r.framework), "torchtitan");
 }
 
+// Megatron-LM before its 2021 pipeline release had no gradient accumulation: --batch-size
+// was each data-parallel rank's data-loader batch and train_step ran one forward and one
+// backward per iteration (megatron/arguments.py, megatron/training.py of v1.x;
+// --micro-batch-size and --global-batch-size arrived with pipelining in v2.0). An
+// unstated micro-batch is then the whole replica batch.
+bool runsReplicaBatchInOnePass(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    static const std::regex oldMegatron(R"(megatron-lm (v1\b|\(?20(1\d|20)\b))");
+    return std::regex_search(f, oldMegatron);
+}
+
 } // namespace dtsim

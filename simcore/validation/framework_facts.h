@@ -27,5 +27,7 @@ bool recipeOverlapsTp(const RunRecord& r);
 // With pipelining and no stated micro-batch, each replica's batch is split into as
 // many micro-batches as there are pipeline ranks.
 bool splitsReplicaBatchByPipelineRanks(const RunRecord& r);
+// The stack had no gradient accumulation: an unstated micro-batch is the replica batch.
+bool runsReplicaBatchInOnePass(const RunRecord& r);
 
 } // namespace dtsim

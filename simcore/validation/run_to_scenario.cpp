@@ -347,6 +347,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.microBatch = std::max(1, int(std::lround(r.microBatch.value_or(1))));
     if (!r.microBatch && p.pp > 1 && splitsReplicaBatchByPipelineRanks(r))
         t.microBatch = std::max(1, int(std::lround(seqs / p.dp / p.pp)));
+    else if (!r.microBatch && runsReplicaBatchInOnePass(r))
+        t.microBatch = std::max(1, int(std::lround(seqs / p.dp)));
     // A few rows state accumulation steps inconsistent with GBS/(DP*MBS): keep the
     // global batch, round the number of micro-batches per replica.
     const double perReplica = seqs / (double(p.dp) * t.microBatch);
