@@ -723,13 +723,15 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     else if (p.recompute == Recompute::Selective && !tr.fusedAttention())
         recomputeFlops = ff.attention;
     else if (p.recompute == Recompute::PerOp) {
+        // The matmuls per-op checkpointing reruns (layerTimes): bf16 wk and w3, FP8
+        // wq, wk, wv and the up projection; eager replay adds wo. 2 h n FLOPs a token.
         const bool fp8 = isScaledLowPrecision(tr.precision);
-        // wk, wo and w3 (or the down projection): 2 h (kv + q + ffn) per token a layer.
+        const double h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
+        const double attention = (fp8 ? qd + 2 * kvd : kvd) + (tr.fusedKernels ? 0.0 : qd);
+        const double upWidth = fp8 ? (m.gatedMlp ? 2.0 : 1.0) : (m.gatedMlp ? 1.0 : 0.0);
         const double moeFfn = m.moe.expertFfnHidden * double(m.moe.topK + m.moe.sharedExperts);
-        recomputeFlops = fp8 ? ff.denseMatmul + ff.expertMatmul
-                             : 2.0 * m.hidden
-                * (m.layers * double(m.kvDim() + m.queryDim()) + m.denseLayerCount() * double(m.ffnHidden)
-                    + m.moeLayerCount() * moeFfn);
+        recomputeFlops = 2.0 * h
+            * (m.layers * attention + upWidth * (m.denseLayerCount() * double(m.ffnHidden) + m.moeLayerCount() * moeFfn));
     }
     out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeFlops * tokens;
     out.peakFlopsPerGpu = s.hardware.peak(tr.precision);

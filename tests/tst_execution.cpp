@@ -28,27 +28,37 @@ Scenario llama7b(std::vector<Override> extra = {})
 class TestExecution : public QObject {
     Q_OBJECT
 private slots:
-    // torchtitan's per-op checkpointing reruns every second matmul (wk, wo, w3) and the
-    // elementwise ops: more than Megatron's selective (free with fused attention), less
-    // than rerunning the whole forward.
-    void perOpRerunsEverySecondMatmul()
+    // torchtitan's per-op checkpointing saves every second matmul and reruns what the
+    // backward needs of the rest (wk, w3) and the elementwise ops: more than Megatron's
+    // selective (free with fused attention), less than rerunning the whole forward.
+    // Eager replay also reruns wo, whose output only feeds the residual add.
+    void perOpRerunsWhatBackwardNeeds()
     {
         const StepReport none = step(llama7b({ { "parallel.recompute", "none" } }));
         const StepReport perOp = step(llama7b({ { "parallel.recompute", "per-op" } }));
         const StepReport full = step(llama7b({ { "parallel.recompute", "full" } }));
+        QVERIFY(llama7b().training.fusedKernels);
         QCOMPARE(none.breakdown.recompute, 0.0);
         QVERIFY(perOp.breakdown.recompute > 0.2 * perOp.breakdown.forward);
         QVERIFY(perOp.breakdown.recompute < 0.6 * full.breakdown.recompute);
         QVERIFY(perOp.stepTime > none.stepTime && perOp.stepTime < full.stepTime);
-        // Hardware FLOPs count the rerun matmuls: 2 h (kv + q + ffn) per token a layer.
+        // Hardware FLOPs count the rerun matmuls: 2 h (kv + ffn) per token a layer.
         const ModelSpec& m = llama7b().model;
-        const double rerun = 2.0 * m.hidden * m.layers * double(m.kvDim() + m.queryDim() + m.ffnHidden);
         const double tokens = llama7b().training.tokensPerStep();
+        const double rerun = 2.0 * m.hidden * m.layers * double(m.kvDim() + m.ffnHidden);
         QVERIFY(std::abs(perOp.hardwareFlopsPerStep - perOp.modelFlopsPerStep - rerun * tokens) < 1e-9 * perOp.modelFlopsPerStep);
+
+        Scenario eager = llama7b({ { "parallel.recompute", "per-op" } });
+        eager.training.fusedKernels = false;
+        const StepReport replay = step(eager);
+        const double withWo = rerun + 2.0 * m.hidden * m.layers * double(m.queryDim());
+        QVERIFY(std::abs(replay.hardwareFlopsPerStep - replay.modelFlopsPerStep - withWo * tokens) < 1e-9 * replay.modelFlopsPerStep);
+        QVERIFY(replay.breakdown.recompute > perOp.breakdown.recompute);
     }
 
-    // FP8 linears call _scaled_mm, which per-op checkpointing does not save: all rerun.
-    void perOpUnderFp8RerunsEveryLinear()
+    // FP8 linears call _scaled_mm, which per-op checkpointing does not save: every
+    // linear the backward needs reruns (wq, wk, wv, w1, w3), not every second one.
+    void perOpUnderFp8RerunsTheNeededLinears()
     {
         auto h100 = [](const char* precision) {
             return test::preset("llama2-7b-8xa100",
@@ -58,6 +68,10 @@ private slots:
         const StepReport fp8 = step(h100("fp8"));
         QVERIFY(fp8.breakdown.recompute / fp8.breakdown.forward > bf16.breakdown.recompute / bf16.breakdown.forward);
         QVERIFY(fp8.hardwareFlopsPerStep - fp8.modelFlopsPerStep > bf16.hardwareFlopsPerStep - bf16.modelFlopsPerStep);
+        const ModelSpec& m = h100("fp8").model;
+        const double tokens = h100("fp8").training.tokensPerStep();
+        const double rerun = 2.0 * m.hidden * m.layers * double(m.queryDim() + 2 * m.kvDim() + 2 * m.ffnHidden);
+        QVERIFY(std::abs(fp8.hardwareFlopsPerStep - fp8.modelFlopsPerStep - rerun * tokens) < 1e-9 * fp8.modelFlopsPerStep);
     }
 
     // Block recomputation of k of a stage's L layers: memory and time in between, and the

@@ -7,6 +7,7 @@
 #include "framework_facts.h"
 #include "text_match.h"
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -117,6 +118,18 @@ void leastBlocksThatFit(Scenario& s, const Calibration& calibration, int from)
             return;
     }
     s.plan.recomputeLayers = 0;
+}
+
+// When a source reports both MFU and HFU (hardware FLOPs counted as executed, the
+// recomputed forward included), HFU/MFU = (3 + f)/3 for a fraction f of the blocks
+// recomputed: the run's own statement of how many blocks reran. 0 when not reported.
+int blocksImpliedByHfu(const RunRecord& r, const Scenario& s)
+{
+    if (!r.mfu || !r.hfu || *r.mfu <= 0 || *r.hfu < *r.mfu)
+        return 0;
+    const int stageLayers = (s.model.layers + s.plan.pp - 1) / s.plan.pp;
+    const double fraction = std::min(1.0, 3.0 * (*r.hfu / *r.mfu - 1.0));
+    return std::clamp(int(std::lround(fraction * stageLayers)), 1, stageLayers);
 }
 
 bool recomputeUnstated(const std::string& text)
@@ -381,7 +394,10 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
             }
         }
     } else if (blockCountUnstated(r.activationRecompute)) {
-        leastBlocksThatFit(s, calibration, 1);
+        if (const int k = blocksImpliedByHfu(r, s); k > 0)
+            p.recomputeLayers = k;
+        else
+            leastBlocksThatFit(s, calibration, 1);
     }
     return s;
 }
