@@ -9,8 +9,9 @@ namespace dtsim {
 
 enum class Schedule { GPipe, OneFOneB, Interleaved1F1B };
 // Selective: Megatron's (core attention only). PerOp: torchtitan's per-op selective
-// checkpointing, which saves matmul and attention outputs except every second
-// aten.mm, and recomputes those matmuls and every elementwise op in backward.
+// checkpointing, which saves matmul and attention outputs except every second aten.mm
+// (and every FP8 _scaled_mm); backward reruns the elementwise ops and those unsaved
+// matmuls it needs (step.cpp, layerTimes).
 enum class Recompute { None, Selective, Full, PerOp };
 
 // The four axes whose product is the GPU count. Expert parallelism (EP) is carved

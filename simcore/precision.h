@@ -32,11 +32,11 @@ inline std::optional<Precision> precisionFromName(std::string_view n)
     return std::nullopt;
 }
 
-// Bytes of an activation or weight element stored in this format. TF32 is a math mode:
 // A scaled low-precision GEMM recipe (FP8, FP4): GEMM inputs are quantized around each
 // linear layer while the rest of the step stays 16-bit.
 constexpr bool isScaledLowPrecision(Precision p) { return p == Precision::FP8 || p == Precision::FP4; }
 
+// Bytes of an activation or weight element stored in this format. TF32 is a math mode:
 // its tensors are stored as fp32. FP8/FP4 runs keep weights and activations that leave
 // a GEMM in 16-bit (Transformer Engine recipes), so storage falls back to 2 bytes.
 constexpr double storageBytes(Precision p)

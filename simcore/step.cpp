@@ -202,6 +202,8 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
             return columnParallel ? gemmTime(r, tokens, n / t, k) : gemmTime(r, tokens, n, k / t);
         return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
     };
+    const double qkvGemm = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true);
+    const double outGemm = tpGemm(T, h, qd, false);
     if (m.isMla()) {
         // MLA: the down-projections to the latents are replicated on every TP rank
         // (Megatron-Core MLASelfAttention), the per-head up-projections are
@@ -215,7 +217,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         lt.gemmForward += gemmTime(r, T, a.kvLoraRank + a.qkRopeDim, h)
             + tpGemm(T, nh * (a.qkNopeDim + v), a.kvLoraRank, true) + tpGemm(T, h, nh * v, false);
     } else {
-        lt.gemmForward = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + tpGemm(T, h, qd, false);
+        lt.gemmForward = qkvGemm + outGemm;
     }
     // Per-op checkpointing (torchtitan) saves each aten.mm output except every second one
     // in call order (wq, wk, wv, wo, w1, w3, w2); FP8 linears call _scaled_mm, which is
@@ -227,15 +229,10 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     // eager). (MLA's five projections: about half of their time.)
     const bool perOp = p.recompute == Recompute::PerOp; // the planner's hot path skips it
     double perOpGemms = 0.0;
-    if (perOp) {
-        const double outProj = fused ? 0.0 : tpGemm(T, h, qd, false);
-        if (m.isMla())
-            perOpGemms = 0.5 * lt.gemmForward;
-        else if (fp8)
-            perOpGemms = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true) + outProj;
-        else
-            perOpGemms = tpGemm(T, kvdLocal * p.headSplit(), h, true) + outProj;
-    }
+    if (perOp && m.isMla())
+        perOpGemms = 0.5 * lt.gemmForward;
+    else if (perOp)
+        perOpGemms = (fp8 ? qkvGemm : tpGemm(T, kvdLocal * p.headSplit(), h, true)) + (fused ? 0.0 : outGemm);
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
