@@ -196,6 +196,37 @@ private slots:
         QCOMPARE(built(r).training.microBatch, 1);
     }
 
+    // Megatron-LM's local DDP (to 2022) and DeepSpeed's pipeline engine reduce gradients
+    // after the last backward; Megatron-Core and PyTorch FSDP overlap them.
+    void oldStacksReduceGradientsAfterTheBackward()
+    {
+        for (const char* id : { "megatron-v1-dgxa100-dp128-bs2048-8B", "ptdp-table1-18B", "gpt-neox-20b", "bloom-176b-tr11-main" }) {
+            const Scenario s = built(run(id));
+            QVERIFY2(!s.plan.overlapGradReduce && !s.plan.overlapParamGather, id);
+        }
+        RunRecord r = run("ptdp-table1-18B");
+        r.framework = "Megatron-Core r0.8.0";
+        QVERIFY(built(r).plan.overlapGradReduce);
+        QVERIFY(built(run("ibm-fsdp-llama2-7b-a100-128")).plan.overlapGradReduce);
+    }
+
+    // GPT-NeoX's 2022 logger: (6 x parameters + 60 s h L) per token. The NeoX-20B row
+    // states no rule, so 117 TFLOP/s converts with it: 747 tokens/s per GPU, the rate
+    // at which 150k steps of 3.15M tokens take the paper's 1,830 hours on 96 GPUs.
+    void gptNeoxTflopsConvertWithItsLogger()
+    {
+        RunRecord r = run("gpt-neox-20b");
+        QCOMPARE(flopRuleOf(r), FlopRule::NeoxLogged);
+        const Scenario s = built(r);
+        const double perGpu = *reportedThroughput(r, s).tokensPerSecondPerGpu;
+        QVERIFY2(std::abs(perGpu - 747.3) < 3.0, std::to_string(perGpu).c_str());
+        r.flopsAccounting = "hardware FLOPs (Megatron Eq. 3)";
+        QCOMPARE(flopRuleOf(r), FlopRule::HardwareFullAttention);
+        r = run("gpt-neox-20b");
+        r.sourceRef += " (2024 rerun)";
+        QCOMPARE(flopRuleOf(r), FlopRule::HardwareFullAttention);
+    }
+
     // "Checkpoint every n-th block" with MFU and HFU reported: HFU/MFU = (3 + f)/3 gives
     // the fraction f of blocks rerun (IBM 13B: 0.40/0.35 -> 3/7 of 40 layers = 17).
     void hfuOverMfuGivesTheRecomputedBlocks()

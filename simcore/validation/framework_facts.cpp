@@ -136,4 +136,34 @@ bool runsReplicaBatchInOnePass(const RunRecord& r)
     return std::regex_search(f, oldMegatron);
 }
 
+// Megatron-LM through 2022 reduced gradients with its 'local' DDP (the default
+// --DDP-impl) after forward_backward_func returned: train_step calls
+// model_module.allreduce_gradients() once per step (megatron/training.py, v1.x to v3.0);
+// the distributed optimizer (2022) reduce-scatters there and all-gathers in step().
+// Overlap arrived with Megatron-Core's --overlap-grad-reduce (2023). DeepSpeed's pipeline
+// engine, which Megatron-DeepSpeed and GPT-NeoX train with, runs ReduceGrads after the
+// schedule's last backward and ZeRO-1 gathers the updated shards inside step().
+bool reducesGradientsAfterBackward(const RunRecord& r)
+{
+    const std::string f = lower(r.framework);
+    for (const char* deepspeed : { "megatron-deepspeed", "gpt-neox" })
+        if (has(f, deepspeed))
+            return true;
+    static const std::regex oldMegatron(R"(megatron-lm (v[123]\b|\(?20(1\d|2[0-2])\b))");
+    return std::regex_search(f, oldMegatron);
+}
+
+// GPT-NeoX's logger through 2022 (megatron/training.py, later megatron/logging.py,
+// get_flops): ff = model.total_params * 6, attn = seq_length * hidden_size * num_layers * 60,
+// flops = global batch * seq_length * (ff + attn) / (iter_time * world_size). No
+// recompute factor: model FLOPs with its own attention term. The 2023 rewrite switched to
+// Megatron-DeepSpeed's hardware formula (24 x checkpoint factor x B s L h^2 (...)).
+bool logsNeoxFlops(const RunRecord& r)
+{
+    if (!has(lower(r.framework), "gpt-neox"))
+        return false;
+    static const std::regex laterYear(R"(\b20(2[3-9]|[3-9]\d)\b)");
+    return !std::regex_search(r.framework + " " + r.sourceRef, laterYear);
+}
+
 } // namespace dtsim

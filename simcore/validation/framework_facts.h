@@ -29,5 +29,10 @@ bool recipeOverlapsTp(const RunRecord& r);
 bool splitsReplicaBatchByPipelineRanks(const RunRecord& r);
 // The stack had no gradient accumulation: an unstated micro-batch is the replica batch.
 bool runsReplicaBatchInOnePass(const RunRecord& r);
+// The stack reduces data-parallel gradients only after the last backward of the step,
+// and gathers sharded parameters inside the optimizer step: nothing overlaps compute.
+bool reducesGradientsAfterBackward(const RunRecord& r);
+// GPT-NeoX before its 2023 rewrite logged TFLOP/s as (6 x parameters + 60 s h L) per token.
+bool logsNeoxFlops(const RunRecord& r);
 
 } // namespace dtsim

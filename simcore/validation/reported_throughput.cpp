@@ -1,5 +1,6 @@
 #include "reported_throughput.h"
 
+#include "framework_facts.h"
 #include "text_match.h"
 
 namespace dtsim {
@@ -18,12 +19,22 @@ FlopRule flopRuleOf(const std::string& flopsAccounting)
     return FlopRule::ModelFullAttention;
 }
 
+FlopRule flopRuleOf(const RunRecord& r)
+{
+    const bool unstated = text::lower(r.flopsAccounting).rfind("not stated", 0) == 0;
+    if (unstated && logsNeoxFlops(r))
+        return FlopRule::NeoxLogged;
+    return flopRuleOf(r.flopsAccounting);
+}
+
 double sourceFlopsPerToken(const Scenario& s, FlopRule rule)
 {
     const ModelSpec& m = s.model;
     const int seq = s.training.seqLen;
     if (rule == FlopRule::SixN)
         return 6.0 * countParameters(m, seq).active;
+    if (rule == FlopRule::NeoxLogged) // get_flops: ff = total_params * 6, attn = s * h * L * 60
+        return 6.0 * countParameters(m, seq).total + 60.0 * seq * m.hidden * m.layers;
     // Full attention: 4 qd s per layer forward instead of dtsim's causal 2 qd (s + 1).
     const ForwardFlops f = forwardFlopsPerToken(m, seq);
     const double attentionFull = m.layers * 4.0 * m.queryDim() * seq;
@@ -54,7 +65,7 @@ ReportedThroughput reportedThroughput(const RunRecord& r, const Scenario& s)
     if (r.samplesPerS)
         return { *r.samplesPerS * s.training.seqLen / gpus, "samples_per_s" };
 
-    const FlopRule rule = flopRuleOf(r.flopsAccounting);
+    const FlopRule rule = flopRuleOf(r);
     const bool fp8 = s.training.precision == Precision::FP8;
     double peak = (fp8 ? r.peakFp8Tflops : r.peakBf16Tflops).value_or(0) * 1e12;
     if (peak <= 0)

@@ -14,9 +14,14 @@ enum class FlopRule {
     ModelFullAttention,    // 3 x forward, attention counted non-causal (Megatron-Core, PaLM, MaxText)
     HardwareFullAttention, // plus the recomputed forward when recompute is on (Narayanan Eq. 3, BLOOM)
     SixN,                  // 6 x parameters
+    NeoxLogged,            // 6 x parameters + 60 s h L (GPT-NeoX's logger, 2021-2022)
 };
 
+// The rule a flops_accounting text names.
 FlopRule flopRuleOf(const std::string& flopsAccounting);
+// The run's rule: its flops_accounting, unless that says the source did not state one
+// and the framework's own logging code is known (framework_facts).
+FlopRule flopRuleOf(const RunRecord& r);
 
 // FLOPs per trained token under a source's rule, for the run's model and recompute.
 double sourceFlopsPerToken(const Scenario& s, FlopRule rule);

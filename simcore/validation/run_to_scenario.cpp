@@ -308,6 +308,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         p.tpCommOverlapBackward = false;
     if (recipeOverlapsTp(r) && p.tp > 1 && p.sequenceParallel)
         p.tpCommOverlap = true;
+    if (reducesGradientsAfterBackward(r))
+        p.overlapGradReduce = p.overlapParamGather = false;
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
         p.zeroStage = 1;
