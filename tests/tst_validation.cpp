@@ -210,6 +210,18 @@ private slots:
         QVERIFY(built(run("ibm-fsdp-llama2-7b-a100-128")).plan.overlapGradReduce);
     }
 
+    // Sequence parallelism (Korthikanti et al. 2022) is on by default only in stacks that have it.
+    void sequenceParallelOnlyWhereTheStackHasIt()
+    {
+        RunRecord r = run("gpt-neox-20b");
+        QVERIFY(!r.sequenceParallel);
+        QVERIFY(!built(r).plan.sequenceParallel);
+        r.framework = "Megatron-Core r0.8.0";
+        QVERIFY(built(r).plan.sequenceParallel);
+        r.sequenceParallel = false;
+        QVERIFY(!built(r).plan.sequenceParallel);
+    }
+
     // GPT-NeoX's 2022 logger: (6 x parameters + 60 s h L) per token. The NeoX-20B row
     // states no rule, so 117 TFLOP/s converts with it: 747 tokens/s per GPU, the rate
     // at which 150k steps of 3.15M tokens take the paper's 1,830 hours on 96 GPUs.

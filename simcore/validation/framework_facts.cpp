@@ -58,6 +58,14 @@ bool recomputesPartially(const RunRecord& r)
     return true;
 }
 
+// Sequence parallelism came in the same Megatron-LM release as partial recomputation
+// (Korthikanti et al. 2022, --sequence-parallel); the stacks that predate it or forked
+// before it (Megatron-DeepSpeed, GPT-NeoX, metaseq) all-reduce full activations.
+bool splitsSequenceAcrossTp(const RunRecord& r)
+{
+    return recomputesPartially(r);
+}
+
 // Eager PyTorch stacks run each elementwise op as its own kernel unless the run says
 // it used torch.compile; Megatron/NeMo (Transformer Engine) and JAX/XLA stacks fuse.
 bool usesFusedKernels(const RunRecord& r)

@@ -20,6 +20,8 @@ bool usesFusedKernels(const RunRecord& r);
 bool runsCapturedGraphs(const RunRecord& r);
 // The stack can recompute only some layers of a stage (2022 on).
 bool recomputesPartially(const RunRecord& r);
+// The stack can split norms and dropout along the sequence across TP ranks (2022 on).
+bool splitsSequenceAcrossTp(const RunRecord& r);
 // The format gradients are reduced in when the recipe says so; empty: the default.
 std::optional<Precision> gradientFormat(const RunRecord& r, Precision compute);
 // The recipe overlaps tensor-parallel communication with GEMMs.

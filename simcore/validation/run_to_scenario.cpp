@@ -289,8 +289,10 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     p.dp = r.dp.value_or(*r.numGpus / model);
     if (p.gpus() != *r.numGpus)
         p.dp = *r.numGpus / model; // the schema's dp may count only the sharded group
-    // Sequence parallelism defaults on with TP when TP divides the local sequence.
-    p.sequenceParallel = r.sequenceParallel.value_or(p.tp > 1 && (*r.seqLen / p.cp) % p.tp == 0);
+    // Sequence parallelism defaults on with TP when TP divides the local sequence and
+    // the stack has it.
+    p.sequenceParallel = r.sequenceParallel.value_or(
+        splitsSequenceAcrossTp(r) && p.tp > 1 && (*r.seqLen / p.cp) % p.tp == 0);
     p.recompute = recomputeOf(r.activationRecompute);
     p.zeroStage = zeroStageOf(r.zeroOrFsdp);
     // Flags the source lists in its parallelism notes (Megatron argument names).
