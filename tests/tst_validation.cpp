@@ -74,7 +74,7 @@ private slots:
     void goodRowsErrorDoesNotRegress()
     {
         const ErrorStats& g = result().good;
-        QVERIFY2(g.median <= 0.042, qPrintable(QString("median %1").arg(g.median)));
+        QVERIFY2(g.median <= 0.040, qPrintable(QString("median %1").arg(g.median)));
         QVERIFY2(g.p90 <= 0.12, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
@@ -208,6 +208,13 @@ private slots:
         r.framework = "Megatron-Core r0.8.0";
         QVERIFY(built(r).plan.overlapGradReduce);
         QVERIFY(built(run("ibm-fsdp-llama2-7b-a100-128")).plan.overlapGradReduce);
+        r = run("gpt-neox-20b"); // DeepSpeed without pipelining: ZeRO-2 reduces from hooks
+        r.pp = 1;
+        r.dp = 48;
+        r.zeroOrFsdp = "ZeRO-2 (DeepSpeed)";
+        QVERIFY(built(r).plan.overlapGradReduce);
+        r.zeroOrFsdp = "ZeRO-1 (DeepSpeed)";
+        QVERIFY(!built(r).plan.overlapGradReduce);
     }
 
     // Sequence parallelism (Korthikanti et al. 2022) is on by default only in stacks that have it.

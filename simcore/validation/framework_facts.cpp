@@ -150,13 +150,16 @@ bool runsReplicaBatchInOnePass(const RunRecord& r)
 // the distributed optimizer (2022) reduce-scatters there and all-gathers in step().
 // Overlap arrived with Megatron-Core's --overlap-grad-reduce (2023). DeepSpeed's pipeline
 // engine, which Megatron-DeepSpeed and GPT-NeoX train with, runs ReduceGrads after the
-// schedule's last backward and ZeRO-1 gathers the updated shards inside step().
+// schedule's last backward and ZeRO-1 gathers the updated shards inside step(). Without
+// pipelining, ZeRO-2/3 reduce from backward hooks (overlap_comm) and do overlap.
 bool reducesGradientsAfterBackward(const RunRecord& r)
 {
     const std::string f = lower(r.framework);
     for (const char* deepspeed : { "megatron-deepspeed", "gpt-neox" })
-        if (has(f, deepspeed))
-            return true;
+        if (has(f, deepspeed)) {
+            static const std::regex hookedStage(R"((zero|stage)[- ]?[23]\b)");
+            return r.pp.value_or(1) > 1 || !std::regex_search(lower(r.zeroOrFsdp), hookedStage);
+        }
     static const std::regex oldMegatron(R"(megatron-lm (v[123]\b|\(?20(1\d|2[0-2])\b))");
     return std::regex_search(f, oldMegatron);
 }
