@@ -205,6 +205,12 @@ private slots:
             QVERIFY2(!s.plan.overlapGradReduce && !s.plan.overlapParamGather, id);
         }
         RunRecord r = run("ptdp-table1-18B");
+        r.framework = "Megatron-LM (NVIDIA, 2021)";
+        QVERIFY(!built(r).plan.overlapGradReduce);
+        r.framework = "Megatron-LM v3.0";
+        QVERIFY(!built(r).plan.overlapGradReduce);
+        r.framework = "Megatron-LM 2024 (Megatron-Core 0.9)";
+        QVERIFY(built(r).plan.overlapGradReduce);
         r.framework = "Megatron-Core r0.8.0";
         QVERIFY(built(r).plan.overlapGradReduce);
         QVERIFY(built(run("ibm-fsdp-llama2-7b-a100-128")).plan.overlapGradReduce);

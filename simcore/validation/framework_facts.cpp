@@ -160,8 +160,10 @@ bool reducesGradientsAfterBackward(const RunRecord& r)
             static const std::regex hookedStage(R"((zero|stage)[- ]?[23]\b)");
             return r.pp.value_or(1) > 1 || !std::regex_search(lower(r.zeroOrFsdp), hookedStage);
         }
-    static const std::regex oldMegatron(R"(megatron-lm (v[123]\b|\(?20(1\d|2[0-2])\b))");
-    return std::regex_search(f, oldMegatron);
+    if (!has(f, "megatron-lm") || has(f, "core"))
+        return false;
+    static const std::regex oldRelease(R"(\bv[123](\.\d+)*\b|\b20(1\d|2[0-2])\b)");
+    return std::regex_search(f, oldRelease);
 }
 
 // GPT-NeoX's logger through 2022 (megatron/training.py, later megatron/logging.py,
