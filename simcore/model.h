@@ -16,6 +16,10 @@ struct MoeSpec {
     int firstDenseLayers = 0; // leading layers that keep a dense MLP (DeepSeek style)
     int layerInterval = 1;    // every n-th layer after those is MoE (1 = all)
     double capacityFactor = 1.0;
+    // Node-limited routing (DeepSeek-V2/V3): a token's experts lie on at most this many
+    // nodes, and the dispatcher sends it once to each (then forwards inside the node).
+    // 0: unlimited.
+    int maxNodesPerToken = 0;
 };
 
 // Multi-head latent attention (DeepSeek-V2, Sec. 2.1; DeepSeek-V3): queries and keys/values

@@ -42,6 +42,10 @@ struct ParallelPlan {
     // ... in the backward pass too (TE's bulk dgrad/wgrad overlaps); PyTorch's async TP
     // micro-pipelines only the forward's all-gather + matmul and matmul + reduce-scatter.
     bool tpCommOverlapBackward = true;
+    // Expert-parallel all-to-alls run under another micro-batch's compute: Megatron-Core's
+    // --overlap-moe-expert-parallel-comm (one micro-batch's forward layer merged with
+    // another's backward layer), DeepSeek-V3's DualPipe.
+    bool epCommOverlap = false;
     // Two-dimensional TP: weights split over a x b ranks (hidden and residual), so a
     // layer's traffic per GPU shrinks as 1/a + 1/b instead of staying ~constant.
     bool tp2d = false;

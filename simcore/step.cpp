@@ -496,6 +496,18 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         // sequence-parallel hidden states before the all-to-all).
         const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.normTokens * m.hidden * sh.elem;
         CommOp a2a = comm(CollectiveKind::AllToAll, n, g, s, eff, epRep);
+        // Node-limited routing with per-node dispatch (DeepSeek-V3, Sec. 3.2.2: each token
+        // goes over InfiniBand once to each of its <= M nodes, to the GPU with the same
+        // in-node index, which forwards it over NVLink; the two stages run concurrently):
+        // the scale-out share shrinks by M / top-k; the fabric carries the forwarding.
+        const int nodes = m.moe.maxNodesPerToken;
+        if (nodes > 0 && nodes < m.moe.topK && g.domains > 1) {
+            CommOp inter = comm(CollectiveKind::AllToAll, n * nodes / m.moe.topK, g, s, eff, epRep);
+            CommReport scratch;
+            const GroupSpan local = groupSpan(s.cluster, g.perDomain, p.stride(Axis::DP));
+            CommOp forward = comm(CollectiveKind::AllToAll, n * (g.domains - 1) / g.domains, local, s, eff, scratch);
+            a2a = { std::max(inter.seconds, forward.seconds), inter.bytesSent + forward.bytesSent };
+        }
         const double passes = 2.0 + rerun;
         epLayer = 2 * a2a.seconds * passes;
         epBytesLayer = 2 * a2a.bytesSent * passes;
@@ -537,6 +549,16 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const double tpExposedMb = densePerStage * tpExposed(dense) + moePerStage * tpExposed(moe);
     const double cpExposedMb = layersPerStage * cpExposedLayer;
     const double epMb = moePerStage * epLayer;
+    // With EP overlap, the all-to-alls of a micro-batch's MoE layers hide behind the
+    // other micro-batch's compute of the same layers (a forward paired with a backward).
+    // Only steady-state micro-batches have a partner: the pipeline's warm-up forwards
+    // and cool-down backwards (pp - 1 each, at least the first and last) run alone.
+    double epExposedMb = epMb;
+    if (p.epCommOverlap && epMb > 0) {
+        const double partnerCompute = moePerStage * (moe.forward() + moe.backward(attnBack));
+        const double paired = std::max(0, mb - std::max(1, p.pp - 1)) / double(mb);
+        epExposedMb = epMb - paired * std::min(epMb, eta * partnerCompute);
+    }
 
     // ZeRO-3 / FSDP: every micro-batch gathers each layer's weights (forward and
     // backward) and reduce-scatters its gradients, prefetched behind layer compute.
@@ -581,11 +603,11 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         ppBytesMb = 2.0 * v * hop.bytesSent;
     }
 
-    const double perMb = fwdCompute + bwdCompute + recompute + tpExposedMb + cpExposedMb + epMb
+    const double perMb = fwdCompute + bwdCompute + recompute + tpExposedMb + cpExposedMb + epExposedMb
         + zero3ExposedMb + ppMb;
     {
         const double computeMb = fwdCompute + bwdCompute + recompute;
-        const double inLayer = tpExposedMb + cpExposedMb + epMb + zero3ExposedMb;
+        const double inLayer = tpExposedMb + cpExposedMb + epExposedMb + zero3ExposedMb;
         const double fwdShare = computeMb > 0 ? fwdCompute / computeMb : 0.5;
         out.pipeline.forward = fwdCompute + inLayer * fwdShare;
         out.pipeline.backward = bwdCompute + inLayer * (1 - fwdShare);
@@ -605,7 +627,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     b.recompute = mb * recompute;
     b.exposedComm[idx(CommGroup::TP)] = mb * tpExposedMb;
     b.exposedComm[idx(CommGroup::CP)] = mb * cpExposedMb;
-    b.exposedComm[idx(CommGroup::EP)] = mb * epMb;
+    b.exposedComm[idx(CommGroup::EP)] = mb * epExposedMb;
     b.exposedComm[idx(CommGroup::PP)] = mb * ppMb;
     b.bubble = bubbleMb * perMb;
     out.bubbleFraction = bubbleMb / mb;
@@ -616,7 +638,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     cpRep.totalSeconds = mb * layersPerStage * cpTotalLayer;
     cpRep.exposedSeconds = b.exposedComm[idx(CommGroup::CP)];
     cpRep.bytesPerGpu = mb * layersPerStage * cpBytesLayer;
-    epRep.totalSeconds = epRep.exposedSeconds = mb * epMb;
+    epRep.totalSeconds = mb * epMb;
+    epRep.exposedSeconds = mb * epExposedMb;
     epRep.bytesPerGpu = mb * moePerStage * epBytesLayer;
     ppRep.totalSeconds = ppRep.exposedSeconds = mb * ppMb;
     ppRep.bytesPerGpu = mb * ppBytesMb;

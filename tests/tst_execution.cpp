@@ -170,6 +170,42 @@ private slots:
         const double bf16 = delta("bf16"), fp8 = delta("fp8");
         QVERIFY2(std::abs(fp8 / bf16 - 1) < 0.02, qPrintable(QString("%1 vs %2").arg(fp8).arg(bf16)));
     }
+
+    // EP overlap (Megatron-Core's --overlap-moe-expert-parallel-comm, DualPipe): the
+    // all-to-alls hide behind a paired micro-batch's compute, so less is exposed while
+    // the traffic stays the same and the hidden part slows the compute it overlaps.
+    // Without a partner (one micro-batch a step) nothing hides.
+    void epOverlapHidesAllToAllsBehindAPairedMicroBatch()
+    {
+        auto run = [](const char* overlap, const char* batch) {
+            return simulateStep(test::preset("mixtral-8x7b-h100",
+                                    { { "parallel.overlap_ep_comm", overlap }, { "training.global_batch", batch } }),
+                test::calibration());
+        };
+        const int ep = int(CommGroup::EP);
+        const StepReport off = run("false", "1024"), on = run("true", "1024");
+        QVERIFY(off.comm[ep].totalSeconds > 0);
+        QCOMPARE(on.comm[ep].totalSeconds, off.comm[ep].totalSeconds);
+        QVERIFY(on.comm[ep].exposedSeconds < 0.9 * off.comm[ep].exposedSeconds);
+        QVERIFY(on.breakdown.contention > off.breakdown.contention);
+        QVERIFY(on.stepTime < off.stepTime);
+        const StepReport alone = run("true", "32"); // one micro-batch per replica
+        QCOMPARE(alone.comm[ep].exposedSeconds, alone.comm[ep].totalSeconds);
+    }
+
+    // Node-limited routing (DeepSeek-V3): a token crosses the scale-out network once per
+    // node it is routed to, at most M, instead of once per remote expert. Mixtral's EP 8
+    // spans eight nodes here; with M at or above top-k nothing changes.
+    void nodeLimitedRoutingCutsTheScaleOutShare()
+    {
+        auto epSeconds = [](const char* nodes) {
+            const Scenario s = test::preset("mixtral-8x7b-h100", { { "model.moe.max_nodes_per_token", nodes } });
+            return simulateStep(s, test::calibration()).comm[int(CommGroup::EP)].totalSeconds;
+        };
+        const double unlimited = epSeconds("0"), topK = epSeconds("2"), one = epSeconds("1");
+        QCOMPARE(topK, unlimited);
+        QVERIFY2(one < 0.7 * unlimited, qPrintable(QString("%1 vs %2").arg(one).arg(unlimited)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestExecution)

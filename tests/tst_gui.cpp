@@ -48,7 +48,7 @@ namespace {
 
 AppData appData()
 {
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates() };
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(), QString(), {} };
 }
 
 void waitIdle(MainWindow& w, int ms = 20000)

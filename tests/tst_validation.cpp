@@ -223,6 +223,19 @@ private slots:
         QVERIFY(!built(r).plan.overlapGradReduce);
     }
 
+    // DeepSeek-V3's row names DualPipe and node-limited routing; its accelerator text
+    // gives bandwidths ("NVLink 160 GB/s"), which are not a memory size.
+    void deepseekRowReadsOverlapRoutingAndMemory()
+    {
+        const Scenario s = built(run("deepseek-v3-2048-h800"));
+        QVERIFY(s.plan.epCommOverlap);
+        QCOMPARE(s.model.moe.maxNodesPerToken, 4);
+        for (const HardwareSpec& hw : test::catalog())
+            if (hw.id == "h800")
+                QCOMPARE(s.hardware.memoryBytes, hw.memoryBytes);
+        QVERIFY(!built(run("mb2509-h100-deepseekv3")).plan.epCommOverlap);
+    }
+
     // Sequence parallelism (Korthikanti et al. 2022) is on by default only in stacks that have it.
     void sequenceParallelOnlyWhereTheStackHasIt()
     {

@@ -130,7 +130,7 @@ private:
             const std::string ms = "model.moe";
             r.expectMap(moe, ms);
             r.checkKeys(moe, ms, { "experts", "top_k", "shared_experts", "expert_ffn_hidden",
-                                     "first_dense_layers", "layer_interval", "capacity_factor" });
+                                     "first_dense_layers", "layer_interval", "capacity_factor", "max_nodes_per_token" });
             m.moe.experts = requiredInt(moe, ms, "experts", 1);
             m.moe.topK = requiredInt(moe, ms, "top_k", 1);
             m.moe.sharedExperts = integer(moe, ms, "shared_experts", 0, 0);
@@ -138,6 +138,7 @@ private:
             m.moe.firstDenseLayers = integer(moe, ms, "first_dense_layers", 0, 0);
             m.moe.layerInterval = integer(moe, ms, "layer_interval", 1, 1);
             m.moe.capacityFactor = quantity(moe, ms, "capacity_factor", Dimension::Count, Bound::Positive, 1.0);
+            m.moe.maxNodesPerToken = integer(moe, ms, "max_nodes_per_token", 0, 0);
             if (m.moe.topK > m.moe.experts)
                 r.fail(moe["top_k"], "model.moe.top_k", "top_k is larger than the number of experts");
             if (m.moe.firstDenseLayers >= m.layers)
@@ -302,7 +303,7 @@ private:
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
                                 "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
-                                "tp_comm_overlap", "tp_comm_overlap_backward", "tp_2d" });
+                                "tp_comm_overlap", "tp_comm_overlap_backward", "overlap_ep_comm", "tp_2d" });
         p.tp = integer(n, sec, "tp", 1, 1);
         p.pp = integer(n, sec, "pp", 1, 1);
         p.cp = integer(n, sec, "cp", 1, 1);
@@ -330,6 +331,7 @@ private:
         p.overlapParamGather = flag(n, sec, "overlap_param_gather", true);
         p.tpCommOverlap = flag(n, sec, "tp_comm_overlap", false);
         p.tpCommOverlapBackward = flag(n, sec, "tp_comm_overlap_backward", true);
+        p.epCommOverlap = flag(n, sec, "overlap_ep_comm", false);
         p.tp2d = flag(n, sec, "tp_2d", false);
         if (const YAML::Node order = r.child(n, sec, "order"))
             readOrder(order, p);

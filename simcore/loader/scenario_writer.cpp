@@ -67,6 +67,8 @@ std::string scenarioToYaml(const Scenario& s)
         y << YAML::Key << "first_dense_layers" << YAML::Value << m.moe.firstDenseLayers;
         y << YAML::Key << "layer_interval" << YAML::Value << m.moe.layerInterval;
         y << YAML::Key << "capacity_factor" << YAML::Value << exact(m.moe.capacityFactor);
+        if (m.moe.maxNodesPerToken > 0)
+            y << YAML::Key << "max_nodes_per_token" << YAML::Value << m.moe.maxNodesPerToken;
         y << YAML::EndMap;
     }
     if (m.isMla()) {
@@ -161,6 +163,8 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "tp_comm_overlap" << YAML::Value << p.tpCommOverlap;
     if (!p.tpCommOverlapBackward)
         y << YAML::Key << "tp_comm_overlap_backward" << YAML::Value << false;
+    if (p.epCommOverlap)
+        y << YAML::Key << "overlap_ep_comm" << YAML::Value << true;
     y << YAML::Key << "tp_2d" << YAML::Value << p.tp2d;
     y << YAML::EndMap;
     writeReliabilitySection(y, s.reliability);

@@ -214,7 +214,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     s.hardware = *hw;
     // A stated memory size or power limit that differs from the catalogue part.
     {
-        static const std::regex gb(R"((\d+) ?gb)");
+        // A size, not a bandwidth ("NVLink 160 GB/s").
+        static const std::regex gb(R"((\d+) ?gb(?!\s*/\s*s|ps|it))");
         static const std::regex watts(R"((\d+) ?w power limit)");
         std::smatch m;
         const std::string acc = lower(r.accelerator);
@@ -245,6 +246,12 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         m.moe.expertFfnHidden = r.expertFfnHidden.value_or(m.ffnHidden);
         m.moe.sharedExperts = r.sharedExperts.value_or(0);
         m.moe.firstDenseLayers = r.denseLayers.value_or(0);
+        // "node-limited routing (<=4 nodes per token)", in the architecture notes.
+        static const std::regex nodeLimit(R"((?:<=|at most|up to|max(?:imum)?)\s*(\d+)\s*nodes)");
+        std::smatch nl;
+        const std::string an = lower(r.architectureNotes);
+        if (has(an, "node-limited") && std::regex_search(an, nl, nodeLimit))
+            m.moe.maxNodesPerToken = std::stoi(nl[1]);
     }
 
     // Multi-head latent attention, when the architecture notes give its shapes in the
@@ -310,6 +317,15 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         p.tpCommOverlapBackward = false;
     if (recipeOverlapsTp(r) && p.tp > 1 && p.sequenceParallel)
         p.tpCommOverlap = true;
+    // EP all-to-alls overlapped with a paired micro-batch's compute: DeepSeek-V3's DualPipe
+    // schedule ("full overlap of forward and backward computation-communication phases",
+    // arXiv 2412.19437 Sec. 3.2.1) or Megatron-Core's --overlap-moe-expert-parallel-comm.
+    {
+        const std::string schedText = lower(r.pipelineSchedule + " " + r.parallelismNotes + " " + r.notes);
+        if (has(schedText, "dualpipe") || has(schedText, "overlap-moe-expert-parallel-comm")
+            || has(schedText, "overlap_moe_expert_parallel_comm"))
+            p.epCommOverlap = true;
+    }
     if (reducesGradientsAfterBackward(r))
         p.overlapGradReduce = p.overlapParamGather = false;
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
