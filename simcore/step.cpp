@@ -495,18 +495,18 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         // T/tp shard, not the full micro-batch (MoEAlltoAllTokenDispatcher permutes the
         // sequence-parallel hidden states before the all-to-all).
         const double n = std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.normTokens * m.hidden * sh.elem;
-        CommOp a2a = comm(CollectiveKind::AllToAll, n, g, s, eff, epRep);
         // Node-limited routing with per-node dispatch (DeepSeek-V3, Sec. 3.2.2: each token
         // goes over InfiniBand once to each of its <= M nodes, to the GPU with the same
         // in-node index, which forwards it over NVLink; the two stages run concurrently):
         // the scale-out share shrinks by M / top-k; the fabric carries the forwarding.
         const int nodes = m.moe.maxNodesPerToken;
-        if (nodes > 0 && nodes < m.moe.topK && g.domains > 1) {
-            CommOp inter = comm(CollectiveKind::AllToAll, n * nodes / m.moe.topK, g, s, eff, epRep);
+        const bool nodeLimited = nodes > 0 && nodes < m.moe.topK && g.domains > 1;
+        CommOp a2a = comm(CollectiveKind::AllToAll, nodeLimited ? n * nodes / m.moe.topK : n, g, s, eff, epRep);
+        if (nodeLimited) {
             CommReport scratch;
             const GroupSpan local = groupSpan(s.cluster, g.perDomain, p.stride(Axis::DP));
             CommOp forward = comm(CollectiveKind::AllToAll, n * (g.domains - 1) / g.domains, local, s, eff, scratch);
-            a2a = { std::max(inter.seconds, forward.seconds), inter.bytesSent + forward.bytesSent };
+            a2a = { std::max(a2a.seconds, forward.seconds), a2a.bytesSent + forward.bytesSent };
         }
         const double passes = 2.0 + rerun;
         epLayer = 2 * a2a.seconds * passes;
