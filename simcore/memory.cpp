@@ -7,11 +7,11 @@ namespace dtsim {
 
 namespace {
 
-int layersOnStage(const Scenario& s) { return (s.model.layers + s.plan.pp - 1) / s.plan.pp; }
+int layersOnStage(const Scenario& s) { return layersOnFullestStage(s.model.layers, s.plan.pp); }
 
 int moeLayersOnStage(const Scenario& s)
 {
-    return (s.model.moeLayerCount() + s.plan.pp - 1) / s.plan.pp;
+    return layersOnFullestStage(s.model.moeLayerCount(), s.plan.pp);
 }
 
 double weightBytes(Precision p) { return storageBytes(p); }

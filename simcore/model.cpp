@@ -7,13 +7,12 @@ namespace dtsim {
 
 int ModelSpec::moeLayerCount() const
 {
-    if (!isMoe())
+    // Layers first, first + n, first + 2n, ... below `layers`.
+    if (!isMoe() || layers <= moe.firstDenseLayers)
         return 0;
-    int count = 0;
-    for (int i = moe.firstDenseLayers; i < layers; ++i)
-        if ((i - moe.firstDenseLayers) % std::max(1, moe.layerInterval) == 0)
-            ++count;
-    return count;
+    const long long span = static_cast<long long>(layers) - moe.firstDenseLayers;
+    const long long every = std::max(1, moe.layerInterval);
+    return static_cast<int>((span + every - 1) / every);
 }
 
 ParameterCounts countParameters(const ModelSpec& m, int seqLen)
@@ -75,7 +74,7 @@ ForwardFlops forwardFlopsPerToken(const ModelSpec& m, int seqLen)
     // QK^T and (softmax)V: 2 FLOPs x qd per attended position each; causal average (s+1)/2.
     // MLA: Q.K over qk_head_dim, A.V over v_head_dim per head.
     const double attnWidth = double(m.heads) * (m.qkHeadDim() + m.vHeadDim());
-    f.attention = m.layers * 2.0 * attnWidth * (seqLen + 1) / 2.0;
+    f.attention = m.layers * 2.0 * attnWidth * (double(seqLen) + 1) / 2.0;
     f.logits = 2.0 * h * m.vocab;
     return f;
 }

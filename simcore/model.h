@@ -59,8 +59,8 @@ struct ModelSpec {
     int vHeadDim() const { return isMla() ? mla.vHeadDim : headDim; }
     int moeLayerCount() const;
     int denseLayerCount() const { return layers - moeLayerCount(); }
-    int queryDim() const { return heads * headDim; }
-    int kvDim() const { return kvHeads * headDim; }
+    double queryDim() const { return double(heads) * headDim; }
+    double kvDim() const { return double(kvHeads) * headDim; }
     // K/V width one tensor-parallel rank holds: heads are split, or replicated when tp > kv_heads.
     double kvDimPerRank(int tp) const { return (kvHeads >= tp ? double(kvHeads) / tp : 1.0) * headDim; }
     int mlpMatrices() const { return gatedMlp ? 3 : 2; }

@@ -18,9 +18,9 @@ int ParallelPlan::tpRows() const
     if (!tp2d)
         return 1;
     int best = 1;
-    for (int d = 1; d * d <= tp; ++d)
+    for (long long d = 1; d * d <= tp; ++d)
         if (tp % d == 0)
-            best = d;
+            best = int(d);
     return best;
 }
 

@@ -60,6 +60,13 @@ struct ParallelPlan {
     int stride(Axis a) const;
 };
 
+// Layers (of some kind) on the fullest pipeline stage: ceil(layers / pp). Stages may be
+// uneven (Llama 3 drops a layer from each end), so this is the slowest stage's share.
+inline int layersOnFullestStage(int layers, int pp)
+{
+    return static_cast<int>((static_cast<long long>(layers) + pp - 1) / (pp > 0 ? pp : 1));
+}
+
 std::string_view scheduleName(Schedule s);
 std::optional<Schedule> scheduleFromName(std::string_view n);
 std::string_view recomputeName(Recompute r);

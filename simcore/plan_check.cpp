@@ -1,5 +1,9 @@
 #include "plan_check.h"
 
+#include "divisors.h"
+
+#include <algorithm>
+#include <limits>
 #include <string>
 
 namespace dtsim {
@@ -14,6 +18,21 @@ int microbatchesPerStep(const Scenario& s) noexcept
     if (perStep <= 0 || s.training.globalBatch % perStep != 0)
         return 0;
     return static_cast<int>(s.training.globalBatch / perStep);
+}
+
+std::vector<int> dataParallelDegrees(const Scenario& s)
+{
+    std::vector<int> degrees;
+    const int micro = s.training.microBatch, batch = s.training.globalBatch;
+    if (micro <= 0 || batch <= 0 || batch % micro != 0)
+        return degrees;
+    const long long n = batch / micro;
+    const long long split = static_cast<long long>(s.plan.tp) * s.plan.pp * s.plan.cp;
+    const long long maxDp = std::numeric_limits<int>::max() / std::max(1LL, split);
+    for (long long d : divisorsOf(n))
+        if (d <= maxDp)
+            degrees.push_back(static_cast<int>(d));
+    return degrees;
 }
 
 std::string_view planRuleName(PlanRule r)
@@ -70,7 +89,7 @@ PlanRule firstViolation(const Scenario& s) noexcept
     if (p.schedule == Schedule::Interleaved1F1B) {
         if (p.pp < 2)
             return PlanRule::InterleavedNeedsPipeline;
-        if (p.pp * p.virtualStages > m.layers)
+        if (static_cast<long long>(p.pp) * p.virtualStages > m.layers)
             return PlanRule::InterleavedLayers;
     }
     // After the per-degree rules, so the message names the degree that is wrong.
@@ -80,7 +99,7 @@ PlanRule firstViolation(const Scenario& s) noexcept
         return PlanRule::EpNeedsMoe;
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return PlanRule::EpExperts;
-    if ((p.dp * p.cp) % p.ep != 0)
+    if ((static_cast<long long>(p.dp) * p.cp) % p.ep != 0)
         return PlanRule::EpDataParallel;
     if (t.seqLen % p.cp != 0)
         return PlanRule::CpSequence;
@@ -129,7 +148,7 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
         return PlanIssue { "parallel.schedule", "the interleaved schedule needs pp >= 2" };
     case PlanRule::InterleavedLayers:
         return PlanIssue { "parallel.virtual_stages",
-            "pp*virtual_stages = " + num(p.pp * p.virtualStages) + " is more than the " + num(m.layers) + " layers" };
+            "pp*virtual_stages = " + num(static_cast<long long>(p.pp) * p.virtualStages) + " is more than the " + num(m.layers) + " layers" };
     case PlanRule::GpuProduct:
         return PlanIssue { "parallel",
             "dp*tp*pp*cp = " + num(p.dp) + "*" + num(p.tp) + "*" + num(p.pp) + "*" + num(p.cp) + " = " + num(p.gpus())
@@ -140,7 +159,7 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
         return PlanIssue { "parallel.ep", "ep = " + num(p.ep) + " does not divide the " + num(m.moe.experts) + " experts" };
     case PlanRule::EpDataParallel:
         return PlanIssue { "parallel.ep",
-            "ep = " + num(p.ep) + " must divide dp*cp = " + num(p.dp * p.cp)
+            "ep = " + num(p.ep) + " must divide dp*cp = " + num(static_cast<long long>(p.dp) * p.cp)
                 + " (expert parallelism is carved from the data-parallel ranks)" };
     case PlanRule::CpSequence:
         return PlanIssue { "parallel.cp", "cp = " + num(p.cp) + " does not divide seq_len = " + num(t.seqLen) };

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dtsim {
 
@@ -50,5 +51,11 @@ std::optional<PlanIssue> checkPlan(const Scenario& s);
 
 // Micro-batches per pipeline per step (gradient accumulation), 0 if not integral.
 int microbatchesPerStep(const Scenario& s) noexcept;
+
+// The data-parallel degrees the global batch allows at the scenario's micro-batch (the
+// divisors of global_batch / micro_batch), ascending, whose GPU count with the
+// scenario's model split still fits cluster.gpus' range. At most 1,600 for any batch,
+// so sweeps over them cost no more than that whatever the batch.
+std::vector<int> dataParallelDegrees(const Scenario& s);
 
 } // namespace dtsim

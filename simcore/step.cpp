@@ -411,8 +411,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     sh.normTokens = (p.sequenceParallel && p.tp > 1) ? sh.tokens / p.tp : sh.tokens;
     sh.elem = storageBytes(tr.precision);
 
-    const int layersPerStage = (m.layers + p.pp - 1) / p.pp; // the slowest stage
-    const int moePerStage = std::min(layersPerStage, (m.moeLayerCount() + p.pp - 1) / p.pp);
+    const int layersPerStage = layersOnFullestStage(m.layers, p.pp); // the slowest stage
+    const int moePerStage = std::min(layersPerStage, layersOnFullestStage(m.moeLayerCount(), p.pp));
     const int densePerStage = layersPerStage - moePerStage;
 
     const LayerTimes dense = layerTimes(s, r, sh, false);
@@ -779,9 +779,8 @@ Report simulate(const Scenario& s, const Calibration& c)
     // micro-batch; the GPU count with the shortest run is where adding GPUs stops paying.
     rep.syncWallGpus = s.plan.gpus();
     rep.syncWallTimeToTrain = rep.timeToTrain;
-    const int maxDp = tr.globalBatch / std::max(1, tr.microBatch);
     Scenario probe = s;
-    for (int dp = 1; dp <= maxDp; ++dp) {
+    for (int dp : dataParallelDegrees(s)) {
         probe.plan.dp = dp;
         probe.cluster.gpus = probe.plan.gpus();
         if (dp == s.plan.dp || firstViolation(probe) != PlanRule::Ok)

@@ -192,6 +192,7 @@ QuantityParse parseQuantity(std::string_view text, Dimension dim)
 namespace {
 std::string withPrefix(double v, const char* const* names, double step, int count, int precision = 3)
 {
+    const double original = v;
     int i = 0;
     double a = std::fabs(v);
     while (i + 1 < count && a >= step) {
@@ -200,7 +201,10 @@ std::string withPrefix(double v, const char* const* names, double step, int coun
         ++i;
     }
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g %s", precision, v, names[i]);
+    if (a >= 1000) // past the largest prefix: "1e+20", not "1e+08 T"
+        std::snprintf(buf, sizeof buf, "%.*g %s", precision, original, names[0]);
+    else
+        std::snprintf(buf, sizeof buf, "%.*g %s", precision, v, names[i]);
     return buf;
 }
 } // namespace

@@ -22,7 +22,7 @@
 #include "simcore/input_error.h"
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/loader/scenario_writer.h"
-#include "simcore/plan_check.h"
+#include "simcore/scenario_limits.h"
 #include "simcore/units.h"
 
 #include <QAction>
@@ -523,7 +523,7 @@ bool MainWindow::exportReport(const QString& path, QString* error)
         *error = tr("no JSON writer in this build");
         return false;
     }
-    if (auto issue = checkPlan(s)) {
+    if (auto issue = checkScenario(s)) {
         *error = QString::fromStdString(issue->reason);
         return false;
     }
@@ -581,7 +581,7 @@ void MainWindow::refresh()
     m_panel->setScenario(s);
     m_panel->clearErrors();
     updateTitle();
-    if (auto issue = checkPlan(s)) {
+    if (auto issue = checkScenario(s)) {
         const auto fix = suggestFix(s);
         m_panel->setFieldError(rowForIssueField(QString::fromStdString(issue->field)), QString::fromStdString(issue->reason),
             fix ? fix->label : QString());
@@ -626,7 +626,7 @@ void MainWindow::requestBackground()
 {
     const Scenario& s = m_doc->scenario();
     m_cluster->showScenario(&s);
-    if (firstViolation(s) != PlanRule::Ok)
+    if (checkScenario(s))
         return;
     SearchOptions so;
     so.topN = 25;

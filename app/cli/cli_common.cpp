@@ -64,12 +64,19 @@ std::string resolveScenarioPath(const QString& arg, const DataPaths& d)
     return arg.toStdString(); // the loader reports "not found" with the path
 }
 
-Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d)
+Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where)
 {
     std::vector<Override> overrides;
     for (const QString& s : p.values("set"))
         overrides.push_back(parseOverride(s.toStdString()));
-    return loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides, d.topologies);
+    ScenarioSource source;
+    Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides,
+        d.topologies, &source);
+    for (const std::string& note : source.notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (where)
+        *where = std::move(source.locator);
+    return s;
 }
 
 void printJson(const QJsonDocument& doc) { QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented)); }

@@ -7,6 +7,7 @@
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
 #include "simcore/input_error.h"
+#include "simcore/loader/field_locator.h"
 #include "simcore/loader/topology_loader.h"
 #include "simcore/cost/cost.h"
 #include "simcore/reliability/reliability.h"
@@ -34,12 +35,14 @@ struct EngineData {
 EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 
 // The first positional argument (a file or a preset name) with every --set applied.
-Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d);
+// Prints the loader's notes to stderr; `where` (when given) learns where each field
+// came from, for checks made after loading.
+Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where = nullptr);
 
 void printJson(const QJsonDocument& doc);
 int reportInputError(const InputError& e);
 
 // Refuses a scenario the cost model cannot price (no rent price, no GPU price, unknown region).
-void checkCostInputs(const Scenario& s, const CostRates& rates, const std::string& where); // throws InputError
+void checkCostInputs(const Scenario& s, const CostRates& rates, const FieldLocator& where); // throws InputError
 
 } // namespace dtsim::cli

@@ -18,18 +18,18 @@ QString usd(double v) { return "$" + QString::fromStdString(formatCount(v)); }
 
 } // namespace
 
-void checkCostInputs(const Scenario& s, const CostRates& rates, const std::string& where)
+void checkCostInputs(const Scenario& s, const CostRates& rates, const FieldLocator& where)
 {
     if (s.cost.ownership == Ownership::Rent && s.cost.gpuHourUsd <= 0 && !rates.rent.count(s.hardware.id))
-        throw InputError(where, 0, "cost.gpu_hour_usd",
+        where.fail("cost.gpu_hour_usd",
             "no rental price for \"" + s.hardware.id + "\" in resources/cost/cost.yaml; give cost.gpu_hour_usd or use cost.ownership: own");
     if (s.cost.ownership == Ownership::Own && s.cost.gpuPriceUsd <= 0 && s.hardware.launchPriceUsd <= 0)
-        throw InputError(where, 0, "cost.gpu_price_usd", "the catalogue has no price for \"" + s.hardware.id + "\"; give cost.gpu_price_usd");
+        where.fail("cost.gpu_price_usd", "the catalogue has no price for \"" + s.hardware.id + "\"; give cost.gpu_price_usd");
     if (gridIntensity(s.cost, rates) < 0) {
         std::string known;
         for (const auto& kv : rates.gridGramsPerKwh)
             known += (known.empty() ? "" : ", ") + kv.first;
-        throw InputError(where, 0, "cost.region", "unknown region \"" + s.cost.region + "\"; known: " + known + " (or give cost.grid_g_per_kwh)");
+        where.fail("cost.region", "unknown region \"" + s.cost.region + "\"; known: " + known + " (or give cost.grid_g_per_kwh)");
     }
 }
 
@@ -45,8 +45,9 @@ int runCost(const QStringList& args)
         return kExitBadInput;
     try {
         const EngineData d = loadEngineData(p);
-        const Scenario s = loadScenarioArgument(p, d);
-        checkCostInputs(s, d.costRates, p.positionalArguments().first().toStdString());
+        FieldLocator where;
+        const Scenario s = loadScenarioArgument(p, d, &where);
+        checkCostInputs(s, d.costRates, where);
         const CostReport r = analyzeCost(s, d.calibration, d.failureRates, d.costRates);
         const std::vector<CostPoint> sweep = p.isSet("sweep") ? costByGpuCount(s, d.calibration, d.failureRates, d.costRates)
                                                               : std::vector<CostPoint> {};

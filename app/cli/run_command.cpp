@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <cstdio>
+
 namespace dtsim::cli {
 
 namespace {
@@ -50,6 +52,9 @@ void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloRe
     out << QString("Monte Carlo         %1 trials, seed %2: mean %3, P50 %4, P90 %5, P99 %6\n")
                .arg(trials).arg(seed).arg(days(m.mean), days(m.p50), days(m.p90), days(m.p99));
     out << QString("goodput             %1% (%2 failures per run)\n").arg(100 * m.goodput, 0, 'f', 1).arg(m.failuresMean, 0, 'f', 1);
+    if (m.cappedTrials > 0)
+        out << QString("capped trials       %1 of %2 stopped after 50x the expected failures (their times are lower bounds)\n")
+                   .arg(m.cappedTrials).arg(trials);
     out << "GPU-hours lost      ";
     for (int i = 0; i < kFailureCauseCount; ++i)
         out << QString("%1 %2, ").arg(failureCauseName(FailureCause(i))).arg(QString::fromStdString(formatCount(m.lostGpuHoursByCause[i])));
@@ -75,9 +80,10 @@ int runReliability(const QStringList& args)
         return kExitBadInput;
     try {
         const EngineData d = loadEngineData(p);
-        const Scenario s = loadScenarioArgument(p, d);
+        FieldLocator where;
+        const Scenario s = loadScenarioArgument(p, d, &where);
         bool ok = false;
-        const int trials = p.value("trials").toInt(&ok);
+        int trials = p.value("trials").toInt(&ok);
         if (!ok || trials < 1 || trials > 1000000)
             throw InputError("--trials", 0, "", "expected a whole number from 1 to 1000000");
         const unsigned long long seed = p.value("seed").toULongLong(&ok);
@@ -85,6 +91,19 @@ int runReliability(const QStringList& args)
             throw InputError("--seed", 0, "", "expected a non-negative whole number");
 
         const ReliabilityReport r = analyzeReliability(s, d.calibration, d.failureRates);
+        if (auto issue = runIssue(s, r))
+            where.fail(issue->field, issue->reason);
+        // The Monte Carlo follows every failure: a long, failure-prone run affords fewer
+        // trials. Asked for explicitly, too many is refused; by default, fewer are run.
+        const int affordable = affordableTrials(r, trials);
+        if (affordable < trials && p.isSet("trials"))
+            throw InputError("--trials", 0, "", "at most " + std::to_string(affordable) + " trials for this run ("
+                    + formatCount(r.expectedFailures) + " expected failures each); dtsim follows "
+                    + formatCount(kMonteCarloFailureBudget) + " failures in all");
+        if (affordable < trials)
+            std::fprintf(stderr, "note: %d trials instead of %d: the run expects %s failures, and the Monte Carlo follows each\n",
+                affordable, trials, formatCount(r.expectedFailures).c_str());
+        trials = affordable;
         const MonteCarloResult m = simulateRun(r, s.reliability, trials, seed);
         MonteCarloResult clean;
         const bool chaos = !s.reliability.chaos.empty();
@@ -127,6 +146,7 @@ int runReliability(const QStringList& args)
             { "p99_s", m.p99 },
             { "goodput", m.goodput },
             { "failures_per_run", m.failuresMean },
+            { "capped_trials", m.cappedTrials },
             { "lost_gpu_hours", lostByCause(m) },
             { "mitigation_gpu_hours", r.mitigationGpuHours },
         };

@@ -83,7 +83,8 @@ int runSearch(const QStringList& args)
             throw InputError("--top", 0, "", "expected a whole number from 1 to 10000");
 
         const EngineData d = loadEngineData(p);
-        const Scenario s = loadScenarioArgument(p, d);
+        FieldLocator where;
+        const Scenario s = loadScenarioArgument(p, d, &where);
 
         SearchOptions options;
         options.objective = *objective;
@@ -93,7 +94,7 @@ int runSearch(const QStringList& args)
         timer.start();
         CostSearchResult costed;
         if (*objective == Objective::Cost) {
-            checkCostInputs(s, d.costRates, p.positionalArguments().first().toStdString());
+            checkCostInputs(s, d.costRates, where);
             costed = searchCheapest(s, d.calibration, d.failureRates, d.costRates, options);
         } else {
             costed.search = searchPlans(s, d.calibration, options);

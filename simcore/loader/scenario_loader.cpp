@@ -1,6 +1,6 @@
 #include "scenario_loader.h"
 
-#include "../plan_check.h"
+#include "../scenario_limits.h"
 #include "hardware_loader.h"
 #include "read_file.h"
 #include "cost_loader.h"
@@ -53,7 +53,7 @@ public:
         if (const YAML::Node w = r.child(root, "", "workload"))
             readWorkloadSection(r, w, s.workload);
         finishModel(s);
-        if (auto issue = checkPlan(s))
+        if (auto issue = checkScenario(s))
             r.failField(issue->field, issue->reason);
         return s;
     }
@@ -298,8 +298,10 @@ private:
     void readParallel(const YAML::Node& n, const ClusterSpec& c, ParallelPlan& p)
     {
         const std::string sec = "parallel";
-        if (!n)
-            return; // pure data parallel: dp defaults to the GPU count
+        if (!n) {
+            p.dp = c.gpus; // pure data parallel over every GPU
+            return;
+        }
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
                                 "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
@@ -364,107 +366,32 @@ private:
     const std::vector<Topology>& topologies;
 };
 
-void applyOverride(YamlReader& r, YAML::Node root, const Override& o)
-{
-    if (!root.IsMap())
-        return; // the top-level check reports it
-    YAML::Node value;
-    try {
-        value = YAML::Load(o.value);
-    } catch (const YAML::Exception& e) {
-        throw InputError("--set " + o.path + "=" + o.value, 0, o.path, "value is not valid YAML: " + e.msg);
-    }
-    // Walk the dotted path, creating maps where missing; "tiers[1]" selects an entry of
-    // an existing list. Rebinding yaml-cpp nodes by assignment would overwrite the tree,
-    // so collect the chain first.
-    const std::string where = "--set " + o.path + "=" + o.value;
-    struct Step {
-        std::string key;
-        long index = -1;
-    };
-    std::vector<Step> steps;
-    std::stringstream ss(o.path);
-    std::string k;
-    while (std::getline(ss, k, '.')) {
-        if (k.empty())
-            throw InputError(where, 0, o.path, "empty component in field path");
-        Step step { k };
-        if (const auto open = k.find('['); open != std::string::npos) {
-            const std::string digits = k.substr(open + 1, k.size() - open - 2);
-            if (k.back() != ']' || open == 0 || digits.empty() || digits.size() > 6
-                || digits.find_first_not_of("0123456789") != std::string::npos)
-                throw InputError(where, 0, o.path, "\"" + k + "\": a list entry is written name[index], e.g. tiers[0]");
-            step.key = k.substr(0, open);
-            step.index = std::stol(digits);
-        }
-        steps.push_back(step);
-    }
-    auto entry = [&](YAML::Node list, const Step& step) {
-        if (!list || !list.IsSequence())
-            throw InputError(where, 0, o.path, "\"" + step.key + "\" is not a list in this scenario");
-        if (step.index >= long(list.size()))
-            throw InputError(where, 0, o.path, "\"" + step.key + "\" has " + std::to_string(list.size()) + " entries (index from 0)");
-        return list[std::size_t(step.index)];
-    };
-    std::vector<YAML::Node> chain { root };
-    for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
-        if (steps[i].index >= 0) {
-            // Fresh nodes only: assigning to a node that refers into the tree would
-            // overwrite the tree.
-            const YAML::Node list = chain.back()[steps[i].key];
-            const YAML::Node item = entry(list, steps[i]);
-            if (!item.IsMap())
-                throw InputError(where, 0, o.path, "\"" + steps[i].key + "\" entries are values, not sections");
-            chain.push_back(item);
-            continue;
-        }
-        YAML::Node next = chain.back()[steps[i].key];
-        if (next && !next.IsMap() && !next.IsNull())
-            throw InputError(where, 0, o.path, "\"" + steps[i].key + "\" is a value, not a section");
-        if (!next || next.IsNull()) {
-            chain.back()[steps[i].key] = YAML::Node(YAML::NodeType::Map);
-            next = chain.back()[steps[i].key];
-        }
-        chain.push_back(next);
-    }
-    if (steps.back().index >= 0) {
-        YAML::Node list = chain.back()[steps.back().key];
-        entry(list, steps.back()); // checks the index
-        list[std::size_t(steps.back().index)] = value;
-    } else {
-        chain.back()[steps.back().key] = value;
-    }
-    r.markOverride(o.path, o.value);
-}
-
 } // namespace
-
-Override parseOverride(const std::string& arg)
-{
-    const auto eq = arg.find('=');
-    if (eq == std::string::npos || eq == 0)
-        throw InputError("--set " + arg, 0, "", "expected path=value, e.g. parallel.tp=4");
-    return { arg.substr(0, eq), arg.substr(eq + 1) };
-}
 
 Scenario loadScenarioText(const std::string& text, const std::string& origin,
     const std::vector<HardwareSpec>& catalog, const std::vector<Override>& overrides,
-    const std::vector<Topology>& topologies)
+    const std::vector<Topology>& topologies, ScenarioSource* source)
 {
     YamlReader r(origin);
     YAML::Node root = r.parse(text);
     if (!root || root.IsNull())
         throw InputError(origin, 0, "", "the scenario is empty");
+    std::vector<std::string> notes;
     for (const Override& o : overrides)
-        applyOverride(r, root, o);
+        root = applyOverride(r, root, o, notes);
     ScenarioReader reader(r, catalog, topologies);
-    return reader.read(root);
+    Scenario s = reader.read(root);
+    if (source) {
+        source->locator = r.locator();
+        source->notes = std::move(notes);
+    }
+    return s;
 }
 
 Scenario loadScenarioFile(const std::string& path, const std::vector<HardwareSpec>& catalog,
-    const std::vector<Override>& overrides, const std::vector<Topology>& topologies)
+    const std::vector<Override>& overrides, const std::vector<Topology>& topologies, ScenarioSource* source)
 {
-    return loadScenarioText(readTextFile(path, "scenario file"), path, catalog, overrides, topologies);
+    return loadScenarioText(readTextFile(path, "scenario file"), path, catalog, overrides, topologies, source);
 }
 
 } // namespace dtsim

@@ -2,54 +2,40 @@
 
 #include "exact_number.h"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <charconv>
 #include <cmath>
 
 namespace dtsim {
 
-YAML::Node YamlReader::parse(const std::string& text) const
+YAML::Node YamlReader::parse(const std::string& text)
 {
+    YAML::Node root;
     try {
-        return YAML::Load(text);
+        root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own text for this is "bad file".
+        throw InputError(file(), e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+            "the YAML is nested deeper than " + std::to_string(e.depth()) + " levels (a scenario needs a handful)");
     } catch (const YAML::ParserException& e) {
-        throw InputError(m_file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "YAML syntax error: " + e.msg);
+        throw InputError(file(), e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "YAML syntax error: " + e.msg);
     }
+    m_structure = scanYamlStructure(text, file());
+    return root;
 }
 
-int YamlReader::lineOf(const std::string& field) const
-{
-    // The field itself, or its nearest recorded parent.
-    std::string f = field;
-    while (true) {
-        if (auto it = m_lines.find(f); it != m_lines.end())
-            return it->second;
-        auto dot = f.rfind('.');
-        if (dot == std::string::npos)
-            return 0;
-        f.resize(dot);
-    }
-}
+int YamlReader::lineOf(const std::string& field) const { return m_where.lineOf(field); }
 
-void YamlReader::failField(const std::string& field, const std::string& reason) const
-{
-    for (const auto& [path, text] : m_overrides)
-        if (field == path || field.rfind(path + ".", 0) == 0)
-            throw InputError("--set " + path + "=" + text, 0, field, reason);
-    throw InputError(m_file, lineOf(field), field, reason);
-}
+void YamlReader::failField(const std::string& field, const std::string& reason) const { m_where.fail(field, reason); }
 
 void YamlReader::fail(const YAML::Node& at, const std::string& field, const std::string& reason) const
 {
-    for (const auto& [path, text] : m_overrides)
-        if (field == path || field.rfind(path + ".", 0) == 0)
-            throw InputError("--set " + path + "=" + text, 0, field, reason);
     // A field's recorded key line beats the value's mark (a section's value starts on
     // the line after its key).
-    if (auto it = m_lines.find(field); it != m_lines.end())
-        throw InputError(m_file, it->second, field, reason);
     const YAML::Mark mark = at.Mark();
-    const int line = mark.line >= 0 ? mark.line + 1 : lineOf(field);
-    throw InputError(m_file, line, field, reason);
+    const int line = m_where.hasLine(field) ? m_where.lineOf(field) : mark.line >= 0 ? mark.line + 1 : 0;
+    throw m_where.error(field, reason, line);
 }
 
 void YamlReader::expectMap(const YAML::Node& n, const std::string& field) const
@@ -82,7 +68,7 @@ YAML::Node YamlReader::child(const YAML::Node& map, const std::string& parent, c
         for (const auto& kv : map) {
             if (kv.first.IsScalar() && kv.first.Scalar() == key) {
                 if (kv.first.Mark().line >= 0)
-                    m_lines[join(parent, key)] = kv.first.Mark().line + 1;
+                    m_where.recordLine(join(parent, key), kv.first.Mark().line + 1);
                 return kv.second;
             }
         }
@@ -95,12 +81,30 @@ YAML::Node YamlReader::required(const YAML::Node& map, const std::string& parent
     YAML::Node n = child(map, parent, key);
     if (!n.IsDefined() || n.IsNull()) {
         // Point at the section that lacks the key (its own line, when known).
-        const int line = m_lines.count(parent) ? m_lines.at(parent) : 0;
-        if (line > 0)
-            throw InputError(m_file, line, join(parent, key), "is required");
-        fail(map, join(parent, key), "is required");
+        const std::string field = join(parent, key);
+        const std::string reason = "is required" + unclosedQuoteHint(map, key);
+        if (m_where.hasLine(parent))
+            throw m_where.error(field, reason, m_where.lineOf(parent));
+        fail(map, field, reason);
     }
     return n;
+}
+
+std::string YamlReader::unclosedQuoteHint(const YAML::Node& map, const char* key) const
+{
+    // An unclosed quote swallows the lines after it into one string, and with them the
+    // keys they held: say so rather than only that the key is missing.
+    if (!map.IsMap())
+        return {};
+    const std::string swallowed = std::string(key) + ":";
+    for (const auto& kv : map) {
+        if (!kv.first.IsScalar() || !kv.second.IsScalar() || kv.second.Scalar().find(swallowed) == std::string::npos)
+            continue;
+        const int line = kv.second.Mark().line >= 0 ? kv.second.Mark().line + 1 : 0;
+        return "; the value of " + kv.first.Scalar() + (line > 0 ? " on line " + std::to_string(line) : "")
+            + " holds \"" + swallowed + "\": an unclosed quote?";
+    }
+    return {};
 }
 
 std::string YamlReader::scalarText(const YAML::Node& n, const std::string& field, const char* expected) const

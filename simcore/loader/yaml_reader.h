@@ -3,6 +3,8 @@
 // names the file (or the --set override), the line and the dotted field path.
 #include "../input_error.h"
 #include "../units.h"
+#include "field_locator.h"
+#include "yaml_structure.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -17,13 +19,19 @@ enum class Bound { Positive, NonNegative, Any };
 
 class YamlReader {
 public:
-    explicit YamlReader(std::string file) : m_file(std::move(file)) {}
+    explicit YamlReader(std::string file) : m_where(std::move(file)) {}
 
-    // Parses text; syntax errors carry the parser's line.
-    YAML::Node parse(const std::string& text) const;
+    // Parses text; syntax errors carry the parser's line, and so does a key written
+    // twice in one section.
+    YAML::Node parse(const std::string& text);
 
-    // Fields set from the command line report "--set field=value" instead of a line.
-    void markOverride(const std::string& field, const std::string& text) { m_overrides[field] = text; }
+    // Fields (or sections) a command-line override wrote report `where` ("--set
+    // a.b=c") instead of a line.
+    void markOverride(const std::string& field, const std::string& where) { m_where.markOverride(field, where); }
+    // Which fields of the parsed text are one node through anchors and aliases.
+    const YamlStructure& structure() const { return m_structure; }
+    // Where every field read so far came from, for checks made after loading.
+    const FieldLocator& locator() const { return m_where; }
 
     [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& reason) const;
     [[noreturn]] void failField(const std::string& field, const std::string& reason) const;
@@ -42,7 +50,7 @@ public:
     bool boolean(const YAML::Node& n, const std::string& field) const;
     std::string string(const YAML::Node& n, const std::string& field) const;
 
-    const std::string& file() const { return m_file; }
+    const std::string& file() const { return m_where.file(); }
 
     static std::string join(const std::string& parent, std::string_view key)
     {
@@ -51,10 +59,10 @@ public:
 
 private:
     std::string scalarText(const YAML::Node& n, const std::string& field, const char* expected) const;
+    std::string unclosedQuoteHint(const YAML::Node& map, const char* key) const;
 
-    std::string m_file;
-    std::map<std::string, std::string> m_overrides;
-    std::map<std::string, int> m_lines;
+    FieldLocator m_where;
+    YamlStructure m_structure;
 };
 
 } // namespace dtsim

@@ -1,5 +1,7 @@
 #include "cost_search.h"
 
+#include "../divisors.h"
+
 #include "../memory.h"
 #include "../plan_check.h"
 #include "../step.h"
@@ -19,9 +21,7 @@ std::optional<Scenario> naivePlan(const Scenario& s, const Calibration& c)
     const long long gpus = s.cluster.gpus;
     // Model-parallel sizes in increasing order (TP within a node first, then PP); at
     // each, the memory savers in a fixed order until it fits. Nothing is tuned for speed.
-    for (long long mp = 1; mp <= gpus; ++mp) {
-        if (gpus % mp != 0)
-            continue;
+    for (long long mp : divisorsOf(gpus)) {
         for (int tp = 1; tp <= std::min<long long>(mp, s.cluster.gpusPerNode); tp *= 2) {
             if (mp % tp != 0)
                 continue;

@@ -4,11 +4,13 @@
 #include "../plan_check.h"
 #include "../step.h"
 
+#include <limits>
+
 namespace dtsim {
 
 namespace {
 
-bool evaluate(Scenario& probe, const Calibration& c, double tokens, ScalingPoint& pt)
+bool evaluate(Scenario& probe, const Calibration& c, ScalingPoint& pt)
 {
     probe.cluster.gpus = probe.plan.gpus();
     if (firstViolation(probe) != PlanRule::Ok)
@@ -19,7 +21,7 @@ bool evaluate(Scenario& probe, const Calibration& c, double tokens, ScalingPoint
     pt.globalBatch = probe.training.globalBatch;
     pt.stepTime = r.stepTime;
     pt.tokensPerSecond = r.tokensPerSecond;
-    pt.timeToTrain = tokens / r.tokensPerSecond;
+    pt.timeToTrain = r.stepTime * probe.training.steps(); // as simulate() reckons the sync wall
     pt.mfu = r.mfu;
     pt.gpuHours = pt.timeToTrain * pt.gpus / 3600.0;
     pt.fits = r.memory.fits;
@@ -40,16 +42,14 @@ void normalize(std::vector<ScalingPoint>& curve)
 ScalingCurves scalingCurves(const Scenario& s, const Calibration& c, int maxDoublings)
 {
     ScalingCurves out;
-    const double tokens = s.training.tokens;
     Scenario probe = s;
 
     // Fixed global batch: every data-parallel degree the batch allows.
-    const int maxDp = s.training.globalBatch / std::max(1, s.training.microBatch);
     double best = 0;
-    for (int dp = 1; dp <= maxDp; ++dp) {
+    for (int dp : dataParallelDegrees(s)) {
         probe.plan.dp = dp;
         ScalingPoint pt;
-        if (!evaluate(probe, c, tokens, pt))
+        if (!evaluate(probe, c, pt))
             continue;
         out.fixedBatch.push_back(pt);
         if (best == 0 || pt.timeToTrain < best) {
@@ -63,11 +63,15 @@ ScalingCurves scalingCurves(const Scenario& s, const Calibration& c, int maxDoub
     // up to 2^maxDoublings times the scenario's.
     probe = s;
     const int microPerReplica = std::max(1, microbatchesPerStep(s));
+    const long long split = static_cast<long long>(s.plan.tp) * s.plan.pp * s.plan.cp;
     for (long long dp = 1; dp <= static_cast<long long>(s.plan.dp) << maxDoublings && dp <= (1 << 24); dp *= 2) {
+        const long long batch = dp * microPerReplica * s.training.microBatch;
+        if (batch > std::numeric_limits<int>::max() || dp * split > std::numeric_limits<int>::max())
+            break; // past what a scenario can hold
         probe.plan.dp = static_cast<int>(dp);
-        probe.training.globalBatch = static_cast<int>(dp * microPerReplica * s.training.microBatch);
+        probe.training.globalBatch = static_cast<int>(batch);
         ScalingPoint pt;
-        if (evaluate(probe, c, tokens, pt))
+        if (evaluate(probe, c, pt))
             out.growingBatch.push_back(pt);
     }
     normalize(out.growingBatch);

@@ -1,9 +1,12 @@
 #include "search.h"
 
+#include "../divisors.h"
+
 #include "../memory.h"
 #include "../step.h"
 
 #include <algorithm>
+#include <map>
 #include <atomic>
 #include <thread>
 #include <tuple>
@@ -54,9 +57,8 @@ std::pair<int, double> score(const PlanCandidate& c, Objective o)
 std::vector<int> divisors(long long n)
 {
     std::vector<int> d;
-    for (long long i = 1; i <= n && i <= (1 << 30); ++i)
-        if (n % i == 0)
-            d.push_back(static_cast<int>(i));
+    for (long long i : divisorsOf(n))
+        d.push_back(static_cast<int>(i)); // n is a GPU count, an int
     return d;
 }
 
@@ -237,18 +239,16 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
                 for (int pp : divisors(g / (tp * cp)))
                     work.push_back({ g, tp, cp, pp });
 
-    const int layersPerStageMax = s.model.layers;
-    std::vector<std::vector<int>> virtualChoices(layersPerStageMax + 1);
-    auto virtualsFor = [&](int pp) -> const std::vector<int>& {
-        std::vector<int>& v = virtualChoices[std::min(pp, layersPerStageMax)];
-        if (v.empty())
-            for (int vs = 2; vs <= o.maxVirtualStages && pp * vs <= s.model.layers; ++vs)
-                v.push_back(vs);
-        return v;
-    };
+    // Virtual-stage choices per pipeline depth, made before the workers start (they
+    // only read it); keyed by depth, so a model of any depth costs nothing here.
+    std::map<int, std::vector<int>> virtualChoices;
     for (const Outer& w : work)
-        if (w.pp <= layersPerStageMax)
-            virtualsFor(w.pp);
+        if (w.pp <= s.model.layers && !virtualChoices.count(w.pp)) {
+            std::vector<int>& v = virtualChoices[w.pp];
+            for (int vs = 2; vs <= o.maxVirtualStages && static_cast<long long>(w.pp) * vs <= s.model.layers; ++vs)
+                v.push_back(vs);
+        }
+    const std::vector<int> noVirtualStages;
 
     const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = std::max(1, std::min(o.threads > 0 ? o.threads : hw, int(work.size())));
@@ -278,7 +278,8 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
                 ++w.rejected[static_cast<int>(early)];
                 continue;
             }
-            searchInner(local, c, o, out, w, virtualChoices[std::min(out.pp, layersPerStageMax)]);
+            const auto v = virtualChoices.find(out.pp);
+            searchInner(local, c, o, out, w, v == virtualChoices.end() ? noVirtualStages : v->second);
         }
     };
     std::vector<std::thread> pool;

@@ -3,6 +3,7 @@
 #include "../model.h"
 #include "../precision.h"
 #include "../step.h"
+#include "../units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -162,12 +163,67 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     r.firstOrderOverhead = o.firstOrder;
     r.overheadFraction = o.exact;
     r.expectedTime = r.failureFreeTime * (1 + o.exact);
+    r.expectedFailures = std::isfinite(r.clusterMtbf) ? r.expectedTime / (r.clusterMtbf + r.recovery) : 0.0;
 
     const double perNode = std::max(1, s.cluster.gpusPerNode);
     r.spareGpus = spec.spares ? std::ceil(rates.spareFraction * gpus / perNode) * perNode : 0.0;
     const double idle = r.spareGpus + (r.gpus - gpus);
     r.mitigationGpuHours = idle * r.expectedTime / 3600.0;
     return r;
+}
+
+namespace {
+
+std::string years(double seconds)
+{
+    return seconds / units::year >= 1 ? formatCount(seconds / units::year) + " years" : formatDuration(seconds);
+}
+
+} // namespace
+
+std::optional<PlanIssue> runIssue(const Scenario& s, const ReliabilityReport& r)
+{
+    const ReliabilitySpec& spec = s.reliability;
+    const double M = r.clusterMtbf;
+    const bool tooManyFailures = !(r.expectedFailures <= kMaxExpectedFailures);
+    if (!tooManyFailures && r.overheadFraction <= kMaxRunOverhead && std::isfinite(r.expectedTime))
+        return std::nullopt;
+    const std::string mtbf = formatDuration(M);
+    // Too long before any failure or overhead: the run itself.
+    if (!(r.cleanTime / M <= kMaxExpectedFailures))
+        return PlanIssue { "training.tokens",
+            "the run takes " + years(r.cleanTime) + " with no failures (" + formatCount(s.training.steps()) + " steps of "
+                + formatDuration(r.cleanTime / std::max(1.0, s.training.steps())) + "); with the cluster failing every " + mtbf + " it would see "
+                + formatCount(r.cleanTime / M) + " failures, more than any run survives (dtsim follows up to "
+                + formatCount(kMaxExpectedFailures) + "); train fewer tokens or on more GPUs" };
+    if (!(r.failureFreeTime / M <= kMaxExpectedFailures)) {
+        const bool straggler = !spec.backupWorkers && spec.stragglerSlowdown > 0;
+        return PlanIssue { straggler ? "reliability.straggler_slowdown" : "reliability.degraded_link.bandwidth_fraction",
+            std::string(straggler ? "the straggler" : "the degraded link") + " slows every step " + formatCount(1 + r.stepSlowdown)
+                + "x, so the run takes " + years(r.failureFreeTime) + " and would see " + formatCount(r.failureFreeTime / M)
+                + " failures; no such run finishes" };
+    }
+    const std::string expected = std::isfinite(r.expectedTime) ? years(r.expectedTime) : "forever";
+    if (spec.checkpointInterval > 0 && r.interval > r.youngInterval)
+        return PlanIssue { "reliability.checkpoint_interval",
+            "checkpointing every " + formatDuration(r.interval) + " while the cluster fails every " + mtbf
+                + ", a failure nearly always strikes before the next checkpoint, so the expected run takes " + expected
+                + " (" + formatCount(r.failureFreeTime / units::day) + " days without failures); Young's interval is "
+                + formatDuration(r.youngInterval) };
+    if (r.checkpointWrite + r.recovery > M)
+        return PlanIssue { spec.storageWriteBandwidth > 0 ? "reliability.storage_write_bandwidth" : "cluster.gpus",
+            "writing a checkpoint (" + formatDuration(r.checkpointWrite) + ") and recovering from a failure ("
+                + formatDuration(r.recovery) + ") take longer than the cluster runs between failures (" + mtbf
+                + "), so the expected run takes " + expected + "; use faster storage, asynchronous checkpoints or fewer GPUs" };
+    return PlanIssue { "cluster.gpus",
+        "the cluster fails every " + mtbf + ", so the expected run takes " + expected + " with " + formatCount(r.expectedFailures)
+            + " failures; use fewer GPUs, faster recovery or more frequent checkpoints" };
+}
+
+int affordableTrials(const ReliabilityReport& r, int wanted)
+{
+    const double perTrial = std::max(1.0, r.expectedFailures);
+    return std::clamp(static_cast<int>(std::min<double>(wanted, kMonteCarloFailureBudget / perTrial)), 1, std::max(1, wanted));
 }
 
 namespace {
@@ -216,13 +272,24 @@ struct Chaos {
     }
 };
 
+// Phases of the first trial kept for the run timeline; more could not be told apart on
+// any chart and would only cost memory.
+constexpr std::size_t kMaxRecordedPhases = 200000;
+// Checkpoint intervals between two events drawn one by one; a longer stretch is drawn
+// as one training span (its checkpoints are sub-pixel at any zoom of the whole run).
+constexpr double kMaxDrawnIntervals = 2000;
+
 class TraceRecorder {
 public:
-    explicit TraceRecorder(std::vector<RunPhase>* out) : m_out(out) {}
+    TraceRecorder(std::vector<RunPhase>* out, bool* truncated) : m_out(out), m_truncated(truncated) {}
     void add(RunPhase::Kind k, double start, double end, int cause = -1)
     {
         if (!m_out || end <= start)
             return;
+        if (m_out->size() >= kMaxRecordedPhases) {
+            *m_truncated = true;
+            return;
+        }
         if (k == RunPhase::Kind::Training && !m_out->empty() && m_out->back().kind == k && m_out->back().end >= start) {
             m_out->back().end = end;
             return;
@@ -233,6 +300,7 @@ public:
 
 private:
     std::vector<RunPhase>* m_out;
+    bool* m_truncated;
 };
 
 } // namespace
@@ -250,7 +318,10 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
         cumulative[i] = acc += r.failuresPerDayByCause[i];
     const double gpuHoursPerSecond = double(r.gpus) / 3600.0;
     const double T = r.failureFreeTime, I = r.interval, C = r.checkpointWrite, R = r.recovery;
-    const double cap = 100 * std::max(T + I, 1.0); // a run this long is hopeless
+    // Bounded by work: a trial follows at most 50 times the expected failures (the
+    // tail of a geometric number of retries), and says so when it stops there.
+    const double expectedFailures = lambda > 0 && std::isfinite(r.expectedTime) ? r.expectedTime / (r.clusterMtbf + R) : 0.0;
+    const double failureCap = 50 * expectedFailures + 1000;
     const Chaos chaos(spec.chaos);
     Rng rng { seed };
     double failures = 0;
@@ -262,12 +333,16 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     for (int trial = 0; trial < trials; ++trial) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             break;
-        TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr);
-        double t = 0, done = 0;
+        TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr, &out.firstTrialTruncated);
+        double t = 0, done = 0, trialFailures = 0;
         double nextFailure = lambda > 0 ? rng.exponential(lambda) : INFINITY;
         std::size_t injected = 0, change = 0, corruption = 0;
         bool latestCorrupt = false;
-        while (done < T && t < cap) {
+        while (done < T) {
+            if (trialFailures >= failureCap) {
+                ++out.cappedTrials;
+                break;
+            }
             while (change < chaos.changes.size() && chaos.changes[change] <= t)
                 ++change;
             const double nextChange = change < chaos.changes.size() ? chaos.changes[change] : INFINITY;
@@ -280,7 +355,9 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
             const double segment = I * pace + C;
             const double jump = std::min(fullLeft, std::floor((std::min(failAt, nextChange) - t) / segment));
             if (jump >= 1) {
-                if (trace.on())
+                if (trace.on() && jump > kMaxDrawnIntervals)
+                    trace.add(RunPhase::Kind::Training, t, t + jump * segment);
+                else if (trace.on())
                     for (double k = 0; k < jump; ++k) {
                         trace.add(RunPhase::Kind::Training, t + k * segment, t + k * segment + I * pace);
                         trace.add(RunPhase::Kind::Checkpoint, t + k * segment + I * pace, t + (k + 1) * segment);
@@ -312,6 +389,7 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
                 trace.add(RunPhase::Kind::Recovery, failAt, failAt + R, cause);
                 t = failAt + R;
                 failures += 1;
+                trialFailures += 1;
                 if (isInjected)
                     ++injected;
                 if (!isInjected || nextFailure < t)

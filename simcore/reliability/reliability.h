@@ -3,6 +3,7 @@
 // checkpoint size and cost, the optimal interval (Young 1974, Daly 2006), the expected
 // time to train, and a seeded Monte Carlo of the whole run.
 #include "../calibration.h"
+#include "../plan_check.h"
 #include "../report.h"
 #include "../scenario.h"
 
@@ -50,6 +51,7 @@ struct ReliabilityReport {
     double stepSlowdown = 0;     // from stragglers and degraded links, after mitigation
     double firstOrderOverhead = 0; // C/tau + (R + tau/2)/M: the textbook sum
     double expectedTime = 0;     // exact expectation under exponential failures
+    double expectedFailures = 0; // over the expected run: expectedTime / (MTBF + recovery)
     double overheadFraction = 0; // expected / failure-free - 1
     double mitigationGpuHours = 0; // idle spares and backup workers over the expected run
     double spareGpus = 0;        // hot spares held idle: whole nodes
@@ -75,6 +77,24 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
 // The same with the scenario's simulation already at hand (the planner's cost search).
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates, const Report& base);
 
+// Past these a run is not one anyone would launch, and a Monte Carlo of it would not
+// end: an expected run more than 20 times its failure-free length (each checkpoint
+// interval is retried about e^{(tau + C)/M} times), or more than 100,000 failures.
+inline constexpr double kMaxRunOverhead = 20;
+inline constexpr double kMaxExpectedFailures = 1e5;
+// Failures the Monte Carlo follows in all its trials together (about 30 ns each).
+inline constexpr double kMonteCarloFailureBudget = 5e7;
+
+// Why the run as configured cannot finish, naming the field to change; nullopt when it
+// can. Every consumer of expectedTime (run, cost, the Reliability and Cost tabs) asks
+// this first, so an unfinishable run is explained, never printed as inf or simulated
+// for hours.
+std::optional<PlanIssue> runIssue(const Scenario& s, const ReliabilityReport& r);
+
+// The trials a Monte Carlo of `r` can afford within kMonteCarloFailureBudget, at most
+// `wanted` and at least 1.
+int affordableTrials(const ReliabilityReport& r, int wanted);
+
 // One phase of one simulated run, for the run timeline.
 struct RunPhase {
     enum class Kind { Training, Lost, Checkpoint, Recovery, Slow };
@@ -90,7 +110,11 @@ struct MonteCarloResult {
     std::array<double, kFailureCauseCount> lostGpuHoursByCause {}; // lost work plus recovery, per trial
     double checkpointGpuHours = 0;
     double failuresMean = 0;
+    // Trials stopped after 50 times the expected failures (plus 1,000): their times are
+    // lower bounds. Counted and reported, never hidden.
+    int cappedTrials = 0;
     std::vector<RunPhase> firstTrial; // trial 0's phases, when asked for
+    bool firstTrialTruncated = false;  // ... and there were more than could be kept
 };
 
 // Seeded: the same seed gives the same result. Chaos events apply to every trial.

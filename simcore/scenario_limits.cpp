@@ -1,0 +1,56 @@
+#include "scenario_limits.h"
+
+#include "model.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim {
+
+namespace {
+
+// The field that contributes most of the parameters, to blame for too many.
+std::string largestPart(const ModelSpec& m, const ParameterCounts& c)
+{
+    const double layers = m.layers * (c.attentionPerLayer + c.normsPerLayer + c.denseMlpPerLayer);
+    const double experts = m.moeLayerCount() * c.expertParamsPerLayer;
+    const double embeddings = c.embedding + c.outputHead;
+    if (embeddings >= layers && embeddings >= experts)
+        return "model.vocab";
+    if (experts >= layers)
+        return "model.moe.experts";
+    return "model.hidden";
+}
+
+} // namespace
+
+std::optional<PlanIssue> checkLimits(const Scenario& s)
+{
+    const ModelSpec& m = s.model;
+    const TrainingSpec& t = s.training;
+
+    const ParameterCounts c = countParameters(m, t.seqLen);
+    if (!(c.total <= kMaxParameters))
+        return PlanIssue { largestPart(m, c),
+            "the model has " + formatCount(c.total) + " parameters (layers " + std::to_string(m.layers) + ", hidden "
+                + std::to_string(m.hidden) + ", vocabulary " + std::to_string(m.vocab)
+                + "): more than any cluster could hold; dtsim models up to " + formatCount(kMaxParameters) };
+
+    // At least one optimizer step: a batch larger than the whole run is not a run.
+    const double perStep = t.tokensPerStep();
+    if (!(t.tokens >= perStep))
+        return PlanIssue { "training.tokens",
+            "training.tokens = " + formatCount(t.tokens) + " is less than one step (global_batch x seq_len = "
+                + formatCount(perStep) + " tokens); train at least one step's tokens or shrink the batch" };
+    return std::nullopt;
+}
+
+std::optional<PlanIssue> checkScenario(const Scenario& s)
+{
+    if (auto issue = checkPlan(s))
+        return issue;
+    return checkLimits(s);
+}
+
+} // namespace dtsim
