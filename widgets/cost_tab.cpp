@@ -126,6 +126,15 @@ void CostTab::showScenario(const Scenario* s)
 
 void CostTab::showStudy(const CostStudy& c)
 {
+    if (c.problem) {
+        m_hasResult = false;
+        for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement })
+            clearChart(v->chart());
+        m_summary->setText(tr("<b>This run would not finish, so it has no price.</b> %1<br>Change <b>%2</b>.")
+                               .arg(QString::fromStdString(c.problem->reason).toHtmlEscaped(),
+                                   QString::fromStdString(c.problem->field)));
+        return;
+    }
     m_study = c;
     m_hasResult = true;
     const CostReport& r = c.report;

@@ -112,14 +112,18 @@ void Evaluator::requestRunOutlook(const Scenario& s, const FailureRates& rates, 
     runJob<RunOutlook>(this,
         [s, rates, cal, cancel, trials, seed] {
             RunOutlook o;
-            o.trials = trials;
+            o.trialsAsked = trials;
             o.report = analyzeReliability(s, cal, rates);
-            o.run = simulateRun(o.report, s.reliability, trials, seed, true, cancel.get());
+            o.problem = runIssue(s, o.report);
+            if (o.problem)
+                return o;
+            o.trials = affordableTrials(o.report, trials);
+            o.run = simulateRun(o.report, s.reliability, o.trials, seed, true, cancel.get());
             o.hasChaos = !s.reliability.chaos.empty();
             if (o.hasChaos) {
                 ReliabilitySpec calm = s.reliability;
                 calm.chaos.clear();
-                o.clean = simulateRun(o.report, calm, trials, seed, false, cancel.get());
+                o.clean = simulateRun(o.report, calm, o.trials, seed, false, cancel.get());
             }
             return o;
         },
@@ -140,7 +144,12 @@ void Evaluator::requestCostStudy(const Scenario& s, const std::vector<HardwareSp
         [s, catalog, rates, cost, cal, cancel] {
             CostStudy study;
             study.deadline = s.training.deadline;
-            study.report = analyzeCost(s, cal, rates, cost);
+            const Report base = simulate(s, cal);
+            const ReliabilityReport rel = analyzeReliability(s, cal, ratesForPricing(rates, cost, s.cost), base);
+            study.problem = runIssue(s, rel);
+            if (study.problem)
+                return study;
+            study.report = analyzeCost(s, base, rel, cost);
             if (!cancel->load())
                 study.byGpuCount = costByGpuCount(s, cal, rates, cost);
             if (!cancel->load())

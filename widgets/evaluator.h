@@ -15,6 +15,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <optional>
 #include <memory>
 
 namespace dtsim::gui {
@@ -23,6 +24,7 @@ namespace dtsim::gui {
 // scenario's chaos events and, when there are any, the same seeds without them.
 // The Cost tab's data: the run priced, at other GPU counts, and on other GPU types.
 struct CostStudy {
+    std::optional<PlanIssue> problem; // the run cannot finish: why (nothing else is priced)
     CostReport report;
     std::vector<CostPoint> byGpuCount;
     std::vector<ProcurementRow> byGpuType;
@@ -36,10 +38,12 @@ struct ClusterComparison {
 
 struct RunOutlook {
     ReliabilityReport report;
+    std::optional<PlanIssue> problem; // the run cannot finish: why, and what to change (no Monte Carlo)
     MonteCarloResult run;
     MonteCarloResult clean;
     bool hasChaos = false;
-    int trials = 0;
+    int trials = 0;       // run: fewer than asked when the run's failures exhaust the budget
+    int trialsAsked = 0;
 };
 
 class Evaluator : public QObject {

@@ -104,6 +104,18 @@ void ReliabilityTab::request()
 
 void ReliabilityTab::showOutlook(const RunOutlook& o)
 {
+    if (o.problem) {
+        // Nothing to draw: say why the run never ends and what to change.
+        m_hasResult = false;
+        m_timeline->clear(tr("No run to show: it would not finish."));
+        m_histogram->clearPlottables();
+        m_histogram->clearItems();
+        m_histogram->replot();
+        m_summary->setText(tr("<b>This run would not finish.</b> %1<br>Change <b>%2</b>.")
+                               .arg(QString::fromStdString(o.problem->reason).toHtmlEscaped(),
+                                   QString::fromStdString(o.problem->field)));
+        return;
+    }
     if (o.run.times.empty())
         return;
     m_hasResult = true;
@@ -139,6 +151,12 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
                                  .arg(duration(m.p50), duration(m.p90), duration(m.p99)));
     row(tr("Goodput"), tr("%1% over %2 trials, %3 failures a run; GPU-hours lost: %4")
                            .arg(100 * m.goodput, 0, 'f', 1).arg(o.trials).arg(m.failuresMean, 0, 'f', 1).arg(lost));
+    if (o.trials < o.trialsAsked)
+        row(tr("Trials"), tr("%1 of the %2 asked: with %3 failures a run, the Monte Carlo follows at most %4 failures")
+                              .arg(o.trials).arg(o.trialsAsked).arg(m.failuresMean, 0, 'f', 0)
+                              .arg(QString::fromStdString(formatCount(kMonteCarloFailureBudget))));
+    if (m.cappedTrials > 0)
+        row(tr("Capped"), tr("%1 trials stopped after 50 times the expected failures; their times are lower bounds").arg(m.cappedTrials));
     if (r.stepSlowdown > 0)
         row(tr("Stragglers"), tr("every step %1% slower (a slow GPU or a degraded link)").arg(100 * r.stepSlowdown, 0, 'f', 1));
     if (r.mitigationGpuHours > 0)

@@ -82,8 +82,9 @@ void RunTimelineView::setRun(std::vector<RunPhase> phases, std::vector<ChaosEven
     update();
 }
 
-void RunTimelineView::clear()
+void RunTimelineView::clear(const QString& why)
 {
+    m_emptyText = why;
     m_phases.clear();
     m_chaos.clear();
     update();
@@ -147,7 +148,7 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     const int text = fontMetrics().height();
     if (m_phases.empty()) {
         p.setPen(fg);
-        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("No run to show: the plan is not valid."));
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, m_emptyText.isEmpty() ? tr("No run to show: the plan is not valid.") : m_emptyText);
         return;
     }
 

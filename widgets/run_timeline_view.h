@@ -16,7 +16,8 @@ public:
     explicit RunTimelineView(QWidget* parent = nullptr);
     // `failureFree` and `expected` are drawn as reference lines (seconds).
     void setRun(std::vector<RunPhase> phases, std::vector<ChaosEvent> chaos, double failureFree, double expected);
-    void clear();
+    // Shows `why` where the run would be drawn.
+    void clear(const QString& why = {});
     void fit();
     const RunPhase* phaseAt(const QPoint& p) const;
     void renderTo(QPainter& painter, const QSize& size);
@@ -43,6 +44,7 @@ private:
     void paint(QPainter& p, const QSize& size);
 
     std::vector<RunPhase> m_phases;
+    QString m_emptyText;
     std::vector<ChaosEvent> m_chaos;
     double m_failureFree = 0, m_expected = 0, m_end = 1;
     double m_t0 = 0, m_t1 = 1;

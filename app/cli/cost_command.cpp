@@ -4,6 +4,8 @@
 
 #include "simcore/cost/cost.h"
 #include "simcore/cost/cost_study.h"
+#include "simcore/reliability/reliability.h"
+#include "simcore/step.h"
 #include "simcore/units.h"
 
 #include <QJsonArray>
@@ -48,7 +50,11 @@ int runCost(const QStringList& args)
         FieldLocator where;
         const Scenario s = loadScenarioArgument(p, d, &where);
         checkCostInputs(s, d.costRates, where);
-        const CostReport r = analyzeCost(s, d.calibration, d.failureRates, d.costRates);
+        const Report base = simulate(s, d.calibration);
+        const ReliabilityReport rel = analyzeReliability(s, d.calibration, ratesForPricing(d.failureRates, d.costRates, s.cost), base);
+        if (auto issue = runIssue(s, rel))
+            where.fail(issue->field, issue->reason);
+        const CostReport r = analyzeCost(s, base, rel, d.costRates);
         const std::vector<CostPoint> sweep = p.isSet("sweep") ? costByGpuCount(s, d.calibration, d.failureRates, d.costRates)
                                                               : std::vector<CostPoint> {};
         const std::vector<ProcurementRow> compare = p.isSet("compare")

@@ -35,6 +35,8 @@ QJsonObject candidateJson(const PlanCandidate& c, const PlanCandidate* baseline)
         { "memory_per_gpu_bytes", c.step.memory.total } };
     if (baseline)
         o.insert("speedup_vs_baseline", baseline->timeToTrain / c.timeToTrain);
+    if (!c.finishes)
+        o.insert("finishes", false);
     if (c.costUsd > 0) {
         o.insert("cost_usd", c.costUsd);
         o.insert("expected_time_s", c.expectedTime);
@@ -56,7 +58,8 @@ QString candidateLine(const PlanCandidate& c)
         .arg(QString::fromUtf8(recomputeName(p.recompute).data()), -9).arg(p.sequenceParallel ? "sp" : "  ")
         .arg(QString::fromStdString(formatSeconds(c.step.stepTime)), 9)
         .arg(QString("%1%  %2").arg(100 * c.step.mfu, 5, 'f', 1).arg(QString::fromStdString(formatDuration(c.timeToTrain))))
-        + (c.costUsd > 0 ? QString("  $%1%2").arg(QString::fromStdString(formatCount(c.costUsd)), c.meetsLimits ? "" : " (misses the deadline)") : QString());
+        + (c.costUsd > 0 ? QString("  $%1%2").arg(QString::fromStdString(formatCount(c.costUsd)), c.meetsLimits ? "" : " (misses the deadline)") : QString())
+        + (c.finishes ? QString() : QString("  never finishes: failures outpace its checkpoints"));
 }
 
 } // namespace
@@ -108,6 +111,7 @@ int runSearch(const QStringList& args)
             if (r.rejectedByRule[i] > 0)
                 rejected.insert(QString::fromUtf8(planRuleName(static_cast<PlanRule>(i)).data()), double(r.rejectedByRule[i]));
         rejected.insert("memory", double(r.rejectedMemory));
+        rejected.insert("never_finishes", double(r.rejectedUnfinished));
 
         QTextStream out(stdout);
         if (p.isSet("json")) {
@@ -142,8 +146,11 @@ int runSearch(const QStringList& args)
         if (*objective == Objective::Cost) {
             if (costed.naive)
                 out << "   " << candidateLine(*costed.naive) << "   (naive: largest DP that fits, no tuning)\n";
-            out << QString("\nThe cheapest plan saves %1% against the naive plan and %2% against yours.\n")
-                       .arg(100 * costed.savingVsNaive, 0, 'f', 1).arg(100 * costed.savingVsGiven, 0, 'f', 1);
+            if (r.top.empty())
+                out << "\nNo plan both fits and finishes.\n";
+            else
+                out << QString("\nThe cheapest plan saves %1% against the naive plan and %2% against yours.\n")
+                           .arg(100 * costed.savingVsNaive, 0, 'f', 1).arg(100 * costed.savingVsGiven, 0, 'f', 1);
         }
         out << "\nRejected:";
         for (auto it = rejected.begin(); it != rejected.end(); ++it)

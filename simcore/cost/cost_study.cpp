@@ -39,7 +39,11 @@ std::vector<CostPoint> costByGpuCount(const Scenario& s, const Calibration& c, c
         v.cluster.gpus = dp * modelParallel;
         if (checkPlan(v) || !memoryPerGpu(v, c).fits)
             continue;
-        out.push_back(pointOf(v, analyzeCost(v, c, rates, cost)));
+        const Report base = simulate(v, c);
+        const ReliabilityReport rel = analyzeReliability(v, c, ratesForPricing(rates, cost, v.cost), base);
+        if (runIssue(v, rel))
+            continue; // failures would keep this many GPUs from ever finishing
+        out.push_back(pointOf(v, analyzeCost(v, base, rel, cost)));
     }
     return out;
 }
@@ -92,7 +96,7 @@ std::vector<ProcurementRow> compareGpuTypes(const Scenario& s, const Calibration
                 const PlanCandidate& best = r.search.top.front();
                 v.plan = best.plan;
                 v.training.microBatch = best.microBatch;
-                row.feasible = true;
+                row.feasible = true; // the search keeps only runs that finish
                 row.mfu = best.step.mfu;
                 row.point = pointOf(v, analyzeCost(v, c, rates, cost));
             }

@@ -28,7 +28,7 @@ std::optional<Objective> objectiveFromName(std::string_view n)
 
 long long SearchResult::considered() const
 {
-    long long n = evaluated + rejectedMemory;
+    long long n = evaluated + rejectedMemory + rejectedUnfinished;
     for (long long r : rejectedByRule)
         n += r;
     return n;
@@ -95,6 +95,7 @@ struct WorkerResult {
     long long evaluated = 0;
     std::array<long long, kPlanRuleCount> rejected {};
     long long rejectedMemory = 0;
+    long long rejectedUnfinished = 0;
 };
 
 // Everything below one (gpus, tp, cp, pp) choice. `s` is this worker's own copy.
@@ -175,8 +176,13 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                             cand.gpus = out.gpus;
                             cand.step = simulateStep(s, c);
                             cand.timeToTrain = cand.step.stepTime * s.training.steps();
-                            if (o.objective == Objective::Cost && o.cost)
+                            if (o.objective == Objective::Cost && o.cost) {
                                 priceCandidate(s, c, *o.cost, cand);
+                                if (!cand.finishes) {
+                                    ++w.rejectedUnfinished;
+                                    continue;
+                                }
+                            }
                             ++w.evaluated;
                             w.top.offer(cand);
                         }
@@ -196,6 +202,11 @@ void priceCandidate(const Scenario& s, const Calibration& c, const CostContext& 
     base.steps = s.training.steps();
     base.timeToTrain = cand.timeToTrain;
     const ReliabilityReport rel = analyzeReliability(s, c, ctx.rates, base);
+    cand.finishes = !runIssue(s, rel);
+    if (!cand.finishes) {
+        cand.meetsLimits = false; // the price of a run that never ends means nothing
+        return;
+    }
     const CostReport cost = analyzeCost(s, base, rel, ctx.cost);
     cand.costUsd = cost.totalUsd;
     cand.expectedTime = cost.wallSeconds;
@@ -295,6 +306,7 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
             merged.offer(cand);
         result.evaluated += w.evaluated;
         result.rejectedMemory += w.rejectedMemory;
+        result.rejectedUnfinished += w.rejectedUnfinished;
         for (int i = 0; i < kPlanRuleCount; ++i)
             result.rejectedByRule[i] += w.rejected[i];
     }

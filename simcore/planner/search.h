@@ -51,6 +51,7 @@ struct PlanCandidate {
     double expectedTime = 0; // failures and checkpoints included
     double co2eTonnes = 0;
     bool meetsLimits = true; // deadline and carbon cap
+    bool finishes = true;    // false: failures would keep the run from ever ending (runIssue)
 };
 
 // Prices a candidate whose plan `s` already carries (the cost objective's score).
@@ -62,6 +63,7 @@ struct SearchResult {
     long long evaluated = 0; // plans simulated (valid and fitting)
     std::array<long long, kPlanRuleCount> rejectedByRule {};
     long long rejectedMemory = 0;
+    long long rejectedUnfinished = 0; // cost objective: runs failures would never let finish
     bool cancelled = false;
     long long considered() const;
 };
