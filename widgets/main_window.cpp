@@ -22,6 +22,7 @@
 #include "simcore/input_error.h"
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/loader/scenario_writer.h"
+#include "simcore/report_check.h"
 #include "simcore/scenario_limits.h"
 #include "simcore/units.h"
 
@@ -602,6 +603,14 @@ void MainWindow::refresh()
         return;
     }
     const Report r = m_evaluator->report(s);
+    if (const auto bad = badQuantity(r)) {
+        // The engine's edge: a number that is not finite is never drawn.
+        const QString why = QString::fromStdString(badQuantityMessage(*bad));
+        m_dashboard->showInvalid(why);
+        m_teaching->showInvalid(why);
+        m_currentValid = false;
+        return;
+    }
     m_dashboard->showReport(s, r);
     m_teaching->showReport(s, r);
     m_breakdown->showReport(r.step);

@@ -8,10 +8,15 @@
 #include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
 
+#include "simcore/report_check.h"
+
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -79,7 +84,39 @@ Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, 
     return s;
 }
 
-void printJson(const QJsonDocument& doc) { QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented)); }
+namespace {
+
+// The path of the first number in `v` that is NaN or infinite (JSON would print it as
+// null), or an empty string.
+QString nonFiniteAt(const QJsonValue& v, const QString& path)
+{
+    if (v.isDouble())
+        return std::isfinite(v.toDouble()) ? QString() : (path.isEmpty() ? "(top)" : path);
+    if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            if (QString at = nonFiniteAt(a[i], QString("%1[%2]").arg(path).arg(i)); !at.isEmpty())
+                return at;
+    }
+    if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (QString at = nonFiniteAt(it.value(), path.isEmpty() ? it.key() : path + "." + it.key()); !at.isEmpty())
+                return at;
+    }
+    return {};
+}
+
+} // namespace
+
+void printJson(const QJsonDocument& doc)
+{
+    // The engine's edge: a number that is not finite never leaves as null.
+    const QString bad = nonFiniteAt(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()), {});
+    if (!bad.isEmpty())
+        throw InputError("dtsim-cli", 0, bad.toStdString(), badQuantityMessage(bad.toStdString()));
+    QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+}
 
 int reportInputError(const InputError& e)
 {

@@ -12,6 +12,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
+#include "simcore/report_check.h"
+
 #include <QJsonObject>
 #include <QTextStream>
 
@@ -27,8 +29,11 @@ int runSimulate(const QStringList& args)
         return kExitBadInput;
     try {
         const EngineData d = loadEngineData(p);
-        const Scenario s = loadScenarioArgument(p, d);
+        FieldLocator where;
+        const Scenario s = loadScenarioArgument(p, d, &where);
         const Report r = simulate(s, d.calibration);
+        if (const auto bad = badQuantity(r))
+            where.fail("", badQuantityMessage(*bad));
         if (p.isSet("json"))
             printJson(QJsonDocument(reportToJson(s, r)));
         else

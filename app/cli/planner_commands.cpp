@@ -149,11 +149,10 @@ int runFrontier(const QStringList& args)
                 j.insert("hidden", pt.hidden);
                 pts.append(j);
             }
-            out << QJsonDocument(QJsonObject { { "gpu", QString::fromStdString(gpu) }, { "months", o.months },
+            printJson(QJsonDocument(QJsonObject { { "gpu", QString::fromStdString(gpu) }, { "months", o.months },
                                      { "mode", mode }, { "model", family }, { "points", pts },
                                      { "best_mfu", f.bestMfu }, { "max_flop_at_80pct", f.maxFlopAt80 },
-                                     { "max_flop_any", f.maxFlopAny }, { "frontier_ms", ms } })
-                       .toJson(QJsonDocument::Indented);
+                                     { "max_flop_any", f.maxFlopAny }, { "frontier_ms", ms } }));
             return kExitOk;
         }
         if (p.isSet("csv")) {
@@ -214,9 +213,8 @@ int runScaling(const QStringList& args)
                 fixed.append(pointJson(pt));
             for (const ScalingPoint& pt : curves.growingBatch)
                 growing.append(pointJson(pt));
-            out << QJsonDocument(QJsonObject { { "fixed_batch", fixed }, { "growing_batch", growing },
-                                     { "sync_wall_gpus", curves.syncWallGpus } })
-                       .toJson(QJsonDocument::Indented);
+            printJson(QJsonDocument(QJsonObject { { "fixed_batch", fixed }, { "growing_batch", growing },
+                                     { "sync_wall_gpus", curves.syncWallGpus } }));
             return kExitOk;
         }
         const bool csv = p.isSet("csv");

@@ -126,7 +126,7 @@ int runSearch(const QStringList& args)
                 doc.insert("saving_vs_naive", costed.naive ? QJsonValue(costed.savingVsNaive) : QJsonValue(QJsonValue::Null));
                 doc.insert("saving_vs_given", base ? QJsonValue(costed.savingVsGiven) : QJsonValue(QJsonValue::Null));
             }
-            out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+            printJson(QJsonDocument(doc));
             return kExitOk;
         }
         out << QString("%1: %2 plans considered, %3 valid and fitting, searched in %4 ms\n\n")

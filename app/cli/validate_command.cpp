@@ -109,7 +109,7 @@ int runValidate(const QStringList& args)
             }
             const QJsonObject doc { { "runs", rows }, { "good", statsJson(v.good) }, { "all", statsJson(v.all) },
                 { "per_source", bySourceJson(v.goodBySource, v.allBySource) } };
-            out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+            printJson(QJsonDocument(doc));
             return kExitOk;
         }
 
