@@ -701,7 +701,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     // SMs while they wait but move far less HBM traffic a second (overlap_slowdown_scale_out).
     double hidden = 0, hiddenOut = 0;
     for (const CommReport& cr : out.comm)
-        (cr.span.domains > 1 ? hiddenOut : hidden) += cr.totalSeconds - cr.exposedSeconds;
+        (cr.span.domains > 1 ? hiddenOut : hidden) += std::max(0.0, cr.totalSeconds - cr.exposedSeconds); // rounding can leave -1e-16
     b.contention = c.overlapSlowdown * hidden + c.overlapSlowdownScaleOut * hiddenOut;
 
     if (opts.idealized) {

@@ -1,5 +1,7 @@
 #include "run_to_scenario.h"
 
+#include "../scenario_limits.h"
+
 #include "../loader/hardware_loader.h"
 #include "../memory.h"
 #include "../plan_check.h"
@@ -391,7 +393,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         p.schedule = Schedule::OneFOneB, p.virtualStages = 1; // runs needing it used a variant
     t.tokens = t.tokensPerStep();
 
-    if (auto issue = checkPlan(s))
+    if (auto issue = checkScenario(s))
         return SkippedRun { "plan rejected: " + issue->field + ": " + issue->reason };
     // A run that happened fitted in memory. When the source leaves recomputation
     // unstated, take the least recomputation that fits (frameworks enable it for that).

@@ -1,5 +1,7 @@
 #include "validation.h"
 
+#include "../report_check.h"
+
 #include "../step.h"
 #include "reported_throughput.h"
 #include "run_to_scenario.h"
@@ -56,6 +58,13 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
             continue;
         }
         const StepReport rep = simulateStep(s, calibration);
+        if (const auto bad = badQuantity(rep)) {
+            // Never a NaN in the statistics: a row the engine cannot compute is skipped, saying why.
+            row.skipped = true;
+            row.skipReason = "the prediction's " + *bad + " is not a finite number";
+            out.rows.push_back(row);
+            continue;
+        }
         row.reported = *measured.tokensPerSecondPerGpu;
         row.predicted = rep.tokensPerSecond / s.plan.gpus();
         row.relError = (row.predicted - row.reported) / row.reported;
