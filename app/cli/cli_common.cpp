@@ -118,6 +118,39 @@ void printJson(const QJsonDocument& doc)
     QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
 }
 
+namespace {
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+} // namespace
+
+double numberOption(const QCommandLineParser& p, const QString& name, double min, double max, const std::string& what)
+{
+    bool ok = false;
+    const QString text = p.value(name);
+    const double v = text.toDouble(&ok);
+    if (!ok || !(v >= min) || !(v <= max))
+        throw InputError("--" + name.toStdString(), 0, "",
+            "\"" + text.toStdString() + "\" is not " + what + " from " + shortNumber(min) + " to " + shortNumber(max));
+    return v;
+}
+
+long long wholeOption(const QCommandLineParser& p, const QString& name, long long min, long long max, const std::string& what)
+{
+    bool ok = false;
+    const QString text = p.value(name);
+    const long long v = text.toLongLong(&ok);
+    if (!ok || v < min || v > max)
+        throw InputError("--" + name.toStdString(), 0, "",
+            "\"" + text.toStdString() + "\" is not " + what + " from " + std::to_string(min) + " to " + std::to_string(max));
+    return v;
+}
+
 int reportInputError(const InputError& e)
 {
     std::fprintf(stderr, "%s\n", e.what());

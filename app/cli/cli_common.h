@@ -40,6 +40,12 @@ EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where = nullptr);
 
 void printJson(const QJsonDocument& doc);
+
+// A numeric option within [min, max]; otherwise an InputError naming the option, the
+// text given and the accepted range, e.g. `--months: "1e9" is not a number of months
+// from 0.01 to 1200`.
+double numberOption(const QCommandLineParser& p, const QString& name, double min, double max, const std::string& what);
+long long wholeOption(const QCommandLineParser& p, const QString& name, long long min, long long max, const std::string& what);
 int reportInputError(const InputError& e);
 
 // Refuses a scenario the cost model cannot price (no rent price, no GPU price, unknown region).

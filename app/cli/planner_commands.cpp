@@ -23,6 +23,8 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <limits>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -69,30 +71,19 @@ int runFrontier(const QStringList& args)
                 throw InputError("--network", 0, "", "unknown GPU \"" + netId + "\"");
             o.network = *net;
         }
-        bool ok = false;
-        o.months = p.value("months").toDouble(&ok);
-        if (!ok || !(o.months > 0) || o.months > 1200)
-            throw InputError("--months", 0, "", "expected a positive number of months");
+        o.months = numberOption(p, "months", 0.01, 1200, "a training duration in months");
         const QString family = p.value("model");
         if (family != "dense" && family != "moe")
-            throw InputError("--model", 0, "", "expected dense or moe");
+            throw InputError("--model", 0, "", "\"" + family.toStdString() + "\" is not one of: dense, moe");
         o.moe = family == "moe";
         const QString mode = p.value("mode");
         if (mode != "realistic" && mode != "idealized")
-            throw InputError("--mode", 0, "", "expected realistic or idealized");
+            throw InputError("--mode", 0, "", "\"" + mode.toStdString() + "\" is not one of: realistic, idealized");
         o.mode = mode == "idealized" ? FrontierMode::Idealized : FrontierMode::Realistic;
-        o.maxGpus = p.value("max-gpus").toLongLong(&ok);
-        if (!ok || o.maxGpus < 0)
-            throw InputError("--max-gpus", 0, "", "expected a whole number (0 = no limit)");
-        o.batch.coefficient = p.value("batch-coefficient").toDouble(&ok);
-        if (!ok || !(o.batch.coefficient > 0))
-            throw InputError("--batch-coefficient", 0, "", "expected a positive number");
-        o.batch.exponent = p.value("batch-exponent").toDouble(&ok);
-        if (!ok || !(o.batch.exponent > 0) || o.batch.exponent > 1)
-            throw InputError("--batch-exponent", 0, "", "expected a number in (0, 1]");
-        o.points = p.value("points").toInt(&ok);
-        if (!ok || o.points < 2 || o.points > 1000)
-            throw InputError("--points", 0, "", "expected a whole number from 2 to 1000");
+        o.maxGpus = wholeOption(p, "max-gpus", 0, std::numeric_limits<int>::max(), "a GPU count (0 = no limit)");
+        o.batch.coefficient = numberOption(p, "batch-coefficient", 1e-6, 1e12, "a batch-size coefficient");
+        o.batch.exponent = numberOption(p, "batch-exponent", 1e-3, 1, "a batch-size exponent");
+        o.points = int(wholeOption(p, "points", 2, 1000, "a number of points"));
 
         QElapsedTimer timer;
         timer.start();
@@ -100,9 +91,7 @@ int runFrontier(const QStringList& args)
         const double ms = timer.nsecsElapsed() / 1e6;
         QTextStream out(stdout);
         if (p.isSet("explain")) {
-            const double want = p.value("explain").toDouble(&ok);
-            if (!ok || !(want > 0))
-                throw InputError("--explain", 0, "", "expected a FLOP budget such as 1e26");
+            const double want = numberOption(p, "explain", 1, 1e35, "a FLOP budget (such as 1e26)");
             const FrontierPoint* near = &f.points.front();
             for (const FrontierPoint& pt : f.points)
                 if (std::abs(std::log(pt.flop / want)) < std::abs(std::log(near->flop / want)))
