@@ -37,6 +37,15 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
                 + std::to_string(m.hidden) + ", vocabulary " + std::to_string(m.vocab)
                 + "): more than any cluster could hold; dtsim models up to " + formatCount(kMaxParameters) };
 
+    // A board capped at or below its idle power has no power left to compute with
+    // (the clock scales with the power above idle: step.cpp).
+    const HardwareSpec& h = s.hardware;
+    if (h.powerLimitWatts > 0 && h.powerLimitWatts <= h.idleWatts)
+        return PlanIssue { "hardware.power_limit",
+            "a power limit of " + formatCount(h.powerLimitWatts) + " W is at or below the " + h.name + "'s idle power ("
+                + formatCount(h.idleWatts) + " W): the GPU could not compute at all; give a limit between "
+                + formatCount(h.idleWatts) + " and " + formatCount(h.tdpWatts) + " W" };
+
     // At least one optimizer step: a batch larger than the whole run is not a run.
     const double perStep = t.tokensPerStep();
     if (!(t.tokens >= perStep))
