@@ -8,16 +8,20 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 build="${DTSIM_FUZZ_BUILD_DIR:-$here/build-fuzz}"
 CXX=clang++-14 cmake -S "$here" -B "$build" -G Ninja -DDTSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser
+cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader
 cd "$build"
-mkdir -p corpus/loader corpus/set
+mkdir -p corpus/loader corpus/set corpus/runs
 cp "$here"/presets/*.yaml corpus/loader/
 printf 'parallel.tp=4\nparallel.dp=16' > corpus/set/plan
 printf 'cluster.gpus=1e9\ntraining.tokens=-1' > corpus/set/bad
 printf 'cluster.tiers=[{span_gpus: 8}]' > corpus/set/tiers
-for target in fuzz_scenario_loader fuzz_set_parser; do
+# A few real rows of the validation file, and the rows that once gave NaN.
+head -c 20000 "$here"/tests/validation/published-runs.yaml > corpus/runs/head.yaml
+printf -- '- id: x\n  quality: good\n  architecture: {layers: 32, hidden_size: 4096, attention_heads: 32, seq_len: 0}\n  result: {tflops_per_gpu: .inf}\n' > corpus/runs/nan
+for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader; do
   corpus=corpus/loader
   [ "$target" = fuzz_set_parser ] && corpus=corpus/set
+  [ "$target" = fuzz_validation_loader ] && corpus=corpus/runs
   echo "fuzz: $target for ${seconds}s"
   rc=0
   ./tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" \

@@ -102,8 +102,13 @@ YAML::Node section(const YAML::Node& record, const char* key)
 
 std::vector<RunRecord> loadPublishedRuns(const std::string& path)
 {
-    YamlReader r(path);
-    const YAML::Node root = r.parse(readTextFile(path, "published-runs file"));
+    return loadPublishedRunsText(readTextFile(path, "published-runs file"), path);
+}
+
+std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const std::string& origin)
+{
+    YamlReader r(origin);
+    const YAML::Node root = r.parse(content);
     if (!root.IsSequence())
         r.fail(root, "(top level)", "expected a list of runs");
     std::vector<RunRecord> out;

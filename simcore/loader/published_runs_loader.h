@@ -8,5 +8,7 @@
 namespace dtsim {
 
 std::vector<RunRecord> loadPublishedRuns(const std::string& path);
+// The same from text; `origin` names it in errors.
+std::vector<RunRecord> loadPublishedRunsText(const std::string& text, const std::string& origin);
 
 } // namespace dtsim

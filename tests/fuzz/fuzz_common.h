@@ -5,11 +5,15 @@
 #include "simcore/input_error.h"
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/memory.h"
-#include "simcore/plan_check.h"
+#include "simcore/reliability/reliability.h"
+#include "simcore/report_check.h"
+#include "simcore/scenario_limits.h"
 #include "simcore/step.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -21,6 +25,7 @@ struct Data {
     std::vector<HardwareSpec> catalog = loadHardwareCatalog(std::string(DTSIM_SOURCE_DATA_DIR) + "/resources/hardware");
     std::vector<Topology> topologies = loadTopologyCatalog(std::string(DTSIM_SOURCE_DATA_DIR) + "/resources/topologies");
     Calibration calibration = loadCalibration(std::string(DTSIM_SOURCE_DATA_DIR) + "/resources/calibration/default.yaml");
+    FailureRates rates = loadFailureRates(std::string(DTSIM_SOURCE_DATA_DIR) + "/resources/reliability/reliability.yaml");
 };
 
 inline const Data& data()
@@ -29,14 +34,25 @@ inline const Data& data()
     return d;
 }
 
-// Loads, and when the plan is valid, runs the step model and the memory model on it.
+// Loads, and when the scenario is accepted, runs the step model with its sync wall,
+// the memory model and the reliability analysis on it: an accepted scenario must give
+// finite, non-negative figures (report_check.h), and a run either finishes or says why.
 inline void exercise(const std::string& text, const std::vector<Override>& overrides)
 {
     try {
         const Scenario s = loadScenarioText(text, "fuzz.yaml", data().catalog, overrides, data().topologies);
-        if (!checkPlan(s)) {
+        if (!checkScenario(s)) {
             memoryPerGpu(s, data().calibration);
-            simulateStep(s, data().calibration);
+            const Report r = simulate(s, data().calibration);
+            if (const auto bad = badQuantity(r)) {
+                std::fprintf(stderr, "accepted, but %s is not a finite, non-negative number\n", bad->c_str());
+                std::abort();
+            }
+            const ReliabilityReport rel = analyzeReliability(s, data().calibration, data().rates, r);
+            if (!runIssue(s, rel) && !std::isfinite(rel.expectedTime)) {
+                std::fprintf(stderr, "a run said to finish has an expected time of %g\n", rel.expectedTime);
+                std::abort();
+            }
         }
     } catch (const InputError& e) {
         if (std::string(e.what()).empty())
