@@ -111,7 +111,8 @@ int runSearch(const QStringList& args)
             if (r.rejectedByRule[i] > 0)
                 rejected.insert(QString::fromUtf8(planRuleName(static_cast<PlanRule>(i)).data()), double(r.rejectedByRule[i]));
         rejected.insert("memory", double(r.rejectedMemory));
-        rejected.insert("never_finishes", double(r.rejectedUnfinished));
+        if (r.rejectedUnfinished > 0)
+            rejected.insert("never_finishes", double(r.rejectedUnfinished));
 
         QTextStream out(stdout);
         if (p.isSet("json")) {

@@ -115,11 +115,8 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
 
     auto count = [&](PlanRule r) { ++w.rejected[static_cast<int>(r)]; };
 
-    const int expertChoicesMax = m.isMoe() ? m.moe.experts : 1;
-    for (int ep = 1; ep <= expertChoicesMax; ++ep) {
-        if (m.isMoe() ? (m.moe.experts % ep != 0) : ep != 1)
-            continue;
-        p.ep = ep;
+    for (const long long ep : m.isMoe() ? divisorsOf(m.moe.experts) : std::vector<long long> { 1 }) {
+        p.ep = static_cast<int>(ep);
         for (int mb = 1; mb <= std::min(o.maxMicroBatch, globalBatch); ++mb) {
             if (globalBatch % (static_cast<long long>(dp) * mb) != 0) {
                 if (globalBatch % mb == 0 || mb == 1)
