@@ -21,7 +21,7 @@ GroupSpan groupSpan(const ClusterSpec& c, int size, int stride)
     // share a domain while stride * k fits in it.
     const int domain = std::max(1, c.scaleUpDomain);
     g.perDomain = stride >= domain ? 1 : std::clamp(domain / stride, 1, g.size);
-    g.domains = (g.size + g.perDomain - 1) / g.perDomain;
+    g.domains = static_cast<int>((static_cast<long long>(g.size) + g.perDomain - 1) / g.perDomain);
 
     // Tiers the group crosses. A ring keeps members of one unit adjacent, so each group
     // sends one flow out of a unit; the unit's uplinks (span x per-GPU uplink share)

@@ -634,13 +634,13 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
 
     tpRep.totalSeconds = mb * tpTotalMb;
     tpRep.exposedSeconds = b.exposedComm[idx(CommGroup::TP)];
-    tpRep.bytesPerGpu = mb * layersPerStage * tpLayer.bytesSent * tpPasses;
-    cpRep.totalSeconds = mb * layersPerStage * cpTotalLayer;
+    tpRep.bytesPerGpu = double(mb) * layersPerStage * tpLayer.bytesSent * tpPasses;
+    cpRep.totalSeconds = double(mb) * layersPerStage * cpTotalLayer;
     cpRep.exposedSeconds = b.exposedComm[idx(CommGroup::CP)];
-    cpRep.bytesPerGpu = mb * layersPerStage * cpBytesLayer;
+    cpRep.bytesPerGpu = double(mb) * layersPerStage * cpBytesLayer;
     epRep.totalSeconds = mb * epMb;
     epRep.exposedSeconds = mb * epExposedMb;
-    epRep.bytesPerGpu = mb * moePerStage * epBytesLayer;
+    epRep.bytesPerGpu = double(mb) * moePerStage * epBytesLayer;
     ppRep.totalSeconds = ppRep.exposedSeconds = mb * ppMb;
     ppRep.bytesPerGpu = mb * ppBytesMb;
 

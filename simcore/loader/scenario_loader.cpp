@@ -111,7 +111,11 @@ private:
         m.heads = requiredInt(n, sec, "heads", 1);
         m.kvHeads = integer(n, sec, "kv_heads", 1, m.heads);
         m.headDim = integer(n, sec, "head_dim", 1, 0);
-        m.ffnHidden = integer(n, sec, "ffn_hidden", 1, 4 * m.hidden);
+        const long long defaultFfn = 4LL * m.hidden; // GPT's MLP width
+        if (!r.child(n, sec, "ffn_hidden") && defaultFfn > kMaxInt)
+            r.failField("model.hidden", "hidden = " + std::to_string(m.hidden)
+                    + " makes the default ffn_hidden (4 x hidden) larger than dtsim counts; give model.ffn_hidden");
+        m.ffnHidden = integer(n, sec, "ffn_hidden", 1, static_cast<int>(std::min<long long>(defaultFfn, kMaxInt)));
         m.gatedMlp = flag(n, sec, "gated_mlp", false);
         m.vocab = requiredInt(n, sec, "vocab", 1);
         m.tiedEmbeddings = flag(n, sec, "tied_embeddings", false);
