@@ -359,6 +359,10 @@ private slots:
         auto* ranks = tab->findChild<QCheckBox*>();
         QVERIFY(ranks);
         ranks->setChecked(true); // 16 stages x 8 TP ranks
+        // Simulated on the worker: the chart is stale until the result arrives.
+        QVERIFY(tab->isStale());
+        waitIdle(w);
+        QVERIFY(!tab->isStale());
         GanttView* g = tab->gantt();
         g->fit();
         const QImage img = g->grab().toImage();

@@ -69,7 +69,17 @@ bool Autosave::saveNow()
         return false;
     const QByteArray text = QByteArray(kHeader) + kOriginal + m_doc->path().toUtf8() + "\n"
         + QByteArray::fromStdString(scenarioToYaml(m_doc->scenario()));
-    return writeFileAtomically(m_path, text, nullptr);
+    QString why;
+    if (!writeFileAtomically(m_path, text, &why)) {
+        m_lastError = why;
+        emit failed(why);
+        return false;
+    }
+    if (!m_lastError.isEmpty()) {
+        m_lastError.clear();
+        emit recovered();
+    }
+    return true;
 }
 
 void Autosave::simulateCrash()
@@ -83,6 +93,17 @@ std::vector<RecoverableScenario> Autosave::orphans(const QString& folder)
 {
     std::vector<RecoverableScenario> found;
     const QDir dir(folder);
+    // A session that crashed with nothing unsaved leaves only its lock: clear those,
+    // or they pile up. A lock that can be taken belongs to no live session.
+    for (const QFileInfo& f : dir.entryInfoList({ "session-*.yaml.lock" }, QDir::Files | QDir::Hidden)) {
+        const QString copy = f.filePath().chopped(int(qstrlen(".lock")));
+        if (QFileInfo::exists(copy))
+            continue;
+        QLockFile stale(f.filePath());
+        stale.setStaleLockTime(0);
+        if (stale.tryLock(0))
+            stale.unlock(); // removes the file
+    }
     for (const QFileInfo& f : dir.entryInfoList({ "session-*.yaml" }, QDir::Files)) {
         QLockFile lock(f.filePath() + ".lock");
         lock.setStaleLockTime(0);

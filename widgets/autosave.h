@@ -37,8 +37,15 @@ public:
 
     QString path() const { return m_path; }
     bool saveNow();           // writes the copy if the document has unsaved changes
+    QString lastError() const { return m_lastError; } // empty once a copy is written again
     void simulateCrash();     // tests: drop the lock and stop, leaving the copy behind
     static constexpr int kDelayMs = 2000;
+
+signals:
+    // The copy could not be written (a full disk, a read-only folder): the unsaved work
+    // is not protected until it is. Retried on the next edit.
+    void failed(const QString& error);
+    void recovered();
 
 private:
     void documentChanged();
@@ -48,6 +55,7 @@ private:
     std::unique_ptr<QLockFile> m_lock;
     QTimer m_timer;
     bool m_active = true;
+    QString m_lastError;
 };
 
 } // namespace dtsim::gui

@@ -1,6 +1,7 @@
 #include "evaluator.h"
 
 #include "simcore/step.h"
+#include "simcore/units.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -15,7 +16,7 @@ Evaluator::Evaluator(Calibration calibration, QObject* parent)
 
 Evaluator::~Evaluator()
 {
-    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster })
+    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster, &m_timeline })
         if (j->cancel)
             j->cancel->store(true);
 }
@@ -182,6 +183,38 @@ void Evaluator::requestCluster(const Scenario& s, const FailureRates& rates, dou
         [this, job](const ClusterComparison& c) {
             if (job.generation == m_cluster.generation && !job.cancel->load())
                 emit clusterReady(c);
+            finished();
+        });
+}
+
+void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd)
+{
+    const Job job = start(m_timeline);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<TimelineResult>(this,
+        [s, rates, o, checkpointAtEnd, cal, cancel]() mutable {
+            TimelineResult t;
+            const Report base = simulate(s, cal);
+            t.analyticalStep = base.step.stepTime;
+            const ReliabilityReport rel = analyzeReliability(s, cal, rates, base);
+            t.intervalSteps = static_cast<long long>(std::min(1e15, rel.intervalSteps));
+            o.checkpointEverySteps = checkpointAtEnd ? o.steps : static_cast<int>(std::min<long long>(t.intervalSteps, 1 << 30));
+            o.checkpointSeconds = t.checkpointSeconds = rel.checkpointWrite;
+            // Sized before it is built: past the cap the tab explains instead of hanging.
+            t.estimatedBars = estimateTimelineEvents(s, base.step, o);
+            if (t.estimatedBars > kMaxTimelineBars) {
+                t.refused = "this timeline would have " + formatCount(t.estimatedBars) + " bars; the tab draws up to "
+                    + formatCount(kMaxTimelineBars) + ": show fewer steps, or one row per stage";
+                return t;
+            }
+            if (!cancel->load())
+                t.trace = std::make_shared<const Trace>(simulateTimeline(s, cal, o));
+            return t;
+        },
+        [this, job](const TimelineResult& t) {
+            if (job.generation == m_timeline.generation && !job.cancel->load())
+                emit timelineReady(t);
             finished();
         });
 }

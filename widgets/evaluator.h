@@ -9,6 +9,7 @@
 #include "simcore/cost/cost_study.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/sched/cluster_sim.h"
+#include "simcore/timeline/timeline.h"
 #include "simcore/report.h"
 #include "simcore/scenario.h"
 
@@ -35,6 +36,18 @@ struct CostStudy {
 struct ClusterComparison {
     ClusterResult first, second;
 };
+
+// The Timeline tab's data: the event simulation of a few steps, or why it was not made.
+struct TimelineResult {
+    std::shared_ptr<const Trace> trace; // null when refused
+    std::string refused;                // why no trace (too many bars)
+    double estimatedBars = 0;
+    double analyticalStep = 0;          // the analytical step time, for comparison
+    double checkpointSeconds = 0;
+    long long intervalSteps = 0;        // checkpoints every so many steps (reliability model)
+};
+// More bars than a Gantt chart can hold and draw in a moment; the tab says so instead.
+inline constexpr double kMaxTimelineBars = 2e6;
 
 struct RunOutlook {
     ReliabilityReport report;
@@ -65,6 +78,9 @@ public:
         const CostRates& cost);
     void requestCluster(const Scenario& s, const FailureRates& rates, double gpuHourUsd, const std::string& firstPolicy,
         const std::string& secondPolicy);
+    // `o` holds the tab's choices (steps, rows, schedule); the checkpoint interval comes
+    // from the reliability model, or falls at the end of the window (`checkpointAtEnd`).
+    void requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd);
     bool busy() const { return m_running > 0; }
 
 signals:
@@ -75,6 +91,7 @@ signals:
     void runOutlookReady(const dtsim::gui::RunOutlook& o);
     void costStudyReady(const dtsim::gui::CostStudy& c);
     void clusterReady(const dtsim::gui::ClusterComparison& c);
+    void timelineReady(const dtsim::gui::TimelineResult& t);
     void busyChanged(bool busy);
 
 private:
@@ -86,7 +103,7 @@ private:
     void finished();
 
     Calibration m_calibration;
-    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster;
+    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster, m_timeline;
     int m_running = 0;
 };
 

@@ -31,6 +31,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -44,6 +45,8 @@
 #include <QProgressBar>
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QEventLoop>
+#include <QTimer>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -77,6 +80,14 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
 {
     m_doc = new ScenarioDocument(this);
     m_autosave = new Autosave(m_doc, m_data.autosaveFolder, this);
+    connect(m_autosave, &Autosave::failed, this, [this](const QString& why) {
+        showBanner(tr("Could not write the recovery copy of your unsaved changes: %1. Until it can be written, "
+                      "a crash would lose them: save the scenario (File > Save as) somewhere with room.").arg(why));
+    });
+    connect(m_autosave, &Autosave::recovered, this, [this] {
+        if (bannerText().startsWith(tr("Could not write the recovery copy")))
+            showBanner({});
+    });
     m_evaluator = new Evaluator(m_data.calibration, this);
 
     auto* central = new QWidget(this);
@@ -119,7 +130,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_plans, tr("Best plans"));
     m_topology = new TopologyEditor(m_doc, m_data.topologies, m_tabs);
     m_tabs->addTab(m_topology, tr("Topology"));
-    m_timeline = new TimelineTab(m_evaluator->calibration(), m_data.failureRates, m_tabs);
+    m_timeline = new TimelineTab(m_evaluator, m_data.failureRates, m_tabs);
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_reliability = new ReliabilityTab(m_evaluator, m_data.failureRates, m_tabs);
     m_tabs->addTab(m_reliability, tr("Reliability"));
@@ -419,13 +430,15 @@ QString MainWindow::userPresetsDir()
 bool MainWindow::openFile(const QString& path)
 {
     try {
-        const Scenario s = loadScenarioFile(path.toStdString(), m_data.catalog, {}, m_data.topologies);
+        const Scenario s = loadScenarioFile(QFile::encodeName(path).toStdString(), m_data.catalog, {}, m_data.topologies);
+        m_openError.clear();
         showBanner({});
         m_doc->reset(s, path);
         addRecent(path);
         return true;
     } catch (const InputError& e) {
-        showBanner(tr("Could not open the scenario: %1").arg(QString::fromUtf8(e.what())));
+        m_openError = tr("Could not open the scenario: %1").arg(QString::fromUtf8(e.what()));
+        showBanner(m_openError);
         return false;
     }
 }
@@ -472,16 +485,19 @@ void MainWindow::offerRecovery()
         return;
     const RecoverableScenario& r = found.front();
     const QString name = r.originalPath.isEmpty() ? tr("a new scenario") : QFileInfo(r.originalPath).fileName();
-    showBanner(tr("dtsim found unsaved changes to %1 from a session that ended unexpectedly (%2). "
-                  "<a href=\"recover\">Recover them</a> &nbsp;·&nbsp; <a href=\"discard\">Discard</a>")
-                   .arg(name.toHtmlEscaped(), QDateTime::fromMSecsSinceEpoch(r.savedAtMs).toString(Qt::TextDate)));
+    // An error opening the file asked for stays in view above the offer.
+    const QString error = m_openError.isEmpty() ? QString() : m_openError.toHtmlEscaped() + "<br><br>";
+    showBanner(error
+        + tr("dtsim found unsaved changes to %1 from a session that ended unexpectedly (%2). "
+             "<a href=\"recover\">Recover them</a> &nbsp;·&nbsp; <a href=\"discard\">Discard</a>")
+              .arg(name.toHtmlEscaped(), QDateTime::fromMSecsSinceEpoch(r.savedAtMs).toString(Qt::TextDate)));
     disconnect(m_banner, &QLabel::linkActivated, this, nullptr);
     connect(m_banner, &QLabel::linkActivated, this, [this, r](const QString& link) {
         if (link == "recover" && maybeSave()) {
             recover(r);
         } else if (link == "discard") {
             Autosave::discard(r);
-            showBanner({});
+            showBanner(m_openError);
             offerRecovery(); // the next one, if any
         }
     });
@@ -537,12 +553,17 @@ bool MainWindow::exportTrace(const QString& path, QString* error)
         *error = tr("the scenario's plan is not valid");
         return false;
     }
-    m_timeline->showScenario(&m_doc->scenario());
-    if (!m_timeline->exportTrace(path)) {
-        *error = tr("cannot write the trace");
-        return false;
+    if (m_timeline->isStale()) {
+        // The trace exported is the one the Timeline tab draws: show it, and let the
+        // worker finish while the window stays responsive.
+        m_tabs->setCurrentWidget(m_timeline);
+        QEventLoop wait;
+        connect(m_evaluator, &Evaluator::timelineReady, &wait, &QEventLoop::quit, Qt::QueuedConnection);
+        QTimer::singleShot(60000, &wait, &QEventLoop::quit);
+        if (m_timeline->isStale())
+            wait.exec();
     }
-    return true;
+    return m_timeline->exportTrace(path, error);
 }
 
 bool MainWindow::exportScenario(const QString& path, QString* error)

@@ -149,6 +149,7 @@ private:
     } m_beforePresentation;
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
+    QString m_openError; // why the last file did not open; kept beside a recovery offer
     QDoubleSpinBox* m_months = nullptr;
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;

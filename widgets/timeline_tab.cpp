@@ -2,16 +2,20 @@
 
 #include "view_export.h"
 
+#include "evaluator.h"
 #include "gantt_view.h"
 
-#include "simcore/step.h"
+#include "simcore/io/atomic_file.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/units.h"
 
+#include <QBuffer>
 #include <QCheckBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
@@ -23,9 +27,9 @@
 
 namespace dtsim::gui {
 
-TimelineTab::TimelineTab(const Calibration& calibration, FailureRates rates, QWidget* parent)
+TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* parent)
     : QWidget(parent)
-    , m_calibration(calibration)
+    , m_evaluator(evaluator)
     , m_rates(std::move(rates))
 {
     auto* column = new QVBoxLayout(this);
@@ -62,26 +66,26 @@ TimelineTab::TimelineTab(const Calibration& calibration, FailureRates rates, QWi
     scroll->setWidget(m_gantt);
     column->addWidget(scroll, 1);
 
+    connect(m_evaluator, &Evaluator::timelineReady, this, &TimelineTab::showResult);
     for (QCheckBox* box : { m_ranks, m_zeroBubble, m_checkpoint })
         connect(box, &QCheckBox::toggled, this, &TimelineTab::rebuild);
     connect(m_steps, &QSpinBox::valueChanged, this, &TimelineTab::rebuild);
     connect(m_critical, &QCheckBox::toggled, m_gantt, &GanttView::setShowCriticalPath);
     connect(fit, &QPushButton::clicked, m_gantt, &GanttView::fit);
-    connect(png, &QPushButton::clicked, this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png", tr("PNG (*.png)"));
-        if (!p.isEmpty())
-            exportPng(p);
-    });
-    connect(svg, &QPushButton::clicked, this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.svg", tr("SVG (*.svg)"));
-        if (!p.isEmpty())
-            exportSvg(p);
-    });
-    connect(json, &QPushButton::clicked, this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Export trace"), "trace.json", tr("Chrome trace (*.json)"));
-        if (!p.isEmpty())
-            exportTrace(p);
-    });
+    // Each export says whether it was written, and why not.
+    auto exportTo = [this](const QString& title, const QString& name, const QString& filter,
+                        bool (TimelineTab::*run)(const QString&, QString*)) {
+        const QString p = QFileDialog::getSaveFileName(this, title, name, filter);
+        QString error;
+        if (!p.isEmpty() && !(this->*run)(p, &error))
+            QMessageBox::warning(this, title, tr("Could not export %1: %2").arg(p, error));
+    };
+    connect(png, &QPushButton::clicked, this,
+        [=] { exportTo(tr("Export timeline"), "timeline.png", tr("PNG (*.png)"), &TimelineTab::exportPng); });
+    connect(svg, &QPushButton::clicked, this,
+        [=] { exportTo(tr("Export timeline"), "timeline.svg", tr("SVG (*.svg)"), &TimelineTab::exportSvg); });
+    connect(json, &QPushButton::clicked, this,
+        [=] { exportTo(tr("Export trace"), "trace.json", tr("Chrome trace (*.json)"), &TimelineTab::exportTrace); });
 }
 
 void TimelineTab::showScenario(const Scenario* s)
@@ -89,62 +93,90 @@ void TimelineTab::showScenario(const Scenario* s)
     m_valid = s != nullptr;
     if (s)
         m_scenario = *s;
+    m_stale = true;
     rebuild();
+}
+
+void TimelineTab::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (m_stale)
+        rebuild(); // an edit made while the tab was hidden
 }
 
 void TimelineTab::rebuild()
 {
     if (!m_valid) {
+        m_trace.reset();
         m_gantt->setTrace(nullptr);
         m_summary->setText(tr("The plan is not valid: no timeline."));
+        m_stale = false;
         return;
     }
-    const TimelineOptions o = options();
-    auto trace = std::make_shared<Trace>(simulateTimeline(m_scenario, m_calibration, o));
-    const double analytical = simulateStep(m_scenario, m_calibration).stepTime;
-    m_summary->setText(tr("%1 bars on %2 rows. Step time: event simulation %3, analytical %4. "
-                          "Checkpoint: %5 every %6 steps.")
-                           .arg(trace->events.size()).arg(trace->rowNames.size())
-                           .arg(QString::fromStdString(formatSeconds(trace->stepTime)), QString::fromStdString(formatSeconds(analytical)))
-                           .arg(QString::fromStdString(formatSeconds(o.checkpointSeconds))).arg(m_intervalSteps));
-    m_gantt->setTrace(std::move(trace));
-}
-
-TimelineOptions TimelineTab::options()
-{
+    m_stale = true;
+    if (!isVisible() && window()->isVisible())
+        return; // nobody looks: simulate when the tab is shown (a window not shown yet, as under --screenshot, computes)
     TimelineOptions o;
     o.steps = m_steps->value();
     o.perRankRows = m_ranks->isChecked();
     o.zeroBubble = m_zeroBubble->isChecked();
-    const ReliabilityReport rel = analyzeReliability(m_scenario, m_calibration, m_rates);
-    m_intervalSteps = static_cast<long long>(std::min(1e15, rel.intervalSteps));
-    o.checkpointEverySteps = m_checkpoint->isChecked() ? o.steps : static_cast<int>(std::min<long long>(m_intervalSteps, 1 << 30));
-    o.checkpointSeconds = rel.checkpointWrite;
-    return o;
+    m_summary->setText(tr("Simulating the steps..."));
+    m_evaluator->requestTimeline(m_scenario, m_rates, o, m_checkpoint->isChecked());
 }
 
-bool TimelineTab::exportPng(const QString& path) { return exportWidget(m_gantt, path, nullptr); }
-
-bool TimelineTab::exportSvg(const QString& path)
+void TimelineTab::showResult(const TimelineResult& t)
 {
+    m_stale = false;
+    m_trace = t.trace;
+    m_gantt->setTrace(t.trace);
+    if (!t.trace) {
+        m_summary->setText(QString::fromStdString(t.refused));
+        return;
+    }
+    m_summary->setText(tr("%1 bars on %2 rows. Step time: event simulation %3, analytical %4. "
+                          "Checkpoint: %5 every %6 steps.")
+                           .arg(t.trace->events.size()).arg(t.trace->rowNames.size())
+                           .arg(QString::fromStdString(formatSeconds(t.trace->stepTime)), QString::fromStdString(formatSeconds(t.analyticalStep)))
+                           .arg(QString::fromStdString(formatSeconds(t.checkpointSeconds))).arg(t.intervalSteps));
+}
+
+bool TimelineTab::exportPng(const QString& path, QString* error) { return exportWidget(m_gantt, path, error); }
+
+bool TimelineTab::exportSvg(const QString& path, QString* error)
+{
+    // Drawn into memory, then written whole: a failed write keeps an older export.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(m_gantt->size());
     svg.setViewBox(QRect(QPoint(0, 0), m_gantt->size()));
     svg.setTitle(tr("dtsim timeline"));
     QPainter p;
-    if (!p.begin(&svg))
+    if (!p.begin(&svg)) {
+        if (error)
+            *error = tr("cannot draw the timeline");
         return false;
+    }
     m_gantt->renderTo(p, m_gantt->size());
-    return p.end();
+    p.end();
+    return writeFileAtomically(path, bytes, error);
 }
 
-bool TimelineTab::exportTrace(const QString& path)
+bool TimelineTab::exportTrace(const QString& path, QString* error)
 {
-    if (!m_valid)
+    if (!m_trace || m_stale) {
+        if (error)
+            *error = !m_valid ? tr("the scenario's plan is not valid") : tr("the timeline is not drawn yet");
         return false;
-    const std::string json = toChromeTrace(simulateTimeline(m_scenario, m_calibration, options()));
-    return writeFileAtomically(path, QByteArray::fromStdString(json), nullptr);
+    }
+    // Streamed from the drawn trace: nothing is simulated again on the GUI thread.
+    AtomicFile out(QFile::encodeName(path).toStdString());
+    if (out.open() && writeChromeTrace(*m_trace, [&](std::string_view piece) { return out.write(piece); }) && out.commit())
+        return true;
+    if (error)
+        *error = QString::fromLocal8Bit(out.error().c_str());
+    return false;
 }
 
 } // namespace dtsim::gui

@@ -2,12 +2,13 @@
 // The Timeline tab: the Gantt chart of the current scenario's steps, its options
 // (steps, one row per TP rank, zero-bubble schedule, critical path) and exports (PNG,
 // SVG, Chrome trace JSON).
-#include "simcore/calibration.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/scenario.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QSpinBox;
 class QCheckBox;
@@ -17,24 +18,37 @@ namespace dtsim::gui {
 
 class GanttView;
 
+class Evaluator;
+struct TimelineResult;
+
+// The event simulation runs on the evaluator's worker, only while the tab is shown
+// (or when it is next shown), and only the latest request's result is drawn.
 class TimelineTab : public QWidget {
     Q_OBJECT
 public:
-    TimelineTab(const Calibration& calibration, FailureRates rates, QWidget* parent = nullptr);
+    TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
     void showScenario(const Scenario* s); // null when the plan is invalid
     GanttView* gantt() const { return m_gantt; }
-    bool exportPng(const QString& path);
-    bool exportSvg(const QString& path);
-    bool exportTrace(const QString& path);
+    // False with `error` set (when given) if the file could not be written. The trace
+    // exported is the one drawn.
+    bool exportPng(const QString& path, QString* error = nullptr);
+    bool exportSvg(const QString& path, QString* error = nullptr);
+    bool exportTrace(const QString& path, QString* error = nullptr);
+    // True while the drawn timeline is not the latest scenario's (asked for, or hidden).
+    bool isStale() const { return m_stale; }
+
+protected:
+    void showEvent(QShowEvent* e) override;
 
 private:
     void rebuild();
-    TimelineOptions options(); // from the controls and the reliability model's interval
-    const Calibration& m_calibration;
+    void showResult(const TimelineResult& t);
+    Evaluator* m_evaluator;
     FailureRates m_rates;
-    long long m_intervalSteps = 0;
     Scenario m_scenario;
     bool m_valid = false;
+    bool m_stale = true;
+    std::shared_ptr<const Trace> m_trace; // what the chart shows
     GanttView* m_gantt = nullptr;
     QSpinBox* m_steps = nullptr;
     QCheckBox* m_ranks = nullptr;

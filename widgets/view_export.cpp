@@ -1,11 +1,14 @@
 #include "view_export.h"
 
+#include "simcore/io/atomic_file.h"
+
+#include <QFile>
+
 #include <QAbstractItemModel>
 #include <QBuffer>
 #include <QFileInfo>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTableView>
 #include <QWidget>
@@ -27,13 +30,15 @@ QString csvField(QString s)
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
-        if (error)
-            *error = out.errorString();
-        return false;
-    }
-    return true;
+    // Not QSaveFile: its buffered write succeeds into memory, and Qt 6.4 renames the
+    // temporary over the file even when the flush in commit() fails (a full disk left
+    // an empty scenario behind). simcore's writer checks every write, flush and close.
+    std::string why;
+    if (dtsim::writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())), &why))
+        return true;
+    if (error)
+        *error = QString::fromLocal8Bit(why.c_str());
+    return false;
 }
 
 bool exportWidget(QWidget* w, const QString& path, QString* error)

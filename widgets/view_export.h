@@ -17,7 +17,8 @@ bool exportWidget(QWidget* w, const QString& path, QString* error);
 // blank line; false when there is none or the file cannot be written.
 bool exportTablesCsv(QWidget* w, const QString& path, QString* error);
 QString modelToCsv(const QAbstractItemModel& m);
-// Writes `bytes` atomically (a temporary renamed over the target).
+// Writes `bytes` atomically (simcore/io/atomic_file.h): the whole file or the old one,
+// with the system's reason on failure; regular files only.
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);
 
 } // namespace dtsim::gui

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -34,6 +35,8 @@ void usage(FILE* to)
 
 int main(int argc, char** argv)
 {
+    // A file-size limit must fail the write (EFBIG, reported), not kill the program.
+    std::signal(SIGXFSZ, SIG_IGN);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("dtsim-cli");
     QCoreApplication::setApplicationVersion(DTSIM_VERSION);

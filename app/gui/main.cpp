@@ -22,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -39,6 +40,8 @@ bool wantsScreenshot(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // A file-size limit must fail the write (EFBIG, reported), not kill the window.
+    std::signal(SIGXFSZ, SIG_IGN);
     // Screenshots need no display: choose the offscreen platform before Qt starts.
     if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -134,8 +137,7 @@ int main(int argc, char** argv)
     // The whole window, as pixels (.png) or vectors (.svg, .pdf).
     const QString out = p.value("screenshot");
     QString error;
-    const bool vectors = out.endsWith(".svg", Qt::CaseInsensitive) || out.endsWith(".pdf", Qt::CaseInsensitive);
-    const bool written = vectors ? dtsim::gui::exportWidget(&window, out, &error) : window.grab().save(out, "PNG");
+    const bool written = dtsim::gui::exportWidget(&window, out, &error); // written whole, or not at all
     if (!written) {
         std::fprintf(stderr, "dtsim: could not write %s: %s\n", qPrintable(out), qPrintable(error));
         return 2;

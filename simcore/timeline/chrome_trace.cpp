@@ -44,9 +44,18 @@ void appendEscaped(std::string& out, const std::string& s)
 }
 } // namespace
 
-std::string toChromeTrace(const Trace& t)
+bool writeChromeTrace(const Trace& t, const std::function<bool(std::string_view)>& sink)
 {
+    // Pieces of about 1 MB: few calls, little memory.
     std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+    out.reserve(1 << 20);
+    auto flush = [&](bool force) {
+        if (!force && out.size() < (1u << 20))
+            return true;
+        const bool ok = sink(out);
+        out.clear();
+        return ok;
+    };
     char buf[512];
     bool first = true;
     auto comma = [&] {
@@ -65,6 +74,8 @@ std::string toChromeTrace(const Trace& t)
                 row, st, streamName(Stream(st)));
             out += buf;
         }
+        if (!flush(false))
+            return false;
     }
     for (const TraceEvent& e : t.events) {
         comma();
@@ -74,9 +85,21 @@ std::string toChromeTrace(const Trace& t)
             taskKindName(e.kind), e.microbatch >= 0 ? (" mb" + std::to_string(e.microbatch)).c_str() : "",
             taskKindName(e.kind), e.start * 1e6, e.duration * 1e6, e.row, int(e.stream), e.microbatch, e.chunk, e.step, e.bytes);
         out += buf;
+        if (!flush(false))
+            return false;
     }
     out += "\n]}\n";
-    return out;
+    return flush(true);
+}
+
+std::string toChromeTrace(const Trace& t)
+{
+    std::string all;
+    writeChromeTrace(t, [&](std::string_view piece) {
+        all += piece;
+        return true;
+    });
+    return all;
 }
 
 } // namespace dtsim

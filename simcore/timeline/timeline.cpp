@@ -56,6 +56,20 @@ struct Event {
 
 } // namespace
 
+double estimateTimelineEvents(const Scenario& s, const StepReport& rep, const TimelineOptions& o)
+{
+    // Per stage and step, as simulateTimeline emits them: each forward a compute and a
+    // collective bar per layer of its chunk and a send; each backward the same plus a
+    // recompute bar (and a deferred weight gradient under zero bubble); then up to 16
+    // gradient buckets, the optimizer, the overhead and a checkpoint.
+    const double p = std::max(1, s.plan.pp), m = std::max(1, rep.microbatches), v = std::max(1, rep.pipeline.chunks);
+    const double layersPerChunk = std::max(1.0, o.perLayer ? std::floor(double(rep.pipeline.layers) / v) : 1.0);
+    const double passes = m * v;
+    const double perStage = passes * (2 * layersPerChunk + 1) + passes * (2 * layersPerChunk + 2 + (o.zeroBubble ? 1 : 0)) + 16 + 3;
+    const double ranks = o.perRankRows ? std::max(1, s.plan.tp) : 1;
+    return std::max(1, o.steps) * p * perStage * ranks;
+}
+
 Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o)
 {
     const StepReport rep = simulateStep(s, c);

@@ -6,6 +6,7 @@
 // analytical engine; what the simulation adds is the exact schedule, and the sharing
 // of a NIC between pipeline sends and gradient buckets that run at the same time.
 #include "../calibration.h"
+#include "../report.h"
 #include "../scenario.h"
 #include "trace.h"
 
@@ -24,5 +25,12 @@ struct TimelineOptions {
 };
 
 Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o = {});
+
+// The bars simulateTimeline would make for these options, from the step report alone
+// (no simulation): an upper bound, exact when no duration is zero. Callers refuse or
+// shrink a request before any work when it is too large to hold or to write.
+double estimateTimelineEvents(const Scenario& s, const StepReport& step, const TimelineOptions& o);
+// Bytes of Chrome-trace JSON per bar, about (a bar is one line of ~170 characters).
+inline constexpr double kChromeTraceBytesPerEvent = 200;
 
 } // namespace dtsim

@@ -1,7 +1,9 @@
 #pragma once
 // A timeline of one or more training steps: bars on rows (pipeline stages, or each
 // rank of a stage's TP group) and streams (compute, pipeline sends, data-parallel).
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dtsim {
@@ -37,6 +39,9 @@ struct Trace {
 
 // Chrome Trace Event JSON ({"traceEvents": [...]}, microseconds), for Perfetto and
 // chrome://tracing: one process per row, one thread per stream, named by metadata.
+// Streamed to `sink` a piece at a time (a false from the sink stops the writing and is
+// returned), so a large trace is never held twice in memory.
+bool writeChromeTrace(const Trace& t, const std::function<bool(std::string_view)>& sink);
 std::string toChromeTrace(const Trace& t);
 
 } // namespace dtsim
