@@ -17,6 +17,7 @@ class GanttView : public QWidget {
 public:
     explicit GanttView(QWidget* parent = nullptr);
     void setTrace(std::shared_ptr<const Trace> t);
+    const Trace* trace() const { return m_trace.get(); } // null when none is shown
     void fit();
     void setShowCriticalPath(bool on);
     double visibleStart() const { return m_t0; }
