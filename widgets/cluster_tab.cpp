@@ -202,6 +202,17 @@ QString ClusterTab::headline(const ClusterResult& r) const
 
 void ClusterTab::showComparison(const ClusterComparison& c)
 {
+    if (!c.first.refused.empty()) {
+        // Too large to simulate, or jobs that could never finish: what to change.
+        m_comparison.reset();
+        m_firstGantt->setResult(nullptr);
+        m_secondGantt->setResult(nullptr);
+        m_firstTitle->clear();
+        m_secondTitle->clear();
+        m_status->setText(tr("<span style='color:#c0392b'>Not simulated: %1</span>")
+                              .arg(QString::fromStdString(c.first.refused).toHtmlEscaped()));
+        return;
+    }
     m_comparison = std::make_unique<ClusterComparison>(c);
     // One time scale for both, so the two policies line up.
     const double end = std::max(c.first.makespan, c.second.makespan);

@@ -109,14 +109,16 @@ QString nonFiniteAt(const QJsonValue& v, const QString& path)
 
 } // namespace
 
-void printJson(const QJsonDocument& doc)
+QString jsonText(const QJsonDocument& doc)
 {
     // The engine's edge: a number that is not finite never leaves as null.
     const QString bad = nonFiniteAt(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()), {});
     if (!bad.isEmpty())
         throw InputError("dtsim-cli", 0, bad.toStdString(), badQuantityMessage(bad.toStdString()));
-    QTextStream(stdout) << QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    return QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
 }
+
+void printJson(const QJsonDocument& doc) { QTextStream(stdout) << jsonText(doc); }
 
 namespace {
 

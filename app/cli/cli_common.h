@@ -40,6 +40,8 @@ EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where = nullptr);
 
 void printJson(const QJsonDocument& doc);
+// The indented text printJson prints, after the same check (throws InputError).
+QString jsonText(const QJsonDocument& doc);
 
 // A numeric option within [min, max]; otherwise an InputError naming the option, the
 // text given and the accepted range, e.g. `--months: "1e9" is not a number of months

@@ -4,13 +4,15 @@
 #include "exact_number.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace dtsim {
 
 namespace {
 
-std::vector<WeightedValue> readMix(YamlReader& r, const YAML::Node& n, const std::string& field, Dimension d)
+std::vector<WeightedValue> readMix(YamlReader& r, const YAML::Node& n, const std::string& field, Dimension d,
+    bool wholeGpus = false)
 {
     if (!n.IsSequence() || n.size() == 0)
         r.fail(n, field, "expected a list of {value, weight}");
@@ -20,7 +22,13 @@ std::vector<WeightedValue> readMix(YamlReader& r, const YAML::Node& n, const std
         r.expectMap(n[i], f);
         r.checkKeys(n[i], f, { "value", "weight" });
         WeightedValue w;
-        w.value = r.quantity(r.required(n[i], f, "value"), f + ".value", d, Bound::Positive);
+        const YAML::Node value = r.required(n[i], f, "value");
+        w.value = r.quantity(value, f + ".value", d, Bound::Positive);
+        // A job's size is a whole number of GPUs that a cluster can have (cluster.gpus is
+        // an int); 1e20 was cast to an integer and ran as an 8-GPU job.
+        if (wholeGpus && (w.value != std::floor(w.value) || w.value > std::numeric_limits<int>::max()))
+            r.fail(value, f + ".value", "a job's GPUs are a whole number from 1 to " + std::to_string(std::numeric_limits<int>::max())
+                    + " (got " + exactNumber(w.value) + ")");
         if (const YAML::Node wt = r.child(n[i], f, "weight"))
             w.weight = r.quantity(wt, f + ".weight", Dimension::Count, Bound::Positive);
         mix.push_back(w);
@@ -107,15 +115,23 @@ void readWorkloadSection(YamlReader& r, const YAML::Node& n, WorkloadSpec& w)
         r.expectMap(g, gs);
         r.checkKeys(g, gs, { "count", "arrivals_per_hour", "sizes", "durations", "project_weights", "elastic_share", "seed" });
         JobGenerator& gen = w.generator;
-        gen.count = static_cast<int>(r.integer(r.required(g, gs, "count"), gs + ".count", 0, 10000000));
+        // 200,000 jobs simulate in about a second under any policy (dtsim-cli bench); the
+        // event budget (cluster_sim.h) bounds the rest.
+        gen.count = static_cast<int>(r.integer(r.required(g, gs, "count"), gs + ".count", 0, kMaxGeneratedJobs));
         gen.arrivalsPerHour = r.quantity(r.required(g, gs, "arrivals_per_hour"), gs + ".arrivals_per_hour", Dimension::Count, Bound::Positive);
-        gen.sizes = readMix(r, r.required(g, gs, "sizes"), gs + ".sizes", Dimension::Count);
+        gen.sizes = readMix(r, r.required(g, gs, "sizes"), gs + ".sizes", Dimension::Count, true);
         gen.durations = readMix(r, r.required(g, gs, "durations"), gs + ".durations", Dimension::Seconds);
         if (const YAML::Node pw = r.child(g, gs, "project_weights")) {
             if (!pw.IsSequence() || pw.size() != w.projects.size())
                 r.fail(pw, gs + ".project_weights", "expected one weight per project (" + std::to_string(w.projects.size()) + ")");
-            for (std::size_t i = 0; i < pw.size(); ++i)
+            double total = 0;
+            for (std::size_t i = 0; i < pw.size(); ++i) {
                 gen.projectWeights.push_back(r.quantity(pw[i], gs + ".project_weights[" + std::to_string(i) + "]", Dimension::Count, Bound::NonNegative));
+                total += gen.projectWeights.back();
+            }
+            // All zero sent every job to the first project: no project would get any.
+            if (!(total > 0))
+                r.fail(pw, gs + ".project_weights", "the weights are all zero, so no project would get a job; give at least one a weight");
         }
         if (const YAML::Node v = r.child(g, gs, "elastic_share")) {
             gen.elasticShare = r.quantity(v, gs + ".elastic_share", Dimension::Count, Bound::NonNegative);

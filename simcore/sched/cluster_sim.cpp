@@ -64,6 +64,91 @@ std::vector<JobSpec> jobStream(const WorkloadSpec& w)
     return jobs;
 }
 
+void ClusterSim::GroupedWaits::reset(const std::vector<int>& groupOfJob, int groups)
+{
+    m_group = groupOfJob;
+    m_local.assign(groupOfJob.size(), 0);
+    m_jobs.assign(std::max(0, groups), {});
+    for (int j = 0; j < int(groupOfJob.size()); ++j) {
+        m_local[j] = int(m_jobs[groupOfJob[j]].size());
+        m_jobs[groupOfJob[j]].push_back(j);
+    }
+    m_queues.assign(m_jobs.size(), WaitQueue {});
+    for (std::size_t g = 0; g < m_jobs.size(); ++g)
+        m_queues[g].reset(int(m_jobs[g].size()));
+}
+
+namespace {
+
+// Failures a node sees a second: every component of every unit on it (reliability model).
+double nodeFailureRate(const ClusterSpec& c, const FailureRates& rates)
+{
+    const double levels = 1 + c.tierCount;
+    const double perNode = std::max(1, c.gpusPerNode);
+    double rate = 0;
+    for (int i = 0; i < kComponentCount; ++i) {
+        if (rates.mtbf[i] <= 0)
+            continue;
+        const double units = rates.unit[i] == FailureRates::Unit::Node ? 1.0
+            : rates.unit[i] == FailureRates::Unit::PortLevel            ? perNode * levels
+                                                                        : perNode;
+        rate += units / rates.mtbf[i];
+    }
+    return rate;
+}
+
+} // namespace
+
+std::optional<PlanIssue> clusterIssue(const Scenario& s, const FailureRates& rates)
+{
+    const WorkloadSpec& w = s.workload;
+    const long long perNode = std::max(1, s.cluster.gpusPerNode);
+    const long long nodes = s.cluster.gpus / perNode;
+    if (nodes > kMaxClusterNodes)
+        return PlanIssue { "cluster.gpus", "the shared-cluster simulation places jobs on up to " + std::to_string(kMaxClusterNodes)
+                + " nodes; " + std::to_string(s.cluster.gpus) + " GPUs at " + std::to_string(perNode) + " a node are "
+                + std::to_string(nodes) };
+    // Events: an arrival, a start and an end a job, and its failures, each of which
+    // repeats the work since the last checkpoint: a job of M seconds between failures
+    // tries each checkpoint interval tau about e^{tau / M} times.
+    const double lambda = nodeFailureRate(s.cluster, rates);
+    const double tau = std::max(1.0, w.checkpointInterval);
+    const std::string countField = w.generator.count > 0 ? "workload.generate.count" : "workload.jobs";
+    const std::string tooMany = "this job stream would take more than " + std::to_string(static_cast<long long>(kMaxClusterEvents))
+        + " events to simulate";
+    // Three events a job at least: refused from the count alone, before generating it.
+    if (3.0 * (double(w.generator.count) + double(w.jobs.size())) > kMaxClusterEvents)
+        return PlanIssue { countField, tooMany + " (three a job: arrival, start, end); simulate fewer jobs" };
+    double events = 0;
+    for (const JobSpec& j : jobStream(w)) {
+        const double jobNodes = std::ceil(double(std::max<long long>(1, j.gpus)) / perNode);
+        if (jobNodes > double(nodes))
+            continue; // infeasible: never runs
+        const double rate = lambda * jobNodes;
+        const double span = w.horizon > 0 ? std::min(j.duration, w.horizon) : j.duration;
+        const double retries = std::exp(std::min(700.0, tau * rate));
+        if (rate > 0 && retries > kMaxJobRetryFactor)
+            return PlanIssue { "workload.checkpoint_interval",
+                "a job on " + std::to_string(static_cast<long long>(jobNodes)) + " nodes fails every "
+                    + std::to_string(static_cast<long long>(1 / rate)) + " s, so a checkpoint every "
+                    + std::to_string(static_cast<long long>(tau)) + " s is rarely reached (each interval tried about "
+                    + std::to_string(static_cast<long long>(std::min(retries, 1e18))) + " times); checkpoint more often" };
+        const double failures = span * rate * retries;
+        events += 3 + failures;
+        if (events > kMaxClusterEvents) {
+            // Blame the long jobs' failures when they are what fills the budget.
+            const bool generated = w.generator.count > 0 && j.id.rfind('g', 0) == 0;
+            if (failures > 3)
+                return PlanIssue { generated ? "workload.generate.durations" : "workload.jobs",
+                    tooMany + ": a job of " + std::to_string(static_cast<long long>(j.duration)) + " s on "
+                        + std::to_string(static_cast<long long>(jobNodes)) + " nodes alone fails about "
+                        + std::to_string(static_cast<long long>(std::min(failures, 1e18))) + " times; use shorter jobs or a workload.horizon" };
+            return PlanIssue { countField, tooMany + "; simulate fewer jobs" };
+        }
+    }
+    return std::nullopt;
+}
+
 ClusterSim::ClusterSim(const Scenario& s, const Calibration& c, const FailureRates& rates, double gpuHourUsd)
     : m_workload(s.workload)
     , m_speed(s, c)
@@ -74,25 +159,12 @@ ClusterSim::ClusterSim(const Scenario& s, const Calibration& c, const FailureRat
     m_totalGpus = (long long)m_nodes * m_gpusPerNode;
     m_nodesPerPod = s.cluster.tierCount > 0 ? std::max(1, s.cluster.tiers[0].spanGpus / m_gpusPerNode) : m_nodes;
     m_nodesPerPod = std::clamp(m_nodesPerPod, 1, std::max(1, m_nodes));
-    // Node failures: every component of every unit on the node (reliability model).
-    const double levels = 1 + s.cluster.tierCount;
-    for (int i = 0; i < kComponentCount; ++i) {
-        if (rates.mtbf[i] <= 0)
-            continue;
-        const double units = rates.unit[i] == FailureRates::Unit::Node ? 1.0
-            : rates.unit[i] == FailureRates::Unit::PortLevel            ? m_gpusPerNode * levels
-                                                                        : double(m_gpusPerNode);
-        m_nodeFailureRate += units / rates.mtbf[i];
-    }
+    m_nodeFailureRate = nodeFailureRate(s.cluster, rates);
     m_recovery = rates.drain + rates.provisionSpare + rates.reinit;
     m_rng = s.workload.generator.seed * 7919 + 17;
+    m_refused = clusterIssue(s, rates);
 }
 
-long long ClusterSim::quotaGpus(int project) const
-{
-    const double q = project < int(m_workload.projects.size()) ? m_workload.projects[project].quota : 0.0;
-    return static_cast<long long>(std::floor(q * m_totalGpus / m_gpusPerNode)) * m_gpusPerNode;
-}
 
 void ClusterSim::push(double t, Event::Kind k, int job, int version)
 {
@@ -113,20 +185,21 @@ int ClusterSim::podsOf(const std::vector<int>& nodes) const
     return std::max(1, pods);
 }
 
+void ClusterSim::takeNodes(int pod, int count, std::vector<int>& into)
+{
+    std::set<int>& free = m_freeInPod[pod];
+    while (count-- > 0 && !free.empty()) {
+        into.push_back(*free.begin()); // the lowest-numbered free node of the pod
+        free.erase(free.begin());
+    }
+}
+
 std::vector<int> ClusterSim::place(long long gpus, int* pods)
 {
     const int need = static_cast<int>((gpus + m_gpusPerNode - 1) / m_gpusPerNode);
     std::vector<int> nodes;
     nodes.reserve(need);
     const int podCount = int(m_podFree.size());
-    auto takeFromPod = [&](int pod, int count) {
-        const int first = pod * m_nodesPerPod, last = std::min(m_nodes, first + m_nodesPerPod);
-        for (int n = first; n < last && count > 0; ++n)
-            if (!m_nodeBusy[n]) {
-                nodes.push_back(n);
-                --count;
-            }
-    };
     if (m_workload.topologyAware) {
         // Best fit: the fullest pod that still holds the whole job; else the emptiest
         // pods first, so the job spans as few pods as it can.
@@ -135,7 +208,7 @@ std::vector<int> ClusterSim::place(long long gpus, int* pods)
             if (m_podFree[p] >= need && (best < 0 || m_podFree[p] < m_podFree[best]))
                 best = p;
         if (best >= 0) {
-            takeFromPod(best, need);
+            takeNodes(best, need, nodes);
         } else {
             std::vector<int> order(podCount);
             std::iota(order.begin(), order.end(), 0);
@@ -143,14 +216,14 @@ std::vector<int> ClusterSim::place(long long gpus, int* pods)
             for (int p : order) {
                 if (int(nodes.size()) >= need)
                     break;
-                takeFromPod(p, std::min(m_podFree[p], need - int(nodes.size())));
+                takeNodes(p, std::min(m_podFree[p], need - int(nodes.size())), nodes);
             }
         }
     } else {
-        for (int n = 0; n < m_nodes && int(nodes.size()) < need; ++n)
-            if (!m_nodeBusy[n])
-                nodes.push_back(n);
+        for (int p = 0; p < podCount && int(nodes.size()) < need; ++p)
+            takeNodes(p, need - int(nodes.size()), nodes);
     }
+    // The nodes are taken here (their pods' free sets); assign() books the rest.
     std::sort(nodes.begin(), nodes.end());
     *pods = podsOf(nodes);
     return nodes;
@@ -175,6 +248,39 @@ void ClusterSim::scheduleCompletion(int job)
     ++j.version;
     const double end = j.segmentStart + std::max(0.0, j.work - j.progressAtSegment) / j.rate;
     push(end, Event::Kind::Completion, job, j.version);
+    // The next failure of one of its nodes (a Poisson process of rate nodes x node
+    // rate, restarted with every allocation): failures cost events only while jobs run.
+    const double rate = m_nodeFailureRate * double(j.nodes.size());
+    if (rate > 0)
+        push(m_now - std::log1p(-uniform(m_runRng)) / rate, Event::Kind::Failure, job, j.version);
+}
+
+void ClusterSim::enqueue(int job)
+{
+    const SchedJob& j = m_jobs[job];
+    WaitNeed need;
+    need.gpus = j.spec.gpus;
+    need.minStart = j.spec.minGpus > 0 ? std::min(j.spec.gpus, j.spec.minGpus) : j.spec.gpus;
+    need.runtime = estimatedRuntime(job);
+    m_waitAll.add(job, need); // always: waitingCount() and the queue length need it
+    if (m_queries & SchedulingPolicy::ByProject)
+        m_waitByProject.add(job, need);
+    if (m_queries & SchedulingPolicy::ByLevel)
+        m_waitByLevel.add(job, need);
+    if (j.spec.gpus <= quotaGpus(j.spec.project))
+        m_waitingDemand[j.spec.project] += double(j.spec.gpus);
+}
+
+void ClusterSim::dequeue(int job)
+{
+    const SchedJob& j = m_jobs[job];
+    m_waitAll.remove(job);
+    if (m_queries & SchedulingPolicy::ByProject)
+        m_waitByProject.remove(job);
+    if (m_queries & SchedulingPolicy::ByLevel)
+        m_waitByLevel.remove(job);
+    if (j.spec.gpus <= quotaGpus(j.spec.project))
+        m_waitingDemand[j.spec.project] -= double(j.spec.gpus);
 }
 
 void ClusterSim::assign(int job, long long gpus)
@@ -182,10 +288,8 @@ void ClusterSim::assign(int job, long long gpus)
     SchedJob& j = m_jobs[job];
     int pods = 1;
     j.nodes = place(gpus, &pods);
-    for (int n : j.nodes) {
-        m_nodeBusy[n] = 1;
+    for (int n : j.nodes)
         --m_podFree[n / m_nodesPerPod];
-    }
     m_freeNodes -= int(j.nodes.size());
     j.gpus = gpus;
     double rate = m_speed.tokensPerSecond(gpus, pods);
@@ -201,7 +305,7 @@ void ClusterSim::release(int job)
 {
     SchedJob& j = m_jobs[job];
     for (int n : j.nodes) {
-        m_nodeBusy[n] = 0;
+        m_freeInPod[n / m_nodesPerPod].insert(n);
         ++m_podFree[n / m_nodesPerPod];
     }
     m_freeNodes += int(j.nodes.size());
@@ -231,7 +335,7 @@ bool ClusterSim::start(int job)
         if (gpus < j.spec.minGpus || m_speed.tokensPerSecond(gpus, 1) <= 0)
             return false;
     }
-    m_waiting.erase(std::find(m_waiting.begin(), m_waiting.end(), job));
+    dequeue(job);
     m_running.push_back(job);
     j.state = SchedJob::State::Running;
     j.queueSeconds += m_now - j.waitingSince;
@@ -259,9 +363,7 @@ void ClusterSim::preempt(int job)
     j.borrowed = false;
     ++j.preemptions;
     m_running.erase(std::find(m_running.begin(), m_running.end(), job));
-    const auto at = std::lower_bound(m_waiting.begin(), m_waiting.end(), job,
-        [&](int a, int b) { return m_jobs[a].spec.arrival < m_jobs[b].spec.arrival; });
-    m_waiting.insert(at, job);
+    enqueue(job); // back in its arrival place
 }
 
 void ClusterSim::resize(int job, long long gpus)
@@ -294,7 +396,7 @@ double ClusterSim::estimatedRuntime(int job) const
 void ClusterSim::elasticPass()
 {
     const long long step = m_speed.granularity();
-    if (!m_waiting.empty()) {
+    if (waitingCount() > 0) {
         // Others wait: give back what was grown into idle capacity.
         for (int job : std::vector<int>(m_running))
             if (m_jobs[job].spec.maxGpus > 0 && m_jobs[job].gpus > m_jobs[job].spec.gpus)
@@ -324,15 +426,10 @@ void ClusterSim::record()
         }
     // A project is entitled to min(quota, held + what it waits for); a waiting job
     // larger than the whole quota can only borrow, so it entitles nothing.
-    std::vector<double> waitingDemand(m_projectGpus.size(), 0.0);
-    for (int job : m_waiting) {
-        const SchedJob& j = m_jobs[job];
-        if (j.spec.gpus <= quotaGpus(j.spec.project))
-            waitingDemand[j.spec.project] += double(j.spec.gpus);
-    }
+    // (m_waitingDemand is kept as jobs enter and leave the queue: no walk of the queue.)
     for (std::size_t p = 0; p < m_projectGpus.size(); ++p) {
         const double held = double(m_projectGpus[p]);
-        const double entitled = std::min(double(quotaGpus(int(p))), held + waitingDemand[p]);
+        const double entitled = std::min(double(quotaGpus(int(p))), held + m_waitingDemand[p]);
         m_lastWaiting[p] = entitled > held;
         m_lastSatisfaction[p] = entitled > 0 ? std::min(1.0, held / entitled) : 1.0;
     }
@@ -345,7 +442,7 @@ void ClusterSim::record()
         else
             m_utilization.push_back({ m_now, busy });
     }
-    const int queued = int(m_waiting.size());
+    const int queued = waitingCount();
     if (m_queue.empty() || m_queue.back().second != queued) {
         if (!m_queue.empty() && m_queue.back().first == m_now)
             m_queue.back().second = queued;
@@ -363,20 +460,39 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
     m_allocations.clear();
     m_utilization.clear();
     m_queue.clear();
-    m_waiting.clear();
     m_running.clear();
-    m_nodeBusy.assign(m_nodes, 0);
+    ClusterResult result;
+    result.policy = policy.name();
+    if (m_refused) {
+        // Too large to simulate, or jobs that could never finish: say why, do nothing.
+        result.refused = m_refused->field + ": " + m_refused->reason;
+        result.totalGpus = m_totalGpus;
+        result.nodes = m_nodes;
+        result.nodesPerPod = m_nodesPerPod;
+        result.jainFairness = 1;
+        return result;
+    }
     m_freeNodes = m_nodes;
     m_podFree.assign((m_nodes + m_nodesPerPod - 1) / m_nodesPerPod, 0);
-    for (int n = 0; n < m_nodes; ++n)
+    m_freeInPod.assign(m_podFree.size(), {});
+    for (int n = 0; n < m_nodes; ++n) {
         ++m_podFree[n / m_nodesPerPod];
+        m_freeInPod[n / m_nodesPerPod].insert(m_freeInPod[n / m_nodesPerPod].end(), n);
+    }
     m_projectGpus.assign(std::max<std::size_t>(1, m_workload.projects.size()), 0);
+    m_waitingDemand.assign(m_projectGpus.size(), 0.0);
+    m_quota.assign(m_projectGpus.size(), 0);
+    for (std::size_t p = 0; p < m_quota.size(); ++p) {
+        const double q = p < m_workload.projects.size() ? m_workload.projects[p].quota : 0.0;
+        m_quota[p] = static_cast<long long>(std::floor(q * m_totalGpus / m_gpusPerNode)) * m_gpusPerNode;
+    }
+    m_queries = policy.queries();
     m_lastRecord = 0;
     m_demandSeconds.assign(m_projectGpus.size(), 0.0);
     m_satisfiedSeconds.assign(m_projectGpus.size(), 0.0);
     m_lastSatisfaction.assign(m_projectGpus.size(), 1.0);
     m_lastWaiting.assign(m_projectGpus.size(), 0);
-    unsigned long long rng = m_rng;
+    m_runRng = m_rng;
 
     m_jobs.clear();
     for (const JobSpec& spec : jobStream(m_workload)) {
@@ -393,19 +509,36 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
         m_jobs.push_back(j);
     }
     m_openAllocation.assign(m_jobs.size(), -1);
+    // The waiting queues: all jobs, each project's, each priority level's (jobs are in
+    // arrival order, so a job's index is its place in every queue).
+    {
+        const int projects = int(m_projectGpus.size());
+        std::vector<int> priorities;
+        for (int p = 0; p < projects; ++p)
+            priorities.push_back(p < int(m_workload.projects.size()) ? m_workload.projects[p].priority : 0);
+        m_levels = priorities;
+        std::sort(m_levels.begin(), m_levels.end(), std::greater<>());
+        m_levels.erase(std::unique(m_levels.begin(), m_levels.end()), m_levels.end());
+        m_levelOfProject.assign(projects, 0);
+        for (int p = 0; p < projects; ++p)
+            m_levelOfProject[p] = int(std::find(m_levels.begin(), m_levels.end(), priorities[p]) - m_levels.begin());
+        std::vector<int> all(m_jobs.size(), 0), byProject(m_jobs.size()), byLevel(m_jobs.size());
+        for (std::size_t i = 0; i < m_jobs.size(); ++i) {
+            byProject[i] = m_jobs[i].spec.project;
+            byLevel[i] = m_levelOfProject[m_jobs[i].spec.project];
+        }
+        m_waitAll.reset(all, 1);
+        m_waitByProject.reset(m_queries & SchedulingPolicy::ByProject ? byProject : std::vector<int> {}, projects);
+        m_waitByLevel.reset(m_queries & SchedulingPolicy::ByLevel ? byLevel : std::vector<int> {}, int(m_levels.size()));
+    }
     for (int i = 0; i < int(m_jobs.size()); ++i)
         if (m_jobs[i].state != SchedJob::State::Infeasible)
             push(m_jobs[i].spec.arrival, Event::Kind::Arrival, i);
-    const double failureRate = m_nodeFailureRate * m_nodes;
-    if (failureRate > 0)
-        push(-std::log1p(-uniform(rng)) / failureRate, Event::Kind::Failure, -1);
     const double horizon = m_workload.horizon > 0 ? m_workload.horizon : INFINITY;
     int unfinished = 0;
     for (const SchedJob& j : m_jobs)
         unfinished += j.state != SchedJob::State::Infeasible;
 
-    ClusterResult result;
-    result.policy = policy.name();
     record();
     long long steps = 0;
     while (!m_heap.empty() && unfinished > 0) {
@@ -424,7 +557,7 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
             m_heap.pop_back();
             if (ev.kind == Event::Kind::Arrival) {
                 m_jobs[ev.job].waitingSince = t;
-                m_waiting.push_back(ev.job);
+                enqueue(ev.job);
             } else if (ev.kind == Event::Kind::Completion) {
                 SchedJob& j = m_jobs[ev.job];
                 if (j.state != SchedJob::State::Running || ev.version != j.version)
@@ -436,22 +569,17 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
                 m_running.erase(std::find(m_running.begin(), m_running.end(), ev.job));
                 --unfinished;
             } else {
-                // A node fails; its job (if any) rolls back to its checkpoint and waits
+                // One of the job's nodes fails: it rolls back to its checkpoint and waits
                 // for the node to be swapped and the job relaunched.
-                const int node = std::min(m_nodes - 1, int(uniform(rng) * m_nodes));
-                for (int job : m_running) {
-                    SchedJob& j = m_jobs[job];
-                    if (!std::binary_search(j.nodes.begin(), j.nodes.end(), node))
-                        continue;
-                    const double saved = checkpointed(j, t);
-                    j.wastedGpuSeconds += double(j.gpus) * ((progress(j, t) - saved) / j.rate + m_recovery);
-                    j.progressAtSegment = saved;
-                    j.segmentStart = t + m_recovery;
-                    ++j.failures;
-                    scheduleCompletion(job);
-                    break;
-                }
-                push(t - std::log1p(-uniform(rng)) / failureRate, Event::Kind::Failure, -1);
+                SchedJob& j = m_jobs[ev.job];
+                if (j.state != SchedJob::State::Running || ev.version != j.version)
+                    continue; // the allocation changed since (its own failures were rescheduled)
+                const double saved = checkpointed(j, t);
+                j.wastedGpuSeconds += double(j.gpus) * ((progress(j, t) - saved) / j.rate + m_recovery);
+                j.progressAtSegment = saved;
+                j.segmentStart = t + m_recovery;
+                ++j.failures;
+                scheduleCompletion(ev.job); // and its next failure
             }
         }
         elasticPass();
@@ -475,7 +603,7 @@ void ClusterSim::finish(ClusterResult& r)
             m_openAllocation[job] = -1;
         }
     }
-    for (int job : m_waiting)
+    for (int job : waiting())
         m_jobs[job].queueSeconds += m_now - m_jobs[job].waitingSince;
 
     r.totalGpus = m_totalGpus;
@@ -531,10 +659,16 @@ void ClusterSim::finish(ClusterResult& r)
     r.jainFairness = n > 0 && sumSq > 0 ? sum * sum / (n * sumSq) : 1.0;
     r.meanUtilization = r.makespan > 0 ? gpuSeconds / (double(m_totalGpus) * r.makespan) : 0.0;
     r.meanQueueSeconds = counted ? queue / counted : 0.0;
-    r.jobs = m_jobs;
-    r.allocations = m_allocations;
-    r.utilization = m_utilization;
-    r.queueLength = m_queue;
+    // Handed over, not copied: a million jobs' records are a few hundred MB. A next
+    // run() rebuilds them from the job stream.
+    r.jobs = std::move(m_jobs);
+    r.allocations = std::move(m_allocations);
+    r.utilization = std::move(m_utilization);
+    r.queueLength = std::move(m_queue);
+    m_jobs.clear();
+    m_allocations.clear();
+    m_utilization.clear();
+    m_queue.clear();
 }
 
 } // namespace dtsim

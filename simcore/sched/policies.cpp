@@ -1,5 +1,7 @@
 // The scheduling policies. Each is a few lines over the simulation's actions (start,
-// preempt, predictedEnd); add one by subclassing SchedulingPolicy and naming it below.
+// preempt, predictedEnd) and its queue queries; add one by subclassing
+// SchedulingPolicy and naming it below. A pass visits only the waiting jobs that could
+// start (the queries skip the rest whole), so it costs what it starts, not the queue.
 #include "cluster_sim.h"
 
 #include <algorithm>
@@ -12,9 +14,10 @@ namespace {
 class FifoPolicy : public SchedulingPolicy {
 public:
     const char* name() const override { return "fifo"; }
+    unsigned queries() const override { return Arrival; }
     void schedule(ClusterSim& sim) override
     {
-        while (!sim.waiting().empty() && sim.start(sim.waiting().front())) {
+        for (int head = sim.firstWaiting(); head >= 0 && sim.start(head); head = sim.firstWaiting()) {
         }
     }
 };
@@ -24,13 +27,15 @@ public:
 class BackfillPolicy : public SchedulingPolicy {
 public:
     const char* name() const override { return "backfill"; }
+    unsigned queries() const override { return Arrival; }
     void schedule(ClusterSim& sim) override
     {
-        while (!sim.waiting().empty() && sim.start(sim.waiting().front())) {
+        int head = sim.firstWaiting();
+        for (; head >= 0 && sim.start(head); head = sim.firstWaiting()) {
         }
-        if (sim.waiting().empty())
+        if (head < 0)
             return;
-        const SchedJob& head = sim.jobs()[sim.waiting().front()];
+        const long long need = sim.jobs()[head].spec.gpus;
         std::vector<std::pair<double, long long>> ends;
         for (int job : sim.running())
             ends.push_back({ sim.predictedEnd(job), sim.jobs()[job].gpus });
@@ -38,21 +43,24 @@ public:
         long long free = sim.freeGpus();
         double shadow = sim.now();
         for (const auto& [t, gpus] : ends) {
-            if (free >= head.spec.gpus)
+            if (free >= need)
                 break;
             free += gpus;
             shadow = t;
         }
-        long long spare = free - head.spec.gpus; // GPUs the head will not need at the shadow time
-        for (int job : std::vector<int>(sim.waiting().begin() + 1, sim.waiting().end())) {
-            const SchedJob& j = sim.jobs()[job];
-            if (j.spec.gpus > sim.freeGpus())
-                continue;
+        long long spare = free - need; // GPUs the head will not need at the shadow time
+        // A later job may start if it fits now and either ends before the shadow time or
+        // uses only spare GPUs.
+        for (int job = head;;) {
+            const long long free = sim.freeGpus();
+            // (On a range of jobs, its smallest request and shortest runtime: a necessary test.)
+            auto fits = [&](const WaitNeed& n) { return n.gpus <= free && (n.gpus <= spare || sim.now() + n.runtime <= shadow); };
+            job = sim.nextWaiting(job, fits, fits);
+            if (job < 0)
+                return;
             const bool endsInTime = sim.now() + sim.estimatedRuntime(job) <= shadow;
-            if (!endsInTime && j.spec.gpus > spare)
-                continue;
             if (sim.start(job) && !endsInTime)
-                spare -= j.spec.gpus;
+                spare -= sim.jobs()[job].spec.gpus;
         }
     }
 };
@@ -62,37 +70,55 @@ public:
 class PriorityPolicy : public SchedulingPolicy {
 public:
     const char* name() const override { return "priority"; }
+    unsigned queries() const override { return ByLevel; }
     void schedule(ClusterSim& sim) override
     {
         auto priority = [&](int job) {
             const int p = sim.jobs()[job].spec.project;
             return p < int(sim.workload().projects.size()) ? sim.workload().projects[p].priority : 0;
         };
-        std::vector<int> order = sim.waiting();
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return priority(a) > priority(b); });
-        for (int job : order) {
-            if (sim.start(job))
-                continue;
-            const long long need = sim.jobs()[job].spec.gpus;
-            std::vector<int> victims;
-            long long freeable = sim.freeGpus();
-            std::vector<int> running = sim.running();
-            std::stable_sort(running.begin(), running.end(), [&](int a, int b) {
-                if (priority(a) != priority(b))
-                    return priority(a) < priority(b);
-                return sim.jobs()[a].firstStart > sim.jobs()[b].firstStart;
-            });
-            for (int r : running) {
-                if (freeable >= need || priority(r) >= priority(job))
+        // Jobs preempted in this pass wait for the next one.
+        std::vector<int> preempted;
+        auto wasPreempted = [&](int job) { return std::find(preempted.begin(), preempted.end(), job) != preempted.end(); };
+        const std::vector<int>& levels = sim.priorityLevels();
+        for (int level = 0; level < int(levels.size()); ++level) {
+            for (int job = -1;;) {
+                // Startable: on the free GPUs, or on those plus what lower levels hold.
+                long long lower = 0;
+                for (int r : sim.running())
+                    if (priority(r) < levels[level])
+                        lower += sim.jobs()[r].gpus;
+                const long long free = sim.freeGpus();
+                job = sim.nextWaitingAtLevel(level, job,
+                    [&](const WaitNeed& n) { return n.minStart <= free || n.gpus <= free + lower; },
+                    [&](const WaitNeed& n) { return n.minStart <= free || n.gpus <= free + lower; });
+                if (job < 0)
                     break;
-                victims.push_back(r);
-                freeable += sim.jobs()[r].gpus;
+                if (wasPreempted(job) || sim.start(job))
+                    continue;
+                const long long need = sim.jobs()[job].spec.gpus;
+                std::vector<int> victims;
+                long long freeable = sim.freeGpus();
+                std::vector<int> running = sim.running();
+                std::stable_sort(running.begin(), running.end(), [&](int a, int b) {
+                    if (priority(a) != priority(b))
+                        return priority(a) < priority(b);
+                    return sim.jobs()[a].firstStart > sim.jobs()[b].firstStart;
+                });
+                for (int r : running) {
+                    if (freeable >= need || priority(r) >= priority(job))
+                        break;
+                    victims.push_back(r);
+                    freeable += sim.jobs()[r].gpus;
+                }
+                if (freeable < need)
+                    continue;
+                for (int v : victims) {
+                    sim.preempt(v);
+                    preempted.push_back(v);
+                }
+                sim.start(job);
             }
-            if (freeable < need)
-                continue;
-            for (int v : victims)
-                sim.preempt(v);
-            sim.start(job);
         }
     }
 };
@@ -103,6 +129,7 @@ public:
 class FairSharePolicy : public SchedulingPolicy {
 public:
     const char* name() const override { return "fair-share"; }
+    unsigned queries() const override { return ByProject; }
     void schedule(ClusterSim& sim) override
     {
         const int projects = std::max<int>(1, int(sim.workload().projects.size()));
@@ -113,21 +140,35 @@ public:
         markBorrowed(sim);
         // Each project's waiting jobs by arrival; a job that cannot start now is passed
         // over (not its whole project), so small jobs fill what the big ones cannot use.
-        std::vector<std::vector<int>> queues(projects);
-        for (int job : sim.waiting())
-            queues[sim.jobs()[job].spec.project].push_back(job);
-        std::vector<std::size_t> next(projects, 0);
+        // The queue queries skip the jobs that could not start at all.
+        std::vector<int> cursor(projects, -1);
+        std::vector<char> done(projects, 0);
+        std::vector<int> preempted; // wait for the next pass
         for (;;) {
             int p = -1;
             for (int q = 0; q < projects; ++q)
-                if (next[q] < queues[q].size() && (p < 0 || share(q) < share(p)))
+                if (!done[q] && (p < 0 || share(q) < share(p)))
                     p = q;
             if (p < 0)
                 return;
-            const int job = queues[p][next[p]++];
+            long long lent = 0;
+            for (int r : sim.running())
+                if (sim.jobs()[r].borrowed)
+                    lent += sim.jobs()[r].gpus;
+            const long long free = sim.freeGpus();
+            const long long room = sim.quotaGpus(p) - sim.projectGpus(p); // within quota
+            auto could = [&](const WaitNeed& n) { return n.minStart <= free || (n.gpus <= room && n.gpus <= free + lent); };
+            const int job = sim.nextWaitingOfProject(p, cursor[p], could, could);
+            if (job < 0) {
+                done[p] = 1;
+                continue;
+            }
+            cursor[p] = job;
+            if (std::find(preempted.begin(), preempted.end(), job) != preempted.end())
+                continue;
             const long long gpus = sim.jobs()[job].spec.gpus;
             const bool withinQuota = sim.projectGpus(p) + gpus <= sim.quotaGpus(p);
-            if (sim.start(job) || (withinQuota && reclaim(sim, gpus) && sim.start(job)))
+            if (sim.start(job) || (withinQuota && reclaim(sim, gpus, preempted) && sim.start(job)))
                 markBorrowed(sim);
         }
     }
@@ -151,7 +192,7 @@ private:
 
     // Preempts borrowed jobs (newest first) until `need` GPUs are free; false, and
     // nothing preempted, when all the borrowed GPUs would not be enough.
-    static bool reclaim(ClusterSim& sim, long long need)
+    static bool reclaim(ClusterSim& sim, long long need, std::vector<int>& preempted)
     {
         std::vector<int> lent;
         long long freeable = sim.freeGpus();
@@ -168,8 +209,10 @@ private:
         }
         if (freeable < need)
             return false;
-        for (int v : victims)
+        for (int v : victims) {
             sim.preempt(v);
+            preempted.push_back(v);
+        }
         return true;
     }
 };
