@@ -187,11 +187,8 @@ int ClusterSim::podsOf(const std::vector<int>& nodes) const
 
 void ClusterSim::takeNodes(int pod, int count, std::vector<int>& into)
 {
-    std::set<int>& free = m_freeInPod[pod];
-    while (count-- > 0 && !free.empty()) {
-        into.push_back(*free.begin()); // the lowest-numbered free node of the pod
-        free.erase(free.begin());
-    }
+    const int first = pod * m_nodesPerPod, last = std::min(m_nodes, first + m_nodesPerPod);
+    m_pool.takeLowest(first, last, count, into); // the lowest-numbered free nodes of the pod
 }
 
 std::vector<int> ClusterSim::place(long long gpus, int* pods)
@@ -305,7 +302,7 @@ void ClusterSim::release(int job)
 {
     SchedJob& j = m_jobs[job];
     for (int n : j.nodes) {
-        m_freeInPod[n / m_nodesPerPod].insert(n);
+        m_pool.give(n);
         ++m_podFree[n / m_nodesPerPod];
     }
     m_freeNodes += int(j.nodes.size());
@@ -474,11 +471,9 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
     }
     m_freeNodes = m_nodes;
     m_podFree.assign((m_nodes + m_nodesPerPod - 1) / m_nodesPerPod, 0);
-    m_freeInPod.assign(m_podFree.size(), {});
-    for (int n = 0; n < m_nodes; ++n) {
+    m_pool.reset(m_nodes);
+    for (int n = 0; n < m_nodes; ++n)
         ++m_podFree[n / m_nodesPerPod];
-        m_freeInPod[n / m_nodesPerPod].insert(m_freeInPod[n / m_nodesPerPod].end(), n);
-    }
     m_projectGpus.assign(std::max<std::size_t>(1, m_workload.projects.size()), 0);
     m_waitingDemand.assign(m_projectGpus.size(), 0.0);
     m_quota.assign(m_projectGpus.size(), 0);

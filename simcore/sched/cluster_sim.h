@@ -8,13 +8,13 @@
 #include "../reliability/reliability.h"
 #include "../scenario.h"
 #include "job_speed.h"
+#include "node_pool.h"
 #include "wait_queue.h"
 
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -215,7 +215,7 @@ private:
     int m_gpusPerNode = 8, m_nodes = 0, m_nodesPerPod = 0;
     long long m_totalGpus = 0;
     int m_freeNodes = 0;
-    std::vector<std::set<int>> m_freeInPod; // free nodes of each pod, lowest first
+    NodePool m_pool; // which nodes are free
     std::vector<int> m_podFree;
     double m_nodeFailureRate = 0; // per node per second
     double m_recovery = 0;
