@@ -8,20 +8,25 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 build="${DTSIM_FUZZ_BUILD_DIR:-$here/build-fuzz}"
 CXX=clang++-14 cmake -S "$here" -B "$build" -G Ninja -DDTSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader
+cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload
 cd "$build"
-mkdir -p corpus/loader corpus/set corpus/runs
+mkdir -p corpus/loader corpus/set corpus/runs corpus/workload
 cp "$here"/presets/*.yaml corpus/loader/
 printf 'parallel.tp=4\nparallel.dp=16' > corpus/set/plan
 printf 'cluster.gpus=1e9\ntraining.tokens=-1' > corpus/set/bad
 printf 'cluster.tiers=[{span_gpus: 8}]' > corpus/set/tiers
 # A few real rows of the validation file, and the rows that once gave NaN.
 head -c 20000 "$here"/tests/validation/published-runs.yaml > corpus/runs/head.yaml
+# The shared-cluster preset's workload section, and the values that once hung or lied.
+sed -n '/^workload:/,$p' "$here"/presets/shared-cluster.yaml | tail -n +2 > corpus/workload/preset
+sed -e 's/arrivals_per_hour: 6/arrivals_per_hour: 1e-9/' corpus/workload/preset > corpus/workload/sparse
+sed -e 's/value: 8, weight: 6/value: 1e20, weight: 6/' -e 's/project_weights: \[5, 2, 1\]/project_weights: [0, 0, 0]/' corpus/workload/preset > corpus/workload/bad
 printf -- '- id: x\n  quality: good\n  architecture: {layers: 32, hidden_size: 4096, attention_heads: 32, seq_len: 0}\n  result: {tflops_per_gpu: .inf}\n' > corpus/runs/nan
-for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader; do
+for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload; do
   corpus=corpus/loader
   [ "$target" = fuzz_set_parser ] && corpus=corpus/set
   [ "$target" = fuzz_validation_loader ] && corpus=corpus/runs
+  [ "$target" = fuzz_cluster_workload ] && corpus=corpus/workload
   echo "fuzz: $target for ${seconds}s"
   rc=0
   ./tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" \

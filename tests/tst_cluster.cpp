@@ -2,6 +2,7 @@
 // quotas, the work a preemption loses, fairness against FIFO, placement by pod, and the
 // workload section's errors.
 #include "simcore/input_error.h"
+#include "simcore/loader/scenario_writer.h"
 #include "simcore/sched/cluster_sim.h"
 #include "test_data.h"
 
@@ -350,6 +351,99 @@ private slots:
         expectError("360 s, duration: 1 h", "360 s, duration: 1 kg", "workload.jobs[1].duration", "");
         expectError("checkpoint_interval: 250 s", "checkpoint_interval: 0 s", "workload.checkpoint_interval", "");
         expectError("policy: fifo", "polcy: fifo", "workload", "polcy");
+    }
+
+    // --- Issue 19: never hang, scale, never a silent wrong answer ---------------------
+    void aHundredThousandJobsAreAllAccountedFor()
+    {
+        // Quadratic before (10k 0.5 s, 30k 3.5 s, 100k 42 s): the queues are now searched
+        // by need. Performance is reported by `dtsim-cli bench`; here, correctness at size.
+        Scenario s = test::preset("shared-cluster");
+        s.workload.generator.count = 100000;
+        for (const std::string& policy : policyNames()) {
+            const ClusterResult r = simulate(s, policy);
+            QVERIFY2(r.refused.empty(), r.refused.c_str());
+            QCOMPARE(int(r.jobs.size()), 100000);
+            int done = 0;
+            for (const ProjectResult& p : r.projects)
+                done += p.finished;
+            QCOMPARE(done + r.infeasible, 100000); // every job ran to its end
+            QVERIFY(r.meanUtilization > 0.75 && r.meanUtilization <= 1); // a saturated stream keeps it busy (FIFO blocks least)
+            QVERIFY(std::isfinite(r.meanQueueSeconds) && std::isfinite(r.jainFairness) && std::isfinite(r.makespan));
+        }
+    }
+
+    void queriesFindWhatAWalkWouldFind()
+    {
+        // The segment tree gives the first waiting job that passes a test, as a walk would.
+        WaitQueue q;
+        q.reset(100);
+        for (int i = 0; i < 100; i += 3)
+            q.add(i, { 8LL * (1 + i % 7), 8, double(3600 * (1 + i % 5)) });
+        QCOMPARE(q.size(), 34);
+        QCOMPARE(q.first(), 0);
+        q.remove(0);
+        QCOMPARE(q.first(), 3);
+        for (long long free : { 8LL, 16LL, 24LL, 56LL })
+            for (double window : { 3600.0, 7200.0, 1e9 })
+                for (int after : { -1, 3, 50, 98 }) {
+                    auto test = [&](const WaitNeed& n) { return n.gpus <= free && n.runtime <= window; };
+                    int walk = -1;
+                    for (int i = after + 1; i < 100 && walk < 0; ++i)
+                        if (q.contains(i) && 8LL * (1 + i % 7) <= free && 3600.0 * (1 + i % 5) <= window)
+                            walk = i;
+                    QCOMPARE(q.firstAfter(after, test, test), walk);
+                }
+    }
+
+    void farApartArrivalsAndLongJobsFinishOrAreRefused()
+    {
+        // arrivals_per_hour 1e-9: node failures were drawn for the whole idle cluster
+        // between arrivals (billions of events). Failures now strike running jobs only.
+        Scenario sparse = test::preset("shared-cluster");
+        sparse.workload.generator.arrivalsPerHour = 1e-9;
+        const ClusterResult r = simulate(sparse, "fifo", test::failureRates());
+        QVERIFY(r.refused.empty());
+        QCOMPARE(r.projects[0].finished + r.projects[1].finished + r.projects[2].finished, 400);
+        QVERIFY(r.makespan > 1e14); // 400 arrivals 3.6e12 s apart
+        // A 1e12 s job on the preset's failure rates would fail tens of thousands of times
+        // for every one of its hundreds of copies: refused, naming the durations.
+        Scenario endless = test::preset("shared-cluster");
+        endless.workload.generator.durations = { { 1e12, 1 } };
+        const auto issue = clusterIssue(endless, test::failureRates());
+        QVERIFY(issue);
+        QCOMPARE(QString::fromStdString(issue->field), QString("workload.generate.durations"));
+        QVERIFY(!simulate(endless, "fifo", test::failureRates()).refused.empty());
+        // Checkpointing less often than a job's allocation fails: it would never progress.
+        Scenario rare = test::preset("shared-cluster");
+        rare.workload.checkpointInterval = 365 * 86400.0;
+        const auto never = clusterIssue(rare, test::failureRates());
+        QVERIFY(never);
+        QCOMPARE(QString::fromStdString(never->field), QString("workload.checkpoint_interval"));
+        // Within the budget the shipped preset simulates.
+        QVERIFY(!clusterIssue(test::preset("shared-cluster"), test::failureRates()));
+    }
+
+    void sizesAndWeightsThatMeanNothingAreRefused()
+    {
+        const std::string base = scenarioToYaml(test::preset("shared-cluster"));
+        auto refusal = [&](const char* set) -> QString {
+            try {
+                loadScenarioText(base, "shared.yaml", test::catalog(), { parseOverride(set) }, test::topologies());
+            } catch (const InputError& e) {
+                return QString::fromStdString(e.field()) + " | " + e.what();
+            }
+            return "accepted";
+        };
+        // 1e20 GPUs was cast to an integer (undefined) and ran as an 8-GPU job.
+        QVERIFY2(refusal("workload.generate.sizes[0].value=1e20").startsWith("workload.generate.sizes[0].value | "),
+            qPrintable(refusal("workload.generate.sizes[0].value=1e20")));
+        QVERIFY(refusal("workload.generate.sizes[0].value=8.5").contains("whole number"));
+        // All-zero weights sent every job to the first project.
+        QVERIFY2(refusal("workload.generate.project_weights=[0, 0, 0]").startsWith("workload.generate.project_weights | "),
+            qPrintable(refusal("workload.generate.project_weights=[0, 0, 0]")));
+        QCOMPARE(refusal("workload.generate.project_weights=[0, 0, 1]"), QString("accepted"));
+        QVERIFY(refusal("workload.generate.count=1000000").contains("must be at most 200000"));
     }
 };
 
