@@ -352,7 +352,7 @@ void ClusterSim::preempt(int job)
     // Everything since the last checkpoint is lost.
     const double saved = checkpointed(j, m_now);
     if (j.rate > 0)
-        j.wastedGpuSeconds += double(j.gpus) * (progress(j, m_now) - saved) / j.rate;
+        j.wastedGpuSeconds += double(j.gpus) * std::max(0.0, progress(j, m_now) - saved) / j.rate; // rounding can give -1e-11
     j.progressAtSegment = saved;
     release(job);
     j.state = SchedJob::State::Waiting;
@@ -570,7 +570,7 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
                 if (j.state != SchedJob::State::Running || ev.version != j.version)
                     continue; // the allocation changed since (its own failures were rescheduled)
                 const double saved = checkpointed(j, t);
-                j.wastedGpuSeconds += double(j.gpus) * ((progress(j, t) - saved) / j.rate + m_recovery);
+                j.wastedGpuSeconds += double(j.gpus) * (std::max(0.0, progress(j, t) - saved) / j.rate + m_recovery);
                 j.progressAtSegment = saved;
                 j.segmentStart = t + m_recovery;
                 ++j.failures;
