@@ -4,6 +4,8 @@
 #include "simcore/io/atomic_file.h"
 
 #include <QTemporaryDir>
+#include "file_size_limit.h"
+
 #include <QtTest>
 
 #include <csignal>
@@ -11,7 +13,6 @@
 #include <fstream>
 #include <sstream>
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,24 +32,6 @@ void put(const std::string& path, const std::string& text) { std::ofstream(path,
 
 // The files in a folder, hidden ones (a leftover temporary) included.
 QStringList filesIn(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::System); }
-
-// Writes may not grow a file past `bytes` while this lives: the kernel fails the write
-// with EFBIG, as a full disk fails it with ENOSPC.
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        std::signal(SIGXFSZ, SIG_IGN);
-        getrlimit(RLIMIT_FSIZE, &m_old);
-        rlimit limit = m_old;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &m_old); }
-
-private:
-    rlimit m_old {};
-};
 
 } // namespace
 
@@ -80,7 +63,7 @@ private slots:
         put(path, old);
         std::string error;
         {
-            FileSizeLimit limit(1000);
+            test::FileSizeLimit limit(1000);
             QVERIFY(!writeFileAtomically(path, std::string(5000, 'x'), &error));
         }
         QCOMPARE(read(path), old);
@@ -94,7 +77,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/trace.json").toStdString();
         put(path, "old");
-        FileSizeLimit limit(4096);
+        test::FileSizeLimit limit(4096);
         AtomicFile out(path);
         QVERIFY(out.open());
         QVERIFY(out.write(std::string(3000, 'a')));

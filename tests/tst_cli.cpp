@@ -6,22 +6,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "cli_runner.h"
+
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = dtsim::test::CliRun;
 
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(DTSIM_CLI_PATH, args);
-    p.waitForFinished(120000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
+Run cli(const QStringList& args) { return dtsim::test::runCli(args); }
 
 QString preset(const char* name) { return QString(DTSIM_SOURCE_DATA_DIR) + "/presets/" + name + ".yaml"; }
 

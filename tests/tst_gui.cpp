@@ -2,6 +2,7 @@
 // dashboard, undo, save/load, inline errors with their fix, and the screenshot.
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/step.h"
+#include "file_size_limit.h"
 #include "test_data.h"
 #include "widgets/dashboard.h"
 #include "widgets/evaluator.h"
@@ -27,11 +28,9 @@
 #include <QDir>
 #include <QFile>
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <QLockFile>
 #include <QSpinBox>
-#include <csignal>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -56,24 +55,6 @@ AppData appData()
 {
     return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(), QString(), {} };
 }
-
-// Writes may not grow a file past `bytes` while this lives: the kernel fails the write
-// (EFBIG), as a full disk does (ENOSPC).
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        std::signal(SIGXFSZ, SIG_IGN);
-        getrlimit(RLIMIT_FSIZE, &m_old);
-        rlimit limit = m_old;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &m_old); }
-
-private:
-    rlimit m_old {};
-};
 
 void waitIdle(MainWindow& w, int ms = 20000)
 {
@@ -686,7 +667,7 @@ private slots:
         const QString copy = w.autosave()->path();
         QVERIFY(QFileInfo::exists(copy));
         {
-            FileSizeLimit limit(100); // the scenario needs ~1 kB
+            test::FileSizeLimit limit(100); // the scenario needs ~1 kB
             QVERIFY(!w.saveTo(path));
         }
         QVERIFY2(w.bannerText().contains("Could not save") && w.bannerText().contains("File too large"), qPrintable(w.bannerText()));
@@ -747,7 +728,7 @@ private slots:
         auto* seq = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.seq_len"));
         seq->setValue(8192);
         {
-            FileSizeLimit limit(100);
+            test::FileSizeLimit limit(100);
             QVERIFY(!w.autosave()->saveNow());
         }
         QVERIFY2(w.bannerText().contains("recovery copy") && w.bannerText().contains("File too large"), qPrintable(w.bannerText()));

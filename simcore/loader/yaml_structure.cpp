@@ -32,18 +32,12 @@ public:
     }
     void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
     {
-        Frame f;
-        f.map = false;
-        f.path = node(mark, anchor, "?", true);
-        m_stack.push_back(std::move(f));
+        open(false, mark, anchor);
     }
     void OnSequenceEnd() override { m_stack.pop_back(); }
     void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override
     {
-        Frame f;
-        f.map = true;
-        f.path = node(mark, anchor, "?", true);
-        m_stack.push_back(std::move(f));
+        open(true, mark, anchor);
     }
     void OnMapEnd() override { m_stack.pop_back(); }
 
@@ -79,6 +73,14 @@ private:
         std::string key;
         std::map<std::string, int> keyLines; // scalar keys seen, with their lines
     };
+
+    void open(bool map, const YAML::Mark& mark, YAML::anchor_t anchor)
+    {
+        Frame f;
+        f.map = map;
+        f.path = node(mark, anchor, "?", true);
+        m_stack.push_back(std::move(f));
+    }
 
     // Places one node in its parent and returns its field path. A mapping's keys are
     // checked for repeats; a key that is itself a collection gets a placeholder path.

@@ -34,26 +34,12 @@ inline const Data& data()
     return d;
 }
 
-// Loads, and when the scenario is accepted, runs the step model with its sync wall,
-// the memory model and the reliability analysis on it: an accepted scenario must give
-// finite, non-negative figures (report_check.h), and a run either finishes or says why.
-inline void exercise(const std::string& text, const std::vector<Override>& overrides)
+// Runs `work`: a refusal (an InputError with a message) is fine, any other exception a bug.
+template <typename Work>
+void refusalsOnly(Work work)
 {
     try {
-        const Scenario s = loadScenarioText(text, "fuzz.yaml", data().catalog, overrides, data().topologies);
-        if (!checkScenario(s)) {
-            memoryPerGpu(s, data().calibration);
-            const Report r = simulate(s, data().calibration);
-            if (const auto bad = badQuantity(r)) {
-                std::fprintf(stderr, "accepted, but %s is not a finite, non-negative number\n", bad->c_str());
-                std::abort();
-            }
-            const ReliabilityReport rel = analyzeReliability(s, data().calibration, data().rates, r);
-            if (!runIssue(s, rel) && !std::isfinite(rel.expectedTime)) {
-                std::fprintf(stderr, "a run said to finish has an expected time of %g\n", rel.expectedTime);
-                std::abort();
-            }
-        }
+        work();
     } catch (const InputError& e) {
         if (std::string(e.what()).empty())
             std::abort(); // every refusal says why
@@ -61,6 +47,29 @@ inline void exercise(const std::string& text, const std::vector<Override>& overr
         std::fprintf(stderr, "unexpected exception: %s\n", e.what());
         std::abort();
     }
+}
+
+// Loads, and when the scenario is accepted, runs the step model with its sync wall,
+// the memory model and the reliability analysis on it: an accepted scenario must give
+// finite, non-negative figures (report_check.h), and a run either finishes or says why.
+inline void exercise(const std::string& text, const std::vector<Override>& overrides)
+{
+    refusalsOnly([&] {
+        const Scenario s = loadScenarioText(text, "fuzz.yaml", data().catalog, overrides, data().topologies);
+        if (checkScenario(s))
+            return;
+        memoryPerGpu(s, data().calibration);
+        const Report r = simulate(s, data().calibration);
+        if (const auto bad = badQuantity(r)) {
+            std::fprintf(stderr, "accepted, but %s is not a finite, non-negative number\n", bad->c_str());
+            std::abort();
+        }
+        const ReliabilityReport rel = analyzeReliability(s, data().calibration, data().rates, r);
+        if (!runIssue(s, rel) && !std::isfinite(rel.expectedTime)) {
+            std::fprintf(stderr, "a run said to finish has an expected time of %g\n", rel.expectedTime);
+            std::abort();
+        }
+    });
 }
 
 } // namespace dtsim::fuzz
