@@ -247,9 +247,12 @@ void ClusterSim::scheduleCompletion(int job)
     push(end, Event::Kind::Completion, job, j.version);
     // The next failure of one of its nodes (a Poisson process of rate nodes x node
     // rate, restarted with every allocation): failures cost events only while jobs run.
+    // A failure due after the job would end changes nothing: not pushed, so it costs
+    // neither an event nor a scheduling pass.
     const double rate = m_nodeFailureRate * double(j.nodes.size());
     if (rate > 0)
-        push(m_now - std::log1p(-uniform(m_runRng)) / rate, Event::Kind::Failure, job, j.version);
+        if (const double failAt = m_now - std::log1p(-uniform(m_runRng)) / rate; failAt < end)
+            push(failAt, Event::Kind::Failure, job, j.version);
 }
 
 void ClusterSim::enqueue(int job)
