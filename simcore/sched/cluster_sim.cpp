@@ -220,7 +220,7 @@ std::vector<int> ClusterSim::place(long long gpus, int* pods)
         for (int p = 0; p < podCount && int(nodes.size()) < need; ++p)
             takeNodes(p, need - int(nodes.size()), nodes);
     }
-    // The nodes are taken here (their pods' free sets); assign() books the rest.
+    // The nodes are taken from the pool here; assign() books the rest.
     std::sort(nodes.begin(), nodes.end());
     *pods = podsOf(nodes);
     return nodes;
