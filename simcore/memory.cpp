@@ -65,7 +65,14 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     if (moeLayer) {
         const double cf = std::max(1.0, m.moe.capacityFactor);
         perToken += e * h * repl;                                   // router input
-        perToken += mlp(m.moe.expertFfnHidden, cf * m.moe.topK);    // routed experts
+        if (p.etp() == p.tp) {
+            perToken += mlp(m.moe.expertFfnHidden, cf * m.moe.topK); // routed experts
+        } else {
+            // Folded: this GPU's experts serve etp/tp of a TP rank's top-k copies, whole
+            // tokens in (h wide), their widths split etp ways.
+            const double share = cf * m.moe.topK * p.etp() / t, etp = p.etp();
+            perToken += share * (lin * h + e * (m.gatedMlp ? 2.0 : 1.0) * m.moe.expertFfnHidden / etp + lin * m.moe.expertFfnHidden / etp);
+        }
         perToken += mlp(m.moe.expertFfnHidden, m.moe.sharedExperts); // shared experts
     } else {
         perToken += mlp(m.ffnHidden, 1.0);
@@ -87,7 +94,7 @@ StageParams stageParameters(const Scenario& s, int stage, const ParameterCounts&
     out.dense = layers * (c.attentionPerLayer / p.tp + c.normsPerLayer)
         + denseLayers * c.denseMlpPerLayer / p.tp
         + moeLayers * (c.moeMlpPerLayer - routedExpertsPerLayer) / p.tp;
-    out.experts = moeLayers * routedExpertsPerLayer / (double(p.ep) * p.tp);
+    out.experts = moeLayers * routedExpertsPerLayer / (double(p.ep) * p.etp());
     const bool first = stage == 0, last = stage == p.pp - 1;
     if (first)
         out.dense += c.embedding / p.tp;
@@ -123,7 +130,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
     const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
     const double denseShard = double(p.dp) * p.cp;
-    const double expertShard = std::max(1.0, denseShard / p.ep);
+    const double expertShard = double(std::max(1LL, p.expertDataParallel()));
     auto shard = [&](const StageParams& sp, int minStage) {
         return p.zeroStage >= minStage ? sp.dense / denseShard + sp.experts / expertShard : sp.total();
     };

@@ -25,6 +25,12 @@ struct ParallelPlan {
     int dp = 1;
     int cp = 1;
     int ep = 1;
+    // Expert tensor parallelism: the experts' own TP degree (Megatron-Core's
+    // --expert-tensor-parallel-size); 0 means the attention's TP. With MoE parallel
+    // folding the expert layers regroup the TP x CP x DP ranks of a stage as
+    // expert-TP x EP x expert-DP, so EP may exceed DP x CP (Liu et al. 2025, "MoE Parallel
+    // Folding", arXiv 2504.14960).
+    int expertTp = 0;
     bool sequenceParallel = false;
     Schedule schedule = Schedule::OneFOneB;
     int virtualStages = 1; // model chunks per pipeline rank (interleaved schedule)
@@ -55,6 +61,14 @@ struct ParallelPlan {
     int headSplit() const { return tp2d ? tpColumns() : tp; } // ranks the heads are split over
 
     long long gpus() const { return static_cast<long long>(tp) * pp * dp * cp; }
+    int etp() const { return expertTp > 0 ? expertTp : tp; } // the experts' TP degree
+    // The ranks of a stage (TP x CP x DP) regrouped for the experts: how many replicas
+    // of each expert shard (expert data parallelism); 0 when ep x etp does not divide them.
+    long long expertDataParallel() const
+    {
+        const long long stage = static_cast<long long>(tp) * cp * dp, group = static_cast<long long>(ep) * etp();
+        return group > 0 && stage % group == 0 ? stage / group : 0;
+    }
     int degree(Axis a) const;
     // Rank distance between consecutive members of an axis' group under `order`.
     int stride(Axis a) const;

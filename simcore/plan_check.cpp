@@ -78,7 +78,7 @@ PlanRule firstViolation(const Scenario& s) noexcept
         return PlanRule::TpKvHeads;
     if (m.ffnHidden % p.tp != 0)
         return PlanRule::TpFfn;
-    if (m.isMoe() && m.moe.expertFfnHidden % p.tp != 0)
+    if (m.isMoe() && m.moe.expertFfnHidden % p.etp() != 0)
         return PlanRule::TpExpertFfn;
     // Uneven stages are allowed (Llama 3 drops a layer from each end stage); the
     // slowest stage holds ceil(layers / pp) layers.
@@ -99,7 +99,7 @@ PlanRule firstViolation(const Scenario& s) noexcept
         return PlanRule::EpNeedsMoe;
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return PlanRule::EpExperts;
-    if ((static_cast<long long>(p.dp) * p.cp) % p.ep != 0)
+    if (p.expertDataParallel() == 0)
         return PlanRule::EpDataParallel;
     if (t.seqLen % p.cp != 0)
         return PlanRule::CpSequence;
@@ -138,8 +138,9 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
     case PlanRule::TpFfn:
         return PlanIssue { "parallel.tp", "tp = " + num(p.tp) + " does not divide ffn_hidden = " + num(m.ffnHidden) };
     case PlanRule::TpExpertFfn:
-        return PlanIssue { "parallel.tp",
-            "tp = " + num(p.tp) + " does not divide expert_ffn_hidden = " + num(m.moe.expertFfnHidden) };
+        return PlanIssue { p.expertTp > 0 ? "parallel.expert_tp" : "parallel.tp",
+            (p.expertTp > 0 ? "expert_tp = " : "tp = ") + num(p.etp()) + " does not divide expert_ffn_hidden = "
+                + num(m.moe.expertFfnHidden) };
     case PlanRule::PpLayers:
         return PlanIssue { "parallel.pp", "pp = " + num(p.pp) + " is more than the " + num(m.layers) + " layers" };
     case PlanRule::VirtualNeedsInterleaved:
@@ -159,8 +160,9 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
         return PlanIssue { "parallel.ep", "ep = " + num(p.ep) + " does not divide the " + num(m.moe.experts) + " experts" };
     case PlanRule::EpDataParallel:
         return PlanIssue { "parallel.ep",
-            "ep = " + num(p.ep) + " must divide dp*cp = " + num(static_cast<long long>(p.dp) * p.cp)
-                + " (expert parallelism is carved from the data-parallel ranks)" };
+            "ep x expert_tp = " + num(p.ep) + " x " + num(p.etp()) + " must divide tp*cp*dp = "
+                + num(static_cast<long long>(p.tp) * p.cp * p.dp)
+                + " (the expert layers regroup a stage's ranks; with expert_tp = tp, ep must divide dp*cp)" };
     case PlanRule::CpSequence:
         return PlanIssue { "parallel.cp", "cp = " + num(p.cp) + " does not divide seq_len = " + num(t.seqLen) };
     case PlanRule::SpSequence:

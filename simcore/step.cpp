@@ -177,8 +177,9 @@ ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool m
     if (isScaledLowPrecision(s.training.precision))
         w.bytes += T * kFp8CastBytes * (h + m.queryDim() / t); // QKV and output GEMM inputs
     if (moeLayer) {
-        // Token permutation before and after the experts (read + write, top-k copies).
-        w.bytes += 2.0 * 2.0 * std::max(1.0, m.moe.capacityFactor) * m.moe.topK * T * h * e;
+        // Token permutation before and after the experts (read + write, top-k copies of
+        // the tokens this GPU's experts serve: etp/tp of a TP rank's under folding).
+        w.bytes += 2.0 * 2.0 * std::max(1.0, m.moe.capacityFactor) * m.moe.topK * T * h * e * s.plan.etp() / t;
         w.kernels += 4;
     }
     return w;
@@ -271,37 +272,47 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     double bytes = ew.bytes;
     int kernels = ew.kernels;
 
-    auto mlp = [&](double tokens, double ffn) {
-        const double up = tpGemm(tokens, (m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
-        const double down = tpGemm(tokens, h, ffn, false);
+    // An MLP whose weights are split `split` ways: the attention's TP (dense layers,
+    // shared experts), or the experts' own TP degree under MoE parallel folding.
+    auto mlp = [&](double tokens, double ffn, int split) {
+        auto gemm = [&](double n, double k, bool columnParallel) {
+            if (split == p.tp)
+                return tpGemm(tokens, n, k, columnParallel);
+            return columnParallel ? gemmTime(r, tokens, n / split, k) : gemmTime(r, tokens, n, k / split);
+        };
+        const double up = gemm((m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
+        const double down = gemm(h, ffn, false);
         // Per-op rerun (see above): w3 of a gated MLP, or under FP8 the whole up
         // projection; the down projection only feeds the residual add.
         if (perOp)
-            perOpGemms += fp8 ? up : (m.gatedMlp ? tpGemm(tokens, ffn, h, true) : 0.0);
+            perOpGemms += fp8 ? up : (m.gatedMlp ? gemm(ffn, h, true) : 0.0);
         // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
         // eager (silu, then multiply: read f write f, read 2f write f).
         const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;
-        bytes += tokens * e * act * ffn / t;
+        bytes += tokens * e * act * ffn / split;
         kernels += fused ? 1 : (m.gatedMlp ? 2 : 1);
         if (fp8) // input casts of the two MLP GEMMs
-            bytes += tokens * kFp8CastBytes * (h + ffn / t);
+            bytes += tokens * kFp8CastBytes * (h + ffn / split);
         return up + down;
     };
 
     if (!moeLayer) {
-        lt.gemmForward += mlp(T, m.ffnHidden);
+        lt.gemmForward += mlp(T, m.ffnHidden, p.tp);
     } else {
         const MoeSpec& moe = m.moe;
         const double cf = std::max(1.0, moe.capacityFactor);
         lt.gemmForward += gemmTime(r, T, moe.experts, h); // router
-        // Balanced routing: each of the E/ep local experts sees cf * T * topK * ep / E tokens.
+        // Balanced routing: a GPU holds E/ep experts, each split etp ways, and serves its
+        // expert-DP slice of the stage's tokens: cf * T * topK * ep * etp / (tp * E) tokens
+        // a local expert (T per TP rank; with etp = tp, cf * T * topK * ep / E).
+        const int etp = p.etp();
         const double localExperts = double(moe.experts) / p.ep;
-        const double perExpert = cf * T * moe.topK * p.ep / moe.experts;
+        const double perExpert = cf * T * moe.topK * p.ep * etp / (t * moe.experts);
         const double perOpBefore = perOpGemms;
-        lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden);
+        lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden, etp);
         perOpGemms = perOpBefore + localExperts * (perOpGemms - perOpBefore);
         if (moe.sharedExperts > 0)
-            lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden);
+            lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden, p.tp);
     }
     lt.streamForward = streamTime(r, bytes, kernels);
     lt.perOpRecompute = perOpGemms + lt.streamForward;
@@ -489,7 +500,10 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     // Expert parallel: dispatch and combine all-to-alls, forward and backward.
     double epLayer = 0, epBytesLayer = 0;
     if (m.isMoe() && p.ep > 1) {
-        const GroupSpan g = groupSpan(s.cluster, p.ep, p.stride(Axis::DP));
+        // The EP group sits outside the experts' TP ranks: along DP when etp = tp, or
+        // within the stage's consecutive TP x CP x DP ranks under folding.
+        const int epStride = p.etp() == p.tp ? p.stride(Axis::DP) : p.etp();
+        const GroupSpan g = groupSpan(s.cluster, p.ep, epStride);
         // Each rank dispatches the tokens it holds at the MoE layer's input: with
         // sequence parallelism (which Megatron-Core requires for MoE with TP) that is its
         // T/tp shard, not the full micro-batch (MoEAlltoAllTokenDispatcher permutes the
@@ -504,7 +518,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         CommOp a2a = comm(CollectiveKind::AllToAll, nodeLimited ? n * nodes / m.moe.topK : n, g, s, eff, epRep);
         if (nodeLimited) {
             CommReport scratch;
-            const GroupSpan local = groupSpan(s.cluster, g.perDomain, p.stride(Axis::DP));
+            const GroupSpan local = groupSpan(s.cluster, g.perDomain, epStride);
             CommOp forward = comm(CollectiveKind::AllToAll, n * (g.domains - 1) / g.domains, local, s, eff, scratch);
             a2a = { std::max(a2a.seconds, forward.seconds), a2a.bytesSent + forward.bytesSent };
         }
@@ -647,8 +661,9 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     // --- Data-parallel gradient synchronisation ----------------------------------
     double dpTotal = mb * zero3TotalMb, dpExposed = mb * zero3ExposedMb, dpBytes = mb * zero3BytesMb;
     if (!perMicrobatchGather) {
-        const int expertGroup = std::max(1, dpGroup / p.ep);
-        const GroupSpan expertSpan = groupSpan(s.cluster, expertGroup, p.stride(Axis::DP) * p.ep);
+        const int expertGroup = static_cast<int>(std::max(1LL, p.expertDataParallel()));
+        const int expertStride = (p.etp() == p.tp ? p.stride(Axis::DP) : p.etp()) * p.ep;
+        const GroupSpan expertSpan = groupSpan(s.cluster, expertGroup, expertStride);
         auto sync = [&](double params, const GroupSpan& g, int size) {
             if (size <= 1 || params <= 0)
                 return std::pair<double, double> { 0.0, 0.0 };
@@ -690,7 +705,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
 
     // --- Optimizer and overhead --------------------------------------------------
     const double denseShard = p.zeroStage >= 1 ? dpGroup : 1;
-    const double expertShard = p.zeroStage >= 1 ? std::max(1, dpGroup / p.ep) : 1;
+    const double expertShard = p.zeroStage >= 1 ? std::max(1LL, p.expertDataParallel()) : 1;
     const double optParams = sp.dense / denseShard + sp.experts / expertShard;
     const double optBytes = c.optimizerBytesPerParam * (tr.optimizer == Optimizer::Adam ? 1.0 : 0.5);
     b.optimizer = streamTime(r, optParams * optBytes, 4);

@@ -1,5 +1,6 @@
 // How kernels execute: what each recomputation policy reruns, the host that issues the
 // kernels, attention efficiency against sequence length, and the output layer under FP8.
+#include "simcore/loader/scenario_writer.h"
 #include "simcore/memory.h"
 #include "simcore/step.h"
 #include "test_data.h"
@@ -205,6 +206,62 @@ private slots:
         const double unlimited = epSeconds("0"), topK = epSeconds("2"), one = epSeconds("1");
         QCOMPARE(topK, unlimited);
         QVERIFY2(one < 0.7 * unlimited, qPrintable(QString("%1 vs %2").arg(one).arg(unlimited)));
+    }
+
+    // MoE parallel folding (Megatron-Core; Liu et al. 2025): the expert layers regroup a
+    // stage's TP x CP x DP ranks as expert-TP x EP x expert-DP, so EP may exceed DP x CP.
+    // Megatron-Bridge ran Qwen3-235B-A22B on 256 H100 with TP 2, DP 16 and EP 32.
+    void moeParallelFoldingRegroupsTheStage()
+    {
+        const std::string qwen = R"(version: 1
+model: {layers: 94, hidden: 4096, heads: 64, kv_heads: 4, head_dim: 128, ffn_hidden: 12288, gated_mlp: true,
+  vocab: 151936, norm: rmsnorm, moe: {experts: 128, top_k: 8, expert_ffn_hidden: 1536}}
+training: {global_batch: 2048, micro_batch: 1, seq_len: 4096, tokens: 1T}
+hardware: {gpu: h100-sxm}
+cluster: {gpus: 256, gpus_per_node: 8}
+parallel: {tp: 2, pp: 8, dp: 16, ep: 32, sequence_parallel: true, schedule: interleaved, virtual_stages: 4, zero: 1,
+  order: tp-cp-dp-pp}
+)";
+        auto load = [&](std::vector<Override> o) { return loadScenarioText(qwen, "qwen.yaml", test::catalog(), o, test::topologies()); };
+        // Experts split like attention (expert_tp = tp = 2): 32 x 2 ranks do not fit 2 x 16.
+        try {
+            load({});
+            QFAIL("accepted ep 32 x expert_tp 2 on 32 ranks");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), QString("parallel.ep"));
+            QVERIFY2(QString(e.what()).contains("expert_tp"), e.what());
+        }
+        const Scenario folded = load({ parseOverride("parallel.expert_tp=1") });
+        QCOMPARE(folded.plan.etp(), 1);
+        QCOMPARE(folded.plan.expertDataParallel(), 1LL);
+        // Each GPU holds 128/32 = 4 whole experts of its stage's MoE layers.
+        const ParameterCounts counts = countParameters(folded.model, folded.training.seqLen);
+        const StageParams sp = stageParameters(folded, 0, counts);
+        QVERIFY(std::abs(sp.experts / (12 * counts.expertParamsPerLayer / 32) - 1) < 1e-12);
+        // The all-to-all spans the 32 consecutive ranks of TP x DP: 4 nodes.
+        const StepReport r = step(folded);
+        QCOMPARE(r.comm[int(CommGroup::EP)].groupSize, 32);
+        QCOMPARE(r.comm[int(CommGroup::EP)].domains, 4);
+        QVERIFY(r.memory.fits);
+        // The same GPUs as expert_tp 2 x EP 16: each GPU does the same expert FLOPs (half
+        // the tokens on whole experts, or all of them on half-width ones), so the step
+        // differs only in how the work is shaped and exchanged, not by the FLOPs.
+        const Scenario wide = load({ parseOverride("parallel.ep=16") });
+        QCOMPARE(wide.plan.etp(), 2);
+        const StepReport w = step(wide);
+        QCOMPARE(w.comm[int(CommGroup::EP)].groupSize, 16);
+        QCOMPARE(r.modelFlopsPerStep, w.modelFlopsPerStep);
+        const double fwdRatio = r.breakdown.forward / w.breakdown.forward;
+        QVERIFY2(fwdRatio > 0.8 && fwdRatio < 1.25, qPrintable(QString::number(fwdRatio)));
+        // The experts' TP must divide their width, and is written back.
+        try {
+            load({ parseOverride("parallel.expert_tp=5"), parseOverride("parallel.ep=2") });
+            QFAIL("accepted expert_tp 5 on a 1,536-wide expert");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), QString("parallel.expert_tp"));
+        }
+        const Scenario back = loadScenarioText(scenarioToYaml(folded), "saved.yaml", test::catalog(), {}, test::topologies());
+        QCOMPARE(back.plan.expertTp, 1);
     }
 };
 

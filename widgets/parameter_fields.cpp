@@ -132,6 +132,10 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
     f.push_back(degree("parallel.dp", "Data parallel (DP)", "Model replicas; gradient all-reduce or reduce-scatter per step.", &ParallelPlan::dp));
     f.push_back(degree("parallel.cp", "Context parallel (CP)", "Splits each sequence; ring attention passes K/V (CP-1) times per layer.", &ParallelPlan::cp));
     f.push_back(degree("parallel.ep", "Expert parallel (EP)", "Splits experts across data-parallel ranks; two all-to-alls per MoE layer each way.", &ParallelPlan::ep));
+    f.push_back(integer("parallel.expert_tp", "Parallelism", "Expert TP (0 = TP)", 0, 64, false,
+        "The experts' own tensor-parallel degree. 0 splits them like attention (TP); smaller values fold the "
+        "stage's TP x CP x DP ranks into expert-TP x EP x expert-DP, so EP may exceed DP x CP (MoE parallel folding).",
+        [](const Scenario& s) { return s.plan.expertTp; }, [](Scenario& s, double v) { s.plan.expertTp = toInt(v); }));
     f.push_back(choice("parallel.schedule", "Parallelism", "Pipeline schedule", { "GPipe", "1F1B", "Interleaved 1F1B" },
         "GPipe and 1F1B share the bubble (PP-1)/m; interleaving divides it by the virtual stages.",
         [](const Scenario& s) { return int(s.plan.schedule); }, [](Scenario& s, double v) { s.plan.schedule = Schedule(toInt(v)); }));

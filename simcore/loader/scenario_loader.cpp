@@ -309,11 +309,12 @@ private:
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
                                 "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
-                                "tp_comm_overlap", "tp_comm_overlap_backward", "overlap_ep_comm", "tp_2d" });
+                                "tp_comm_overlap", "tp_comm_overlap_backward", "overlap_ep_comm", "tp_2d", "expert_tp" });
         p.tp = integer(n, sec, "tp", 1, 1);
         p.pp = integer(n, sec, "pp", 1, 1);
         p.cp = integer(n, sec, "cp", 1, 1);
         p.ep = integer(n, sec, "ep", 1, 1);
+        p.expertTp = integer(n, sec, "expert_tp", 1, 0); // absent: the attention's tp
         const long long model = static_cast<long long>(p.tp) * p.pp * p.cp;
         if (r.child(n, sec, "dp")) {
             p.dp = integer(n, sec, "dp", 1, 1);

@@ -150,6 +150,8 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "dp" << YAML::Value << p.dp;
     y << YAML::Key << "cp" << YAML::Value << p.cp;
     y << YAML::Key << "ep" << YAML::Value << p.ep;
+    if (p.expertTp > 0)
+        y << YAML::Key << "expert_tp" << YAML::Value << p.expertTp;
     y << YAML::Key << "sequence_parallel" << YAML::Value << p.sequenceParallel;
     y << YAML::Key << "schedule" << YAML::Value << std::string(scheduleName(p.schedule));
     y << YAML::Key << "virtual_stages" << YAML::Value << p.virtualStages;

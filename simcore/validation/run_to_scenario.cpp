@@ -353,6 +353,15 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     }
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return SkippedRun { "ep does not divide the experts" };
+    // EP larger than DP x CP is MoE parallel folding (Megatron-Core 0.10+): the expert
+    // layers regroup TP x CP x DP as expert-TP x EP x expert-DP. Rows do not state the
+    // expert TP; take the largest that fits (with EP 32 on TP 2 x DP 16, only 1 does).
+    if (m.isMoe() && p.ep > 1 && p.expertDataParallel() == 0)
+        for (int etp = p.tp; etp >= 1; --etp)
+            if (p.tp % etp == 0 && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * etp) == 0) {
+                p.expertTp = etp;
+                break;
+            }
     // Expert parallelism is carved out of the data-parallel ranks, and the all-to-all
     // is the chattiest traffic of a MoE layer: Megatron-Core orders ranks
     // tp-cp-ep-dp-pp (parallel_state.initialize_model_parallel, order argument), so the
