@@ -16,8 +16,25 @@ private slots:
     void requiredIdsPresent()
     {
         for (const char* id : { "gtx580", "k80", "p100", "v100", "a100-40gb", "a100-80gb", "h100-sxm", "h200", "b200",
-                 "gb200", "mi300x", "tpu-v4", "tpu-v5p" })
+                 "gb200", "b300", "gb300", "mi300x", "tpu-v4", "tpu-v5p" })
             QVERIFY2(findHardware(test::catalog(), id), id);
+    }
+
+    void blackwellUltraAgainstBlackwell()
+    {
+        // Blackwell Ultra (B300, GB300) keeps FP8 and BF16 near Blackwell's and raises
+        // NVFP4 by about 1.5x and memory by half; the NVL72 rack is one 72-GPU domain.
+        const HardwareSpec* b200 = findHardware(test::catalog(), "b200");
+        const HardwareSpec* b300 = findHardware(test::catalog(), "b300");
+        const HardwareSpec* gb200 = findHardware(test::catalog(), "gb200");
+        const HardwareSpec* gb300 = findHardware(test::catalog(), "gb300");
+        QCOMPARE(b300->peak(Precision::FP8), b200->peak(Precision::FP8));
+        QCOMPARE(gb300->peak(Precision::FP8), gb200->peak(Precision::FP8));
+        QVERIFY(std::abs(gb300->peak(Precision::FP4) / gb200->peak(Precision::FP4) - 1.5) < 0.01);
+        QVERIFY(b300->memoryBytes > 1.45 * b200->memoryBytes && gb300->memoryBytes > 1.45 * gb200->memoryBytes);
+        QCOMPARE(gb300->scaleUpDomain, 72);
+        QCOMPARE(b300->scaleUpDomain, 8);
+        QCOMPARE(gb300->scaleOutBandwidth, 2 * gb200->scaleOutBandwidth); // ConnectX-8 at 800 Gb/s
     }
 
     void valuesArePlausible()

@@ -118,7 +118,7 @@ void Evaluator::requestRunOutlook(const Scenario& s, const FailureRates& rates, 
             o.problem = runIssue(s, o.report);
             if (o.problem)
                 return o;
-            o.trials = affordableTrials(o.report, trials);
+            o.trials = affordableTrials(o.report, trials, s.reliability.chaos.empty() ? 1 : 2);
             o.run = simulateRun(o.report, s.reliability, o.trials, seed, true, cancel.get());
             o.hasChaos = !s.reliability.chaos.empty();
             if (o.hasChaos) {

@@ -95,10 +95,10 @@ int runReliability(const QStringList& args)
             where.fail(issue->field, issue->reason);
         // The Monte Carlo follows every failure: a long, failure-prone run affords fewer
         // trials. Asked for explicitly, too many is refused; by default, fewer are run.
-        const int affordable = affordableTrials(r, trials);
+        const int affordable = affordableTrials(r, trials, s.reliability.chaos.empty() ? 1 : 2);
         if (affordable < trials && p.isSet("trials"))
             throw InputError("--trials", 0, "", "at most " + std::to_string(affordable) + " trials for this run ("
-                    + formatCount(r.expectedFailures) + " expected failures each); dtsim follows "
+                    + formatCount(r.expectedFailures) + " expected failures each" + (s.reliability.chaos.empty() ? "" : ", run with and without the chaos events") + "); dtsim follows "
                     + formatCount(kMonteCarloFailureBudget) + " failures in all");
         if (affordable < trials)
             std::fprintf(stderr, "note: %d trials instead of %d: the run expects %s failures, and the Monte Carlo follows each\n",

@@ -220,9 +220,9 @@ std::optional<PlanIssue> runIssue(const Scenario& s, const ReliabilityReport& r)
             + " failures; use fewer GPUs, faster recovery or more frequent checkpoints" };
 }
 
-int affordableTrials(const ReliabilityReport& r, int wanted)
+int affordableTrials(const ReliabilityReport& r, int wanted, int passes)
 {
-    const double perTrial = std::max(1.0, r.expectedFailures);
+    const double perTrial = std::max(1.0, r.expectedFailures) * std::max(1, passes);
     return std::clamp(static_cast<int>(std::min<double>(wanted, kMonteCarloFailureBudget / perTrial)), 1, std::max(1, wanted));
 }
 
