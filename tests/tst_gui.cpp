@@ -56,8 +56,12 @@ AppData appData()
     return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(), QString(), {} };
 }
 
+// Background work takes longer under the sanitizers (packaging/sanitize.sh sets
+// DTSIM_TIME_SCALE) and beside other tests: wait that much longer.
 void waitIdle(MainWindow& w, int ms = 20000)
 {
+    const int scale = qEnvironmentVariableIntValue("DTSIM_TIME_SCALE");
+    ms *= scale > 0 ? scale : 1;
     w.flushPending();
     QElapsedTimer t;
     t.start();
