@@ -160,8 +160,11 @@ private slots:
     {
         QTemporaryDir dir;
         std::string error;
-        QVERIFY(!writeFileAtomically((dir.path() + "/no/such/x.yaml").toStdString(), "x", &error));
-        QVERIFY2(QString::fromStdString(error).contains("No such file or directory"), error.c_str());
+        const std::string path = (dir.path() + "/no/such/x.yaml").toStdString();
+        QVERIFY(!writeFileAtomically(path, "x", &error));
+        QVERIFY2(QString::fromStdString(error).contains("the folder " + dir.path() + "/no/such does not exist"), error.c_str());
+        // Known before any work, so `trace -o` refuses it as bad input.
+        QVERIFY(!unwritableTarget(path).empty());
     }
 
     void dashIsStandardOutput()

@@ -45,6 +45,10 @@ private slots:
         struct stat st {};
         QCOMPARE(::lstat(QFile::encodeName(fifo).constData(), &st), 0);
         QVERIFY(S_ISFIFO(st.st_mode)); // not replaced by a regular file
+        // A folder that is not there is bad input too, found before any work.
+        const CliRun missing = runCli({ "trace", "llama2-7b-8xa100", "-o", dir.filePath("no/such/t.json") }, scaledMs(20000));
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(firstLine(missing.err).contains("does not exist"), missing.err.constData());
     }
 
     void aTraceThatCannotBeWrittenSaysWhyAndLeavesNothing()

@@ -39,12 +39,18 @@ bool resolveTarget(const std::string& path, std::string* target, std::string* wh
 {
     struct stat link {};
     if (::lstat(path.c_str(), &link) != 0) {
-        if (errno == ENOENT) { // a new file; its folder must exist (checked when the temporary is made)
-            *target = path;
-            return true;
+        if (errno != ENOENT) {
+            *why = std::strerror(errno);
+            return false;
         }
-        *why = std::strerror(errno);
-        return false;
+        // A new file: its folder must be there to hold it.
+        struct stat folder {};
+        if (::stat(folderOf(path).c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode)) {
+            *why = "cannot be created: the folder " + folderOf(path) + " does not exist";
+            return false;
+        }
+        *target = path;
+        return true;
     }
     if (S_ISLNK(link.st_mode)) {
         char resolved[PATH_MAX];
@@ -58,6 +64,10 @@ bool resolveTarget(const std::string& path, std::string* target, std::string* wh
             return false;
         }
         *target = resolved;
+        if (::access(resolved, W_OK) != 0) {
+            *why = std::string("links to a read-only file: ") + std::strerror(errno);
+            return false;
+        }
         return true;
     }
     if (!S_ISREG(link.st_mode)) {
@@ -65,6 +75,11 @@ bool resolveTarget(const std::string& path, std::string* target, std::string* wh
         return false;
     }
     *target = path;
+    // A file its owner made read-only is not replaced behind their back (root may).
+    if (::access(path.c_str(), W_OK) != 0) {
+        *why = std::string("is read-only: ") + std::strerror(errno);
+        return false;
+    }
     return true;
 }
 
