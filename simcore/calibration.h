@@ -2,6 +2,9 @@
 // Physical efficiency constants shared by every run: how close real kernels and
 // collectives come to the hardware's nominal peaks. Loaded from
 // resources/calibration/*.yaml, where each value cites its source.
+#include "precision.h"
+
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,14 +23,21 @@ struct GenerationCalibration {
     double reservedMemoryBytes = 2e9; // CUDA context, NCCL and cuBLAS workspaces of that era's stack
 };
 
+// One scaled low-precision recipe: how fast its GEMMs run against 16-bit ones, how much
+// of the GEMM work it converts, and the bytes quantizing one GEMM input element costs.
+struct RecipeCalibration {
+    double speedup = 1.9;  // realized low-precision GEMM rate over the BF16 rate (capped by the peak)
+    double gemmShare = 1.0; // share of the transformer blocks' GEMM FLOPs the recipe converts
+    double castBytes = 5.0; // read 16-bit, write low precision, read again for the amax
+};
+
 struct Calibration {
     std::vector<GenerationCalibration> generations;
     GenerationCalibration fallback;
     double attentionBackwardFactor = 2.5; // flash backward FLOPs / forward FLOPs (recomputes S)
     double attentionHalfHeadDim = 32;     // attention efficiency x head_dim / (head_dim + this)
     double attentionHalfSeq = 0;          // and x s / (s + this), s the length one kernel call sees; 0: off
-    double fp8GemmShare = 1.0;   // share of GEMM FLOPs an FP8 recipe runs in FP8
-    double fp8Speedup = 2.0;     // cap on FP8 over BF16 GEMM rate realized
+    std::array<RecipeCalibration, kScalingRecipeCount> recipes {}; // by scalingRecipeIndex
     double kernelOverhead = 4e-6; // per kernel launch/tail, seconds
     double hostLaunchOverhead = 0; // host time to issue one kernel from an eager framework, seconds
     double scaleUpBusEfficiency = 0.8;
@@ -41,6 +51,7 @@ struct Calibration {
     double optimizerBytesPerParam = 32; // Adam update traffic per fp32 master parameter
 
     const GenerationCalibration& forGeneration(const std::string& generation) const;
+    const RecipeCalibration& forRecipe(ScalingRecipe r) const { return recipes[scalingRecipeIndex(r)]; }
 };
 
 } // namespace dtsim

@@ -33,6 +33,22 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     if (policy == Recompute::Full)
         return tokens * e * h * repl; // the layer input only
 
+    if (policy == Recompute::PerOp && !m.isMla()) {
+        // torchtitan's per-op checkpointing keeps only what its save list names and the
+        // backward needs (step.cpp lists the matmuls it reruns): the block input, the
+        // residual stream after attention, the attention output and its log-sum-exp, and
+        // in bf16 also q, v and the gate projection's output (k and the up projection are
+        // rerun); FP8 reruns all of q, k, v and both MLP input projections.
+        const bool fp8Rerun = isScaledLowPrecision(s.training.precision);
+        const double kept = fp8Rerun ? 0.0 : qd / t + kvdLocal;
+        auto gate = [&](double ffn, double share) { return fp8Rerun ? 0.0 : share * ffn / t; };
+        double ffnKept = gate(m.ffnHidden, 1.0);
+        if (moeLayer)
+            ffnKept = gate(m.moe.expertFfnHidden, std::max(1.0, m.moe.capacityFactor) * m.moe.topK)
+                + gate(m.moe.expertFfnHidden, m.moe.sharedExperts) + h * repl; // + router input
+        return tokens * (e * (2 * h * repl + qd / t + kept + ffnKept) + 4.0 * m.heads / t);
+    }
+
     // FP8 recipes save the quantized copy of each linear layer's input for its weight
     // gradient (Transformer Engine): 1 byte instead of 2 for those four tensors.
     const bool fp8 = isScaledLowPrecision(s.training.precision);
@@ -148,7 +164,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
         perMicrobatch += (kept - keptMoe) * (activationBytesPerLayer(s, false, Recompute::Selective) - denseAct)
             + keptMoe * (activationBytesPerLayer(s, true, Recompute::Selective) - moeAct);
     }
-    if (p.recompute == Recompute::Full) {
+    if (p.recompute == Recompute::Full || (p.recompute == Recompute::PerOp && !s.model.isMla())) {
         // Backward recomputes one layer at a time: its full activations exist briefly.
         perMicrobatch += activationBytesPerLayer(s, moeLayers > 0, Recompute::Selective);
     }

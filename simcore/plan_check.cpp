@@ -116,6 +116,13 @@ PlanRule firstViolation(const Scenario& s) noexcept
         return PlanRule::ZeroStage;
     if (!s.hardware.supports(t.precision))
         return PlanRule::Precision;
+    if (isScaledLowPrecision(t.precision) && recipePrecision(t.scaling) != t.precision)
+        return PlanRule::Precision;
+    // Block-scaled formats need tensor cores that apply the block scales (Blackwell's
+    // tcgen05); the catalogue marks such parts by their FP4 peak.
+    if (isScaledLowPrecision(t.precision) && (t.scaling == ScalingRecipe::Mxfp8 || t.scaling == ScalingRecipe::Nvfp4)
+        && !s.hardware.supports(Precision::FP4))
+        return PlanRule::Precision;
     if (s.cluster.gpusPerNode > s.cluster.scaleUpDomain && s.cluster.scaleUpDomain > 0
         && s.cluster.gpusPerNode % s.cluster.scaleUpDomain != 0)
         return PlanRule::ScaleUpDomain;
@@ -181,8 +188,16 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
     case PlanRule::ZeroStage:
         return PlanIssue { "parallel.zero", "ZeRO stage must be 0, 1, 2 or 3" };
     case PlanRule::Precision:
-        return PlanIssue { "training.precision",
-            s.hardware.id + " has no " + std::string(precisionName(t.precision)) + " peak in the catalogue" };
+        if (!s.hardware.supports(t.precision))
+            return PlanIssue { "training.precision",
+                s.hardware.id + " has no " + std::string(precisionName(t.precision)) + " peak in the catalogue" };
+        if (recipePrecision(t.scaling) != t.precision)
+            return PlanIssue { "training.scaling", std::string(scalingRecipeName(t.scaling)) + " computes in "
+                    + std::string(precisionName(recipePrecision(t.scaling))) + ", not "
+                    + std::string(precisionName(t.precision)) + ": choose "
+                    + (t.precision == Precision::FP4 ? "nvfp4" : "tensorwise, rowwise, blockwise or mxfp8") };
+        return PlanIssue { "training.scaling", std::string(scalingRecipeName(t.scaling)) + " needs block-scaled tensor cores (Blackwell); "
+                + s.hardware.id + " has none: choose tensorwise, rowwise or blockwise" };
     case PlanRule::ScaleUpDomain:
         return PlanIssue { "cluster.scale_up_domain", "scale_up_domain must divide gpus_per_node or be a multiple of it" };
     }

@@ -54,4 +54,40 @@ constexpr double storageBytes(Precision p)
 
 constexpr int precisionIndex(Precision p) { return static_cast<int>(p); }
 
+// How a scaled low-precision recipe sets its quantization scales. Tensorwise: one scale
+// per tensor (Transformer Engine delayed/current scaling, torchao "tensorwise");
+// rowwise: one per row (torchao "rowwise"); blockwise: 1x128 activation and 128x128
+// weight tiles (DeepSeek-V3, TE Float8BlockScaling); mxfp8: 32-element blocks with
+// power-of-two scales that Blackwell's tensor cores apply in hardware (OCP MX v1.0);
+// nvfp4: 4-bit values in 16-element blocks with FP8 scales (Blackwell).
+enum class ScalingRecipe { Tensorwise, Rowwise, Blockwise, Mxfp8, Nvfp4 };
+inline constexpr int kScalingRecipeCount = 5;
+inline constexpr std::array<ScalingRecipe, kScalingRecipeCount> kAllScalingRecipes { ScalingRecipe::Tensorwise,
+    ScalingRecipe::Rowwise, ScalingRecipe::Blockwise, ScalingRecipe::Mxfp8, ScalingRecipe::Nvfp4 };
+
+constexpr std::string_view scalingRecipeName(ScalingRecipe r)
+{
+    switch (r) {
+    case ScalingRecipe::Tensorwise: return "tensorwise";
+    case ScalingRecipe::Rowwise: return "rowwise";
+    case ScalingRecipe::Blockwise: return "blockwise";
+    case ScalingRecipe::Mxfp8: return "mxfp8";
+    case ScalingRecipe::Nvfp4: return "nvfp4";
+    }
+    return "?";
+}
+
+inline std::optional<ScalingRecipe> scalingRecipeFromName(std::string_view n)
+{
+    for (ScalingRecipe r : kAllScalingRecipes)
+        if (scalingRecipeName(r) == n)
+            return r;
+    return std::nullopt;
+}
+
+// The number format a recipe computes its GEMMs in.
+constexpr Precision recipePrecision(ScalingRecipe r) { return r == ScalingRecipe::Nvfp4 ? Precision::FP4 : Precision::FP8; }
+
+constexpr int scalingRecipeIndex(ScalingRecipe r) { return static_cast<int>(r); }
+
 } // namespace dtsim

@@ -49,6 +49,7 @@ struct Rates {
     double attentionHalfHeadDim = 0;
     double attentionHalfSeq = 0;
     double elementBytes = 2;   // bytes of a GEMM operand
+    double castBytes = 0;      // HBM bytes quantizing one GEMM input element costs (scaled recipes)
     bool idealized = false; // attention FLOPs not counted (Epoch's assumption)
     const GenerationCalibration* eff = nullptr;
 };
@@ -62,8 +63,10 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     // Attention and non-FP8 GEMMs run in 16-bit on parts that have it.
     const double half = hw.supports(Precision::BF16) ? hw.peak(Precision::BF16) : hw.peak(p);
     if (isScaledLowPrecision(p)) {
-        const double low = std::min(hw.peak(p), half * c.fp8Speedup);
-        const double share = c.fp8GemmShare;
+        const RecipeCalibration& recipe = c.forRecipe(s.training.scaling);
+        const double low = std::min(hw.peak(p), half * recipe.speedup);
+        const double share = recipe.gemmShare;
+        r.castBytes = share * recipe.castBytes;
         r.gemmPeak = 1.0 / (share / low + (1.0 - share) / half);
         r.halfGemmPeak = half;
         r.attentionRate = half * r.eff->attentionFraction;
@@ -134,10 +137,6 @@ struct Shape {
     double elem;        // bytes per activation element
 };
 
-// Bytes each FP8 GEMM input element costs to quantize: read 16-bit, write 8-bit, and a
-// second read for the amax reduction (Transformer Engine delayed/current scaling).
-constexpr double kFp8CastBytes = 2.0 + 1.0 + 2.0;
-
 struct ElementwiseTraffic {
     double bytes = 0; // forward, per micro-batch per layer; backward streams twice this
     int kernels = 0;
@@ -150,7 +149,7 @@ struct ElementwiseTraffic {
 //  - eager PyTorch (autocast): the residual stream stays fp32, norms read fp32 and write
 //    16-bit, Q/K/V are split and transposed into heads and back with copies, rotary is a
 //    chain of small ops, and each elementwise op is its own kernel.
-ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer)
+ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer, double castBytes)
 {
     const ModelSpec& m = s.model;
     const double t = s.plan.tp, T = sh.tokens, Tn = sh.normTokens, h = m.hidden, e = sh.elem;
@@ -175,7 +174,7 @@ ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool m
         w.kernels += 2;
     }
     if (isScaledLowPrecision(s.training.precision))
-        w.bytes += T * kFp8CastBytes * (h + m.queryDim() / t); // QKV and output GEMM inputs
+        w.bytes += T * castBytes * (h + m.queryDim() / t); // QKV and output GEMM inputs (quantized per the recipe)
     if (moeLayer) {
         // Token permutation before and after the experts (read + write, top-k copies of
         // the tokens this GPU's experts serve: etp/tp of a TP rank's under folding).
@@ -268,7 +267,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     }
 
     // Memory-bound kernels around the GEMMs: see elementwiseTraffic().
-    const ElementwiseTraffic ew = elementwiseTraffic(s, sh, moeLayer);
+    const ElementwiseTraffic ew = elementwiseTraffic(s, sh, moeLayer, r.castBytes);
     double bytes = ew.bytes;
     int kernels = ew.kernels;
 
@@ -292,7 +291,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         bytes += tokens * e * act * ffn / split;
         kernels += fused ? 1 : (m.gatedMlp ? 2 : 1);
         if (fp8) // input casts of the two MLP GEMMs
-            bytes += tokens * kFp8CastBytes * (h + ffn / split);
+            bytes += tokens * r.castBytes * (h + ffn / split);
         return up + down;
     };
 

@@ -14,6 +14,9 @@ struct TrainingSpec {
     double tokens = 0;   // total training tokens
     double deadline = 0; // seconds the run must finish in (0 = none); reported, and the frontier's duration
     Precision precision = Precision::BF16;
+    // Scales of an FP8/FP4 recipe (ignored by 16- and 32-bit runs); must compute in
+    // the precision above (recipePrecision).
+    ScalingRecipe scaling = ScalingRecipe::Tensorwise;
     Optimizer optimizer = Optimizer::Adam;
     // Mixed precision keeps fp32 master weights; gradients are reduced in this format.
     bool masterWeightsFp32 = true;

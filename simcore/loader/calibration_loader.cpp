@@ -41,6 +41,38 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
     return g;
 }
 
+// scaling_recipes: {tensorwise: {speedup, gemm_share, cast_bytes}, rowwise: ...}. Tensorwise
+// is required; a recipe the file leaves out runs as tensorwise does.
+void readRecipes(const YamlReader& r, const YAML::Node& n, Calibration& c)
+{
+    const std::string field = "scaling_recipes";
+    r.expectMap(n, field);
+    static_assert(kScalingRecipeCount == 5, "list every recipe here");
+    r.checkKeys(n, field, { "tensorwise", "rowwise", "blockwise", "mxfp8", "nvfp4" });
+    if (!n["tensorwise"])
+        r.fail(n, field + ".tensorwise", "is required");
+    for (ScalingRecipe recipe : kAllScalingRecipes) {
+        const std::string name(scalingRecipeName(recipe));
+        const YAML::Node e = n[name];
+        if (!e) {
+            c.recipes[scalingRecipeIndex(recipe)] = c.forRecipe(ScalingRecipe::Tensorwise);
+            continue;
+        }
+        const std::string at = field + "." + name;
+        r.expectMap(e, at);
+        r.checkKeys(e, at, { "speedup", "gemm_share", "cast_bytes" });
+        for (const char* key : { "speedup", "gemm_share", "cast_bytes" })
+            if (!e[key])
+                r.fail(e, at + "." + key, "is required");
+        RecipeCalibration& rc = c.recipes[scalingRecipeIndex(recipe)];
+        rc.speedup = sourcedQuantity(r, e["speedup"], at + ".speedup", Dimension::Count, Bound::Positive);
+        rc.gemmShare = sourcedQuantity(r, e["gemm_share"], at + ".gemm_share", Dimension::Count, Bound::NonNegative);
+        if (rc.gemmShare > 1.0)
+            r.fail(e["gemm_share"], at + ".gemm_share", "a fraction must be at most 1");
+        rc.castBytes = sourcedQuantity(r, e["cast_bytes"], at + ".cast_bytes", Dimension::Count, Bound::NonNegative);
+    }
+}
+
 } // namespace
 
 Calibration loadCalibration(const std::string& path)
@@ -48,8 +80,8 @@ Calibration loadCalibration(const std::string& path)
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "calibration file"));
     r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "fp8_gemm_share",
-                              "fp8_speedup", "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
+    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "scaling_recipes",
+                              "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "overlap_slowdown_scale_out", "grad_bucket_bytes",
                               "step_overhead", "allocator_overhead",
                               "optimizer_bytes_per_param" });
@@ -70,8 +102,7 @@ Calibration loadCalibration(const std::string& path)
     c.attentionHalfHeadDim = value("attention_half_head_dim", Dimension::Count, Bound::NonNegative);
     if (const YAML::Node n = r.child(root, "", "attention_half_seq"))
         c.attentionHalfSeq = sourcedQuantity(r, n, "attention_half_seq", Dimension::Count, Bound::NonNegative);
-    c.fp8GemmShare = value("fp8_gemm_share", Dimension::Count, Bound::NonNegative);
-    c.fp8Speedup = value("fp8_speedup", Dimension::Count, Bound::Positive);
+    readRecipes(r, r.required(root, "", "scaling_recipes"), c);
     c.kernelOverhead = value("kernel_overhead", Dimension::Seconds, Bound::NonNegative);
     if (const YAML::Node n = r.child(root, "", "host_launch_overhead"))
         c.hostLaunchOverhead = sourcedQuantity(r, n, "host_launch_overhead", Dimension::Seconds, Bound::NonNegative);

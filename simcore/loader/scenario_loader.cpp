@@ -180,13 +180,31 @@ private:
         const std::string sec = "training";
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "global_batch", "micro_batch", "seq_len", "tokens", "precision", "optimizer",
-                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels", "graph_capture", "deadline" });
+                                "master_weights_fp32", "grad_reduce", "attention_kernel", "fused_kernels", "graph_capture", "deadline", "scaling" });
         t.globalBatch = requiredInt(n, sec, "global_batch", 1);
         t.microBatch = integer(n, sec, "micro_batch", 1, 1);
         t.seqLen = requiredInt(n, sec, "seq_len", 1);
         t.tokens = r.quantity(r.required(n, sec, "tokens"), "training.tokens", Dimension::Count, Bound::Positive);
-        t.precision = choice(n, sec, "precision", Precision::BF16, [](const std::string& s) { return precisionFromName(s); },
-            "fp32, tf32, bf16, fp16, fp8, fp4");
+        // mxfp8 and nvfp4 name a format and its scaling recipe at once.
+        std::optional<ScalingRecipe> namedRecipe;
+        t.precision = choice(n, sec, "precision", Precision::BF16, [&namedRecipe](const std::string& s) -> std::optional<Precision> {
+            if (const std::optional<ScalingRecipe> recipe = scalingRecipeFromName(s); recipe && (*recipe == ScalingRecipe::Mxfp8 || *recipe == ScalingRecipe::Nvfp4)) {
+                namedRecipe = recipe;
+                return recipePrecision(*recipe);
+            }
+            return precisionFromName(s); },
+            "fp32, tf32, bf16, fp16, fp8, mxfp8, fp4, nvfp4");
+        const ScalingRecipe defaultRecipe = namedRecipe ? *namedRecipe
+            : (t.precision == Precision::FP4 ? ScalingRecipe::Nvfp4 : ScalingRecipe::Tensorwise);
+        t.scaling = choice(n, sec, "scaling", defaultRecipe, [](const std::string& s) { return scalingRecipeFromName(s); },
+            "tensorwise, rowwise, blockwise, mxfp8, nvfp4");
+        if (const YAML::Node sc = n["scaling"]) {
+            if (!isScaledLowPrecision(t.precision))
+                r.fail(sc, "training.scaling", "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(t.precision)));
+            if (recipePrecision(t.scaling) != t.precision)
+                r.fail(sc, "training.scaling", std::string(scalingRecipeName(t.scaling)) + " computes in "
+                        + std::string(precisionName(recipePrecision(t.scaling))) + ", but precision is " + std::string(precisionName(t.precision)));
+        }
         t.optimizer = choice(n, sec, "optimizer", Optimizer::Adam, [](const std::string& s) -> std::optional<Optimizer> {
             if (s == "adam" || s == "adamw") return Optimizer::Adam;
             if (s == "sgd") return Optimizer::Sgd;

@@ -89,6 +89,8 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "seq_len" << YAML::Value << t.seqLen;
     y << YAML::Key << "tokens" << YAML::Value << exact(t.tokens);
     y << YAML::Key << "precision" << YAML::Value << std::string(precisionName(t.precision));
+    if (isScaledLowPrecision(t.precision))
+        y << YAML::Key << "scaling" << YAML::Value << std::string(scalingRecipeName(t.scaling));
     y << YAML::Key << "optimizer" << YAML::Value << (t.optimizer == Optimizer::Adam ? "adam" : "sgd");
     y << YAML::Key << "master_weights_fp32" << YAML::Value << t.masterWeightsFp32;
     y << YAML::Key << "grad_reduce" << YAML::Value << std::string(precisionName(t.gradReduce));

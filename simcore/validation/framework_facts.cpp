@@ -116,6 +116,14 @@ std::optional<Precision> gradientFormat(const RunRecord& r, Precision compute)
     return std::nullopt;
 }
 
+// The same recipes build their optimizer with distributed_fused_adam_with_cosine_annealing
+// (nemo/collections/llm/recipes/optim/adam.py: use_distributed_optimizer=True), so a row
+// of theirs that leaves the sharding blank ran ZeRO-1's sharded optimizer states.
+int unstatedZeroStage(const RunRecord& r)
+{
+    return nemoPerformanceRecipe(r) ? 1 : 0;
+}
+
 // The same recipes add MegatronCommOverlapCallback(tp_comm_overlap=True).
 bool recipeOverlapsTp(const RunRecord& r)
 {

@@ -26,6 +26,10 @@ bool splitsSequenceAcrossTp(const RunRecord& r);
 std::optional<Precision> gradientFormat(const RunRecord& r, Precision compute);
 // The recipe overlaps tensor-parallel communication with GEMMs.
 bool recipeOverlapsTp(const RunRecord& r);
+
+// ZeRO stage of a row that does not state its sharding (0 unless the framework's
+// recipes shard by default).
+int unstatedZeroStage(const RunRecord& r);
 // With pipelining and no stated micro-batch, each replica's batch is split into as
 // many micro-batches as there are pipeline ranks.
 bool splitsReplicaBatchByPipelineRanks(const RunRecord& r);

@@ -90,7 +90,9 @@ Precision precisionOf(const std::string& text, const HardwareSpec& hw)
 {
     const std::string p = lower(text);
     Precision out = Precision::BF16;
-    if (has(p, "fp8"))
+    if (has(p, "nvfp4") || has(p, "fp4"))
+        out = Precision::FP4;
+    else if (has(p, "fp8"))
         out = Precision::FP8;
     else if (has(p, "bf16"))
         out = Precision::BF16;
@@ -101,6 +103,24 @@ Precision precisionOf(const std::string& text, const HardwareSpec& hw)
     if (!hw.supports(out) && out == Precision::BF16 && hw.supports(Precision::FP16))
         out = Precision::FP16;
     return out;
+}
+
+// The scaling recipe a row's precision names. The first-named recipe wins: Megatron-Bridge
+// writes "FP8-CS (FP8-MX in parentheses)" for current scaling with MXFP8 figures beside.
+ScalingRecipe scalingOf(const std::string& text)
+{
+    const std::string p = lower(text);
+    if (has(p, "nvfp4") || has(p, "fp4"))
+        return ScalingRecipe::Nvfp4;
+    if (has(p, "fp8-cs") || has(p, "current scaling") || has(p, "tensorwise") || has(p, "delayed"))
+        return ScalingRecipe::Tensorwise;
+    if (has(p, "rowwise"))
+        return ScalingRecipe::Rowwise;
+    if (has(p, "blockwise") || has(p, "1x128") || has(p, "128x128"))
+        return ScalingRecipe::Blockwise;
+    if (has(p, "fp8-mx") || has(p, "mxfp8"))
+        return ScalingRecipe::Mxfp8;
+    return ScalingRecipe::Tensorwise;
 }
 
 // "Checkpoint every n-th block" with n not given: how many blocks is left to memory.
@@ -279,6 +299,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     TrainingSpec& t = s.training;
     t.seqLen = *r.seqLen;
     t.precision = precisionOf(r.precision, s.hardware);
+    t.scaling = scalingOf(r.precision);
     t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
     t.graphCapture = runsCapturedGraphs(r);
@@ -303,7 +324,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     p.sequenceParallel = r.sequenceParallel.value_or(
         splitsSequenceAcrossTp(r) && p.tp > 1 && (*r.seqLen / p.cp) % p.tp == 0);
     p.recompute = recomputeOf(r.activationRecompute);
-    p.zeroStage = zeroStageOf(r.zeroOrFsdp);
+    p.zeroStage = text::lower(r.zeroOrFsdp).empty() ? unstatedZeroStage(r) : zeroStageOf(r.zeroOrFsdp);
     // Flags the source lists in its parallelism notes (Megatron argument names).
     const std::string pnotes = lower(r.parallelismNotes);
     // TP collectives overlapped with GEMMs: Megatron's --tp-comm-overlap, PyTorch's
