@@ -7,7 +7,7 @@ namespace dtsim {
 
 namespace {
 
-int layersOnStage(const Scenario& s) { return layersOnFullestStage(s.model.layers, s.plan.pp); }
+int layersOnStage(const Scenario& s, int stage) { return stageLayers(s.model.layers, s.plan).onStage(stage, s.plan.pp); }
 
 int moeLayersOnStage(const Scenario& s)
 {
@@ -101,7 +101,7 @@ StageParams stageParameters(const Scenario& s, int stage, const ParameterCounts&
 {
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
-    const int layers = layersOnStage(s);
+    const int layers = layersOnStage(s, stage);
     const int moeLayers = std::min(layers, moeLayersOnStage(s));
     const int denseLayers = layers - moeLayers;
     const double routedExpertsPerLayer = c.expertParamsPerLayer;
@@ -128,17 +128,22 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     const TrainingSpec& tr = s.training;
     const int microbatches = tr.globalBatch / std::max(1, p.dp * tr.microBatch);
 
-    // Micro-batches whose activations the first stage holds at the peak.
-    double inflight = 1.0;
-    if (p.pp > 1) {
+    // Micro-batches whose activations stage k holds at its peak: 1F1B runs pp - k forwards
+    // before its first backward; interleaving (Megatron) runs (pp - k - 1) x 2 + (v - 1) x pp
+    // + 1 chunk forwards of 1/v of a stage each; GPipe holds them all.
+    auto inflightOn = [&](int stage) {
+        if (p.pp <= 1)
+            return 1.0;
         switch (p.schedule) {
-        case Schedule::GPipe: inflight = microbatches; break;
-        case Schedule::OneFOneB: inflight = std::min(p.pp, microbatches); break;
-        case Schedule::Interleaved1F1B:
-            inflight = std::min<double>(microbatches, p.pp * (1.0 + (p.pp - 1.0) / (p.pp * p.virtualStages)));
-            break;
+        case Schedule::GPipe: return double(microbatches);
+        case Schedule::OneFOneB: return double(std::min(p.pp - stage, microbatches));
+        case Schedule::Interleaved1F1B: {
+            const double v = std::max(1, p.virtualStages);
+            return std::min<double>(microbatches, ((p.pp - stage - 1) * 2.0 + (v - 1) * p.pp + 1) / v);
         }
-    }
+        }
+        return 1.0;
+    };
 
     const double paramBytes = weightBytes(tr.precision);
     const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
@@ -151,36 +156,39 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
         return p.zeroStage >= minStage ? sp.dense / denseShard + sp.experts / expertShard : sp.total();
     };
 
-    const int layers = layersOnStage(s);
-    const int moeLayers = std::min(layers, moeLayersOnStage(s));
     const double denseAct = activationBytesPerLayer(s, false);
     const double moeAct = s.model.isMoe() ? activationBytesPerLayer(s, true) : 0.0;
-    double perMicrobatch = (layers - moeLayers) * denseAct + moeLayers * moeAct;
-    if (p.recompute == Recompute::Full && p.recomputeLayers > 0 && p.recomputeLayers < layers) {
-        // Block recomputation: the first recompute_layers layers keep their input only,
-        // the rest keep everything (dense layers first, as the stage runs them).
-        const int kept = layers - p.recomputeLayers;
-        const int keptMoe = std::min(kept, moeLayers);
-        perMicrobatch += (kept - keptMoe) * (activationBytesPerLayer(s, false, Recompute::Selective) - denseAct)
-            + keptMoe * (activationBytesPerLayer(s, true, Recompute::Selective) - moeAct);
-    }
-    if (p.recompute == Recompute::Full || (p.recompute == Recompute::PerOp && !s.model.isMla())) {
-        // Backward recomputes one layer at a time: its full activations exist briefly.
-        perMicrobatch += activationBytesPerLayer(s, moeLayers > 0, Recompute::Selective);
-    }
+    // Activations of one micro-batch on a stage of `layers` layers.
+    auto perMicrobatchOn = [&](int layers) {
+        const int moeLayers = std::min(layers, moeLayersOnStage(s));
+        double bytes = (layers - moeLayers) * denseAct + moeLayers * moeAct;
+        if (p.recompute == Recompute::Full && p.recomputeLayers > 0 && p.recomputeLayers < layers) {
+            // Block recomputation: the first recompute_layers layers keep their input only,
+            // the rest keep everything (dense layers first, as the stage runs them).
+            const int kept = layers - p.recomputeLayers;
+            const int keptMoe = std::min(kept, moeLayers);
+            bytes += (kept - keptMoe) * (activationBytesPerLayer(s, false, Recompute::Selective) - denseAct)
+                + keptMoe * (activationBytesPerLayer(s, true, Recompute::Selective) - moeAct);
+        }
+        if (p.recompute == Recompute::Full || (p.recompute == Recompute::PerOp && !s.model.isMla())) {
+            // Backward recomputes one layer at a time: its full activations exist briefly.
+            bytes += activationBytesPerLayer(s, moeLayers > 0, Recompute::Selective);
+        }
+        return bytes;
+    };
 
     MemoryReport best;
     const ParameterCounts counts = countParameters(s.model, tr.seqLen);
-    for (int stage : { 0, p.pp - 1 }) {
+    const StageLayers stages = stageLayers(s.model.layers, p);
+    for (int stage : { 0, std::min(1, p.pp - 1), p.pp - 1 }) {
         const StageParams sp = stageParameters(s, stage, counts);
         MemoryReport r;
         // ZeRO 3 under pipeline parallelism keeps the stage's weights gathered (see step.cpp).
         r.weights = (p.pp > 1 ? sp.total() : shard(sp, 3)) * paramBytes;
         r.gradients = shard(sp, 2) * gradBytes;
         r.optimizer = shard(sp, 1) * stateBytes;
-        // Stage k of a 1F1B pipeline holds pp - k micro-batches; the last holds one.
-        const double stageInflight = stage == 0 ? inflight : 1.0;
-        r.activations = perMicrobatch * stageInflight;
+        const double stageInflight = inflightOn(stage);
+        r.activations = perMicrobatchOn(stages.onStage(stage, p.pp)) * stageInflight;
         if (stage == p.pp - 1) {
             const double tokens = double(tr.microBatch) * tr.seqLen / p.cp;
             r.logits = tokens * s.model.vocab / double(p.tp) * 4.0;
@@ -189,7 +197,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
         r.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
         r.total = allocated + r.reserved;
         r.capacity = s.hardware.memoryBytes;
-        r.inflightMicrobatches = inflight;
+        r.inflightMicrobatches = stageInflight;
         r.worstStage = stage;
         r.fits = r.total <= r.capacity;
         if (r.total > best.total)

@@ -34,6 +34,13 @@ struct ParallelPlan {
     bool sequenceParallel = false;
     Schedule schedule = Schedule::OneFOneB;
     int virtualStages = 1; // model chunks per pipeline rank (interleaved schedule)
+    // Uneven pipeline stages: layers on the first and the last stage (0: an even split).
+    // Megatron-Core's --decoder-first/last-pipeline-num-layers; Llama 3 drops one layer
+    // from each end so the embedding and the loss do not slow those stages (Dubey et al.
+    // 2024, Sec. 3.3.2). The other stages share the rest evenly.
+    int firstStageLayers = 0;
+    int lastStageLayers = 0;
+    bool unevenStages() const { return pp > 1 && (firstStageLayers > 0 || lastStageLayers > 0); }
     int zeroStage = 0;     // 0: replicated; 1: optimizer states; 2: + gradients; 3: + weights (FSDP)
     Recompute recompute = Recompute::None;
     // With full recomputation: how many layers of each stage recompute (Megatron's
@@ -79,6 +86,26 @@ struct ParallelPlan {
 inline int layersOnFullestStage(int layers, int pp)
 {
     return static_cast<int>((static_cast<long long>(layers) + pp - 1) / (pp > 0 ? pp : 1));
+}
+
+// Transformer layers on each kind of pipeline stage. Without uneven stages all three
+// are ceil(layers / pp), the fullest stage's share.
+struct StageLayers {
+    int first = 0, middle = 0, last = 0;
+    int fullest() const { return first > middle ? (first > last ? first : last) : (middle > last ? middle : last); }
+    int onStage(int stage, int pp) const { return stage == 0 ? first : (stage == pp - 1 ? last : middle); }
+};
+inline StageLayers stageLayers(int layers, const ParallelPlan& p)
+{
+    const int even = layersOnFullestStage(layers, p.pp);
+    if (!p.unevenStages())
+        return { even, even, even };
+    const int first = p.firstStageLayers > 0 ? p.firstStageLayers : even;
+    const int last = p.lastStageLayers > 0 ? p.lastStageLayers : even;
+    if (p.pp == 2)
+        return { first, 0, last };
+    const int rest = layers - first - last;
+    return { first, rest > 0 ? (rest + p.pp - 3) / (p.pp - 2) : 0, last };
 }
 
 std::string_view scheduleName(Schedule s);

@@ -44,6 +44,7 @@ std::string_view planRuleName(PlanRule r)
     case PlanRule::TpFfn: return "tp-ffn";
     case PlanRule::TpExpertFfn: return "tp-expert-ffn";
     case PlanRule::PpLayers: return "pp-layers";
+    case PlanRule::UnevenStages: return "uneven-stages";
     case PlanRule::VirtualNeedsInterleaved: return "virtual-needs-interleaved";
     case PlanRule::InterleavedNeedsPipeline: return "interleaved-needs-pp";
     case PlanRule::InterleavedLayers: return "interleaved-layers";
@@ -84,6 +85,15 @@ PlanRule firstViolation(const Scenario& s) noexcept
     // slowest stage holds ceil(layers / pp) layers.
     if (p.pp > m.layers)
         return PlanRule::PpLayers;
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0) {
+        // Every stage keeps at least one layer and the middle stages split the rest evenly.
+        const long long ends = static_cast<long long>(p.firstStageLayers) + p.lastStageLayers;
+        const long long rest = m.layers - ends;
+        if (p.pp < 2 || p.firstStageLayers < 1 || p.lastStageLayers < 1)
+            return PlanRule::UnevenStages;
+        if (p.pp == 2 ? rest != 0 : (rest < p.pp - 2 || rest % (p.pp - 2) != 0))
+            return PlanRule::UnevenStages;
+    }
     if (p.virtualStages > 1 && p.schedule != Schedule::Interleaved1F1B)
         return PlanRule::VirtualNeedsInterleaved;
     if (p.schedule == Schedule::Interleaved1F1B) {
@@ -150,6 +160,18 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
                 + num(m.moe.expertFfnHidden) };
     case PlanRule::PpLayers:
         return PlanIssue { "parallel.pp", "pp = " + num(p.pp) + " is more than the " + num(m.layers) + " layers" };
+    case PlanRule::UnevenStages: {
+        const std::string field = p.firstStageLayers < 1 ? "parallel.first_stage_layers" : "parallel.last_stage_layers";
+        if (p.pp < 2)
+            return PlanIssue { field, "uneven stages need pp >= 2" };
+        if (p.firstStageLayers < 1 || p.lastStageLayers < 1)
+            return PlanIssue { field, "set both first_stage_layers and last_stage_layers (>= 1), or neither" };
+        const int rest = m.layers - p.firstStageLayers - p.lastStageLayers;
+        if (p.pp == 2)
+            return PlanIssue { field, "with pp = 2, first_stage_layers + last_stage_layers must equal the " + num(m.layers) + " layers" };
+        return PlanIssue { field, "the " + num(rest) + " layers left for the " + num(p.pp - 2)
+                + " middle stages must split evenly, at least one each" };
+    }
     case PlanRule::VirtualNeedsInterleaved:
         return PlanIssue { "parallel.virtual_stages", "virtual stages > 1 need schedule: interleaved" };
     case PlanRule::InterleavedNeedsPipeline:

@@ -19,6 +19,7 @@ enum class PlanRule {
     TpFfn,
     TpExpertFfn,
     PpLayers,
+    UnevenStages,
     VirtualNeedsInterleaved,
     InterleavedNeedsPipeline,
     InterleavedLayers,

@@ -421,7 +421,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     sh.normTokens = (p.sequenceParallel && p.tp > 1) ? sh.tokens / p.tp : sh.tokens;
     sh.elem = storageBytes(tr.precision);
 
-    const int layersPerStage = layersOnFullestStage(m.layers, p.pp); // the slowest stage
+    const StageLayers stages = stageLayers(m.layers, p);
+    const int layersPerStage = stages.fullest(); // the slowest stage
     const int moePerStage = std::min(layersPerStage, layersOnFullestStage(m.moeLayerCount(), p.pp));
     const int densePerStage = layersPerStage - moePerStage;
 
@@ -553,9 +554,14 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         fwdCompute += embedF + logitsF;
         bwdCompute += embedF + logitsB;
     } else {
-        // The slower of the two end stages sets the pipeline's pace.
-        fwdCompute += std::max(embedF, logitsF);
-        bwdCompute += std::max(embedF, logitsB);
+        // The slowest stage sets the pipeline's pace: an end stage runs its layers plus the
+        // embedding or the output layer and loss (uneven stages give the ends fewer layers).
+        const double layerF = fwdCompute / std::max(1, layersPerStage);
+        const double layerB = bwdCompute / std::max(1, layersPerStage);
+        const double middleF = p.pp > 2 ? stages.middle * layerF : 0.0;
+        const double middleB = p.pp > 2 ? stages.middle * layerB : 0.0;
+        fwdCompute = std::max({ middleF, stages.first * layerF + embedF, stages.last * layerF + logitsF });
+        bwdCompute = std::max({ middleB, stages.first * layerB + embedF, stages.last * layerB + logitsB });
     }
 
     const double tpTotalMb = layersPerStage * tpLayer.seconds * tpPasses;

@@ -1,5 +1,7 @@
 // Pipeline schedules: bubble (p-1)/m, its interleaved form (p-1)/(v m), and how the
 // schedule changes memory and step time.
+#include "simcore/memory.h"
+#include "simcore/plan_check.h"
 #include "simcore/step.h"
 #include "test_data.h"
 
@@ -79,6 +81,55 @@ private slots:
         const StepReport r = simulateStep(s, test::calibration());
         QCOMPARE(r.breakdown.bubble, 0.0);
         QCOMPARE(r.bubbleFraction, 0.0);
+    }
+
+    void unevenStagesSplitTheRest()
+    {
+        ParallelPlan p;
+        p.pp = 16;
+        p.firstStageLayers = p.lastStageLayers = 7;
+        const StageLayers l = stageLayers(126, p);
+        QCOMPARE(l.first, 7);
+        QCOMPARE(l.middle, 8);
+        QCOMPARE(l.last, 7);
+        QCOMPARE(l.fullest(), 8);
+        p.firstStageLayers = p.lastStageLayers = 0;
+        QCOMPARE(stageLayers(126, p).fullest(), 8); // ceil(126 / 16)
+    }
+
+    void unevenStagesRelieveTheEnds()
+    {
+        // Llama 3's layout: one layer fewer on the stages that also run the embedding
+        // and the output layer makes the pipeline's slowest stage faster.
+        Scenario even = test::preset("llama3-405b-h100");
+        even.plan.firstStageLayers = even.plan.lastStageLayers = 0;
+        const Scenario uneven = test::preset("llama3-405b-h100");
+        QVERIFY(uneven.plan.unevenStages());
+        const StepReport a = simulateStep(even, test::calibration()), b = simulateStep(uneven, test::calibration());
+        QVERIFY(b.stepTime < a.stepTime * 0.97);
+        // Memory follows the layers: the first stage holds two micro-batches under 1F1B,
+        // so giving it three quarters of the layers raises the peak and keeps it there.
+        Scenario twoStage = test::preset("llama2-7b-8xa100");
+        twoStage.plan.pp = 2;
+        twoStage.plan.dp /= 2;
+        const double evenMem = memoryPerGpu(twoStage, test::calibration()).total;
+        twoStage.plan.firstStageLayers = twoStage.model.layers - 8;
+        twoStage.plan.lastStageLayers = 8;
+        QCOMPARE(firstViolation(twoStage), PlanRule::Ok);
+        const MemoryReport m = memoryPerGpu(twoStage, test::calibration());
+        QCOMPARE(m.worstStage, 0);
+        QVERIFY(m.total > evenMem);
+    }
+
+    void unevenStagesMustAddUp()
+    {
+        Scenario s = test::preset("llama3-405b-h100");
+        s.plan.lastStageLayers = 6; // 126 - 13 = 113 does not split over 14 stages
+        QCOMPARE(firstViolation(s), PlanRule::UnevenStages);
+        QCOMPARE(QString::fromStdString(checkPlan(s)->field), QString("parallel.last_stage_layers"));
+        s.plan.lastStageLayers = 0; // one end alone is ambiguous
+        QCOMPARE(firstViolation(s), PlanRule::UnevenStages);
+        QCOMPARE(QString::fromStdString(checkPlan(s)->field), QString("parallel.last_stage_layers"));
     }
 
     void breakdownAddsUpToStepTime()

@@ -142,6 +142,13 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
     f.push_back(integer("parallel.virtual_stages", "Parallelism", "Virtual stages", 1, 64, false,
         "Model chunks per pipeline rank (interleaved schedule only).",
         [](const Scenario& s) { return s.plan.virtualStages; }, [](Scenario& s, double v) { s.plan.virtualStages = toInt(v); }));
+    f.push_back(integer("parallel.first_stage_layers", "Parallelism", "First-stage layers (0 = even)", 0, 1000, false,
+        "Layers on the first pipeline stage, which also runs the embedding. Set with the last stage's: "
+        "Llama 3 puts one layer fewer on each end (0 splits all stages evenly).",
+        [](const Scenario& s) { return s.plan.firstStageLayers; }, [](Scenario& s, double v) { s.plan.firstStageLayers = toInt(v); }));
+    f.push_back(integer("parallel.last_stage_layers", "Parallelism", "Last-stage layers (0 = even)", 0, 1000, false,
+        "Layers on the last pipeline stage, which also runs the output layer and the loss.",
+        [](const Scenario& s) { return s.plan.lastStageLayers; }, [](Scenario& s, double v) { s.plan.lastStageLayers = toInt(v); }));
     f.push_back(choice("parallel.zero", "Parallelism", "ZeRO stage", { "0: replicated", "1: optimizer states", "2: + gradients", "3: + weights (FSDP)" },
         "Shards optimizer states, gradients and weights over the data-parallel ranks.",
         [](const Scenario& s) { return s.plan.zeroStage; }, [](Scenario& s, double v) { s.plan.zeroStage = toInt(v); }));
@@ -218,7 +225,17 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         [](const Scenario& s) { return s.cluster.gpusPerNode; }, [](Scenario& s, double v) { s.cluster.gpusPerNode = toInt(v); }));
     f.push_back(choice("training.precision", "Hardware", "Precision", { "fp32", "tf32", "bf16", "fp16", "fp8", "fp4" },
         "Number format of the GEMMs; MFU is measured against this format's dense peak.",
-        [](const Scenario& s) { return int(s.training.precision); }, [](Scenario& s, double v) { s.training.precision = Precision(toInt(v)); }));
+        [](const Scenario& s) { return int(s.training.precision); }, [](Scenario& s, double v) {
+            s.training.precision = Precision(toInt(v));
+            // Keep the scaling recipe one that computes in the new format.
+            if (isScaledLowPrecision(s.training.precision) && recipePrecision(s.training.scaling) != s.training.precision)
+                s.training.scaling = s.training.precision == Precision::FP4 ? ScalingRecipe::Nvfp4 : ScalingRecipe::Tensorwise;
+        }));
+    f.push_back(choice("training.scaling", "Hardware", "FP8/FP4 scaling", { "tensorwise", "rowwise", "blockwise", "mxfp8", "nvfp4" },
+        "How an FP8/FP4 recipe scales its tensors: per tensor (Transformer Engine, torchao tensorwise), per row "
+        "(torchao rowwise: slower GEMMs), per 1x128/128x128 block (DeepSeek-V3), MXFP8 and NVFP4 blocks (Blackwell). "
+        "Ignored by 16- and 32-bit runs.",
+        [](const Scenario& s) { return int(s.training.scaling); }, [](Scenario& s, double v) { s.training.scaling = ScalingRecipe(toInt(v)); }));
     f.push_back(flag("training.graph_capture", "Hardware", "Captured step (CUDA graphs, XLA)",
         "The step runs as one captured graph, so the host does not issue kernels one by one. "
         "Off: each kernel costs host time, which bounds small layers.",

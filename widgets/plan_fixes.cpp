@@ -74,6 +74,11 @@ std::optional<PlanFix> suggestFix(const Scenario& s)
         p.pp = m.layers;
         fix.label = QObject::tr("Set PP to %1").arg(p.pp);
         return fix;
+    case PlanRule::UnevenStages:
+        p.firstStageLayers = 0;
+        p.lastStageLayers = 0;
+        fix.label = QObject::tr("Split the layers evenly over the stages");
+        return fix;
     case PlanRule::VirtualNeedsInterleaved:
         p.schedule = Schedule::Interleaved1F1B;
         fix.label = QObject::tr("Use the interleaved schedule");

@@ -325,7 +325,7 @@ private:
             return;
         }
         r.expectMap(n, sec);
-        r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
+        r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages", "first_stage_layers", "last_stage_layers",
                                 "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
                                 "tp_comm_overlap", "tp_comm_overlap_backward", "overlap_ep_comm", "tp_2d", "expert_tp" });
         p.tp = integer(n, sec, "tp", 1, 1);
@@ -346,6 +346,8 @@ private:
         p.schedule = choice(n, sec, "schedule", Schedule::OneFOneB, [](const std::string& s) { return scheduleFromName(s); },
             "gpipe, 1f1b, interleaved");
         p.virtualStages = integer(n, sec, "virtual_stages", 1, 1);
+        p.firstStageLayers = integer(n, sec, "first_stage_layers", 0, 0);
+        p.lastStageLayers = integer(n, sec, "last_stage_layers", 0, 0);
         p.zeroStage = integer(n, sec, "zero", 0, 0);
         if (p.zeroStage > 3)
             r.fail(n["zero"], "parallel.zero", "ZeRO stage must be 0, 1, 2 or 3");

@@ -157,6 +157,10 @@ std::string scenarioToYaml(const Scenario& s)
     y << YAML::Key << "sequence_parallel" << YAML::Value << p.sequenceParallel;
     y << YAML::Key << "schedule" << YAML::Value << std::string(scheduleName(p.schedule));
     y << YAML::Key << "virtual_stages" << YAML::Value << p.virtualStages;
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0) {
+        y << YAML::Key << "first_stage_layers" << YAML::Value << p.firstStageLayers;
+        y << YAML::Key << "last_stage_layers" << YAML::Value << p.lastStageLayers;
+    }
     y << YAML::Key << "zero" << YAML::Value << p.zeroStage;
     y << YAML::Key << "recompute" << YAML::Value << std::string(recomputeName(p.recompute));
     if (p.recomputeLayers > 0)
