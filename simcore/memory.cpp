@@ -170,11 +170,14 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
             bytes += (kept - keptMoe) * (activationBytesPerLayer(s, false, Recompute::Selective) - denseAct)
                 + keptMoe * (activationBytesPerLayer(s, true, Recompute::Selective) - moeAct);
         }
-        if (p.recompute == Recompute::Full || (p.recompute == Recompute::PerOp && !s.model.isMla())) {
-            // Backward recomputes one layer at a time: its full activations exist briefly.
-            bytes += activationBytesPerLayer(s, moeLayers > 0, Recompute::Selective);
-        }
         return bytes;
+    };
+    // Backward recomputes one layer of one micro-batch at a time: its full activations
+    // exist briefly, once, on top of what the in-flight micro-batches keep.
+    auto recomputeTransientOn = [&](int layers) {
+        if (p.recompute == Recompute::Full || (p.recompute == Recompute::PerOp && !s.model.isMla()))
+            return activationBytesPerLayer(s, std::min(layers, moeLayersOnStage(s)) > 0, Recompute::Selective);
+        return 0.0;
     };
 
     MemoryReport best;
@@ -188,7 +191,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
         r.gradients = shard(sp, 2) * gradBytes;
         r.optimizer = shard(sp, 1) * stateBytes;
         const double stageInflight = inflightOn(stage);
-        r.activations = perMicrobatchOn(stages.onStage(stage, p.pp)) * stageInflight;
+        const int layers = stages.onStage(stage, p.pp);
+        r.activations = perMicrobatchOn(layers) * stageInflight + recomputeTransientOn(layers);
         if (stage == p.pp - 1) {
             const double tokens = double(tr.microBatch) * tr.seqLen / p.cp;
             r.logits = tokens * s.model.vocab / double(p.tp) * 4.0;
