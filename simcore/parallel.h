@@ -59,6 +59,10 @@ struct ParallelPlan {
     // --overlap-moe-expert-parallel-comm (one micro-batch's forward layer merged with
     // another's backward layer), DeepSeek-V3's DualPipe.
     bool epCommOverlap = false;
+    // The dispatcher sends each token once to every node that hosts one of its experts
+    // and forwards it over NVLink inside the node (DeepEP, Megatron-Core's HybridEP),
+    // where the plain all-to-all sends one copy per chosen expert.
+    bool epNodeDispatch = false;
     // Two-dimensional TP: weights split over a x b ranks (hidden and residual), so a
     // layer's traffic per GPU shrinks as 1/a + 1/b instead of staying ~constant.
     bool tp2d = false;

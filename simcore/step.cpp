@@ -35,6 +35,21 @@ double gemmEfficiency(const GenerationCalibration& g, double m, double n, double
 
 namespace {
 
+// Distinct nodes a token's top-k experts fall on when `experts` are spread evenly over
+// `nodes` nodes and routing is balanced: nodes x (1 - C(E - E/nodes, k) / C(E, k)),
+// at most `cap` when routing is node-limited (cap > 0).
+double expectedNodesPerToken(int experts, int topK, int nodes, int cap)
+{
+    if (nodes <= 1 || experts <= 0 || topK <= 0)
+        return 1.0;
+    const double elsewhere = experts - double(experts) / nodes; // experts not on a given node
+    double missed = 1.0; // probability that no chosen expert is on a given node
+    for (int i = 0; i < topK; ++i)
+        missed *= std::max(0.0, (elsewhere - i) / (experts - i));
+    const double expected = nodes * (1.0 - missed);
+    return cap > 0 ? std::min<double>(cap, expected) : expected;
+}
+
 constexpr int idx(CommGroup g) { return static_cast<int>(g); }
 
 // Execution rates of one GPU for this scenario.
@@ -513,7 +528,11 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         // goes over InfiniBand once to each of its <= M nodes, to the GPU with the same
         // in-node index, which forwards it over NVLink; the two stages run concurrently):
         // the scale-out share shrinks by M / top-k; the fabric carries the forwarding.
-        const int nodes = m.moe.maxNodesPerToken;
+        // A per-node dispatcher (DeepEP, HybridEP) does the same without a routing limit:
+        // a token crosses to each node holding any of its experts once.
+        const int nodeCap = m.moe.maxNodesPerToken;
+        const double nodes = p.epNodeDispatch ? expectedNodesPerToken(m.moe.experts, m.moe.topK, g.domains, nodeCap)
+                                              : double(nodeCap);
         const bool nodeLimited = nodes > 0 && nodes < m.moe.topK && g.domains > 1;
         CommOp a2a = comm(CollectiveKind::AllToAll, nodeLimited ? n * nodes / m.moe.topK : n, g, s, eff, epRep);
         if (nodeLimited) {

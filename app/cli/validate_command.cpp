@@ -104,33 +104,50 @@ int runValidate(const QStringList& args)
                     o.insert("reported_basis", QString::fromStdString(r.basis));
                     o.insert("predicted_mfu", r.predictedMfu);
                     o.insert("predicted_fits_in_memory", r.predictedFits);
+                    o.insert("predicted_memory_gib", r.predictedMemoryGib);
+                    o.insert("reported_memory_gib", r.reportedMemoryGib ? QJsonValue(*r.reportedMemoryGib) : QJsonValue());
+                    o.insert("memory_rel_error", r.reportedMemoryGib ? QJsonValue(r.memoryRelError) : QJsonValue());
+                    o.insert("moe", r.moe);
+                    o.insert("blackwell", r.blackwell);
                 }
                 rows.append(o);
             }
             const QJsonObject doc { { "runs", rows }, { "good", statsJson(v.good) }, { "all", statsJson(v.all) },
-                { "per_source", bySourceJson(v.goodBySource, v.allBySource) } };
+                { "per_source", bySourceJson(v.goodBySource, v.allBySource) }, { "good_moe", statsJson(v.goodMoe) },
+                { "good_blackwell", statsJson(v.goodBlackwell) }, { "memory", statsJson(v.memory) },
+                { "good_out_of_memory", v.goodOutOfMemory } };
             printJson(QJsonDocument(doc));
             return kExitOk;
         }
 
-        out << QString("%1 %2 %3 %4 %5\n").arg("id", -52).arg("quality", -15).arg("reported", 10).arg("predicted", 10).arg("error", 8);
+        out << QString("%1 %2 %3 %4 %5   %6\n").arg("id", -52).arg("quality", -15).arg("reported", 10).arg("predicted", 10).arg("error", 8)
+                   .arg("memory GiB: predicted (reported, error)");
         QString skipped;
         for (const ValidationRow& r : v.rows) {
             if (r.skipped) {
                 skipped += QString("  %1 %2\n").arg(QString::fromStdString(r.id), -52).arg(QString::fromStdString(r.skipReason));
                 continue;
             }
-            out << QString("%1 %2 %3 %4 %5%%6\n")
+            const QString memory = r.reportedMemoryGib
+                ? QString("%1 (%2, %3%)").arg(r.predictedMemoryGib, 0, 'f', 1).arg(*r.reportedMemoryGib, 0, 'f', 1).arg(100 * r.memoryRelError, 0, 'f', 1)
+                : QString::number(r.predictedMemoryGib, 'f', 1);
+            out << QString("%1 %2 %3 %4 %5%   %6%7\n")
                        .arg(QString::fromStdString(r.id), -52)
                        .arg(QString::fromStdString(r.quality).left(15), -15)
                        .arg(r.reported, 10, 'f', 1)
                        .arg(r.predicted, 10, 'f', 1)
                        .arg(100 * r.relError, 7, 'f', 1)
+                       .arg(memory)
                        .arg(r.predictedFits ? "" : "  (predicted out of memory)");
         }
         out << "\nAbsolute relative error of tokens/s per GPU\n";
         out << statsLine("good rows", v.good);
         out << statsLine("all rows", v.all);
+        out << statsLine("good MoE rows", v.goodMoe);
+        out << statsLine("good Blackwell rows", v.goodBlackwell);
+        out << "\nAbsolute relative error of peak memory per GPU, rows that state it\n";
+        out << statsLine("memory", v.memory);
+        out << QString("good rows predicted out of memory: %1\n").arg(v.goodOutOfMemory);
         out << "\nPer source (good rows | all rows)\n";
         for (const auto& [source, all] : v.allBySource) {
             auto g = v.goodBySource.find(source);

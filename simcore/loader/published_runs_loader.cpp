@@ -192,6 +192,7 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
         rec.tokensPerS = read.number(res["tokens_per_s"], "result.tokens_per_s");
         rec.tokensPerSPerGpu = read.number(res["tokens_per_s_per_gpu"], "result.tokens_per_s_per_gpu");
         rec.samplesPerS = read.number(res["samples_per_s"], "result.samples_per_s");
+        rec.memoryGib = read.number(res["memory_gib"], "result.memory_gib");
 
         const YAML::Node d = section(n, "derived");
         rec.derivedTokensPerSPerGpu = read.number(d["tokens_per_s_per_gpu"], "derived.tokens_per_s_per_gpu");

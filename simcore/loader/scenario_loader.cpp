@@ -327,7 +327,7 @@ private:
         r.expectMap(n, sec);
         r.checkKeys(n, sec, { "tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages", "first_stage_layers", "last_stage_layers",
                                 "zero", "recompute", "recompute_layers", "order", "overlap_grad_reduce", "overlap_param_gather",
-                                "tp_comm_overlap", "tp_comm_overlap_backward", "overlap_ep_comm", "tp_2d", "expert_tp" });
+                                "tp_comm_overlap", "tp_comm_overlap_backward", "overlap_ep_comm", "ep_dispatcher", "tp_2d", "expert_tp" });
         p.tp = integer(n, sec, "tp", 1, 1);
         p.pp = integer(n, sec, "pp", 1, 1);
         p.cp = integer(n, sec, "cp", 1, 1);
@@ -359,6 +359,15 @@ private:
         p.tpCommOverlap = flag(n, sec, "tp_comm_overlap", false);
         p.tpCommOverlapBackward = flag(n, sec, "tp_comm_overlap_backward", true);
         p.epCommOverlap = flag(n, sec, "overlap_ep_comm", false);
+        p.epNodeDispatch = choice(n, sec, "ep_dispatcher", false,
+            [](const std::string& s) -> std::optional<bool> {
+                if (s == "alltoall")
+                    return false;
+                if (s == "deepep")
+                    return true;
+                return std::nullopt;
+            },
+            "alltoall, deepep");
         p.tp2d = flag(n, sec, "tp_2d", false);
         if (const YAML::Node order = r.child(n, sec, "order"))
             readOrder(order, p);

@@ -173,6 +173,8 @@ std::string scenarioToYaml(const Scenario& s)
         y << YAML::Key << "tp_comm_overlap_backward" << YAML::Value << false;
     if (p.epCommOverlap)
         y << YAML::Key << "overlap_ep_comm" << YAML::Value << true;
+    if (p.epNodeDispatch)
+        y << YAML::Key << "ep_dispatcher" << YAML::Value << "deepep";
     y << YAML::Key << "tp_2d" << YAML::Value << p.tp2d;
     y << YAML::EndMap;
     writeReliabilitySection(y, s.reliability);

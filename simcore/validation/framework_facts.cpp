@@ -130,6 +130,45 @@ bool recipeOverlapsTp(const RunRecord& r)
     return nemoPerformanceRecipe(r);
 }
 
+namespace {
+bool megatronBridgeMoe(const RunRecord& r)
+{
+    return has(lower(r.framework), "megatron-bridge") && r.experts.value_or(0) > 0;
+}
+bool onHopper(const RunRecord& r)
+{
+    const std::string a = lower(r.accelerator);
+    return has(a, "h100") || has(a, "h800") || has(a, "h200");
+}
+} // namespace
+
+// Megatron-Bridge scripts/performance/configs: BASE_QWEN3_235B_A22B_CONFIG,
+// BASE_QWEN3_30B_A3B_CONFIG and BASE_GPT_OSS_120B_CONFIG set
+// expert_tensor_parallel_size=1 (qwen/qwen3_workload_base_configs.py,
+// gpt_oss/gpt_oss_workload_base_configs.py), as does the DeepSeek-V3 H100 recipe
+// (dryrun_configs/deepseek/deepseek_v3_pretrain_h100_fp8_sc_v1.yaml).
+std::optional<int> recipeExpertTp(const RunRecord& r)
+{
+    return megatronBridgeMoe(r) ? std::optional<int>(1) : std::nullopt;
+}
+
+// QWEN3_235B_A22B_PRETRAIN_CONFIG_H100_{BF16,FP8_CS}_V1/V2: moe_a2a_overlap=True; the
+// other H100 MoE recipes leave it off.
+bool recipeOverlapsEpComm(const RunRecord& r)
+{
+    return megatronBridgeMoe(r) && onHopper(r) && has(lower(r.model), "qwen3-235b");
+}
+
+// QWEN3_30B_A3B_PRETRAIN_CONFIG_H100_*: moe_flex_dispatcher_backend="hybridep"; the
+// DeepSeek-V3 H100 recipe: moe_token_dispatcher_type flex with the hybridep backend.
+bool recipeDispatchesPerNode(const RunRecord& r)
+{
+    if (!megatronBridgeMoe(r) || !onHopper(r))
+        return false;
+    const std::string m = lower(r.model);
+    return has(m, "deepseek");
+}
+
 // torchtitan splits each replica's batch into as many micro-batches as there are
 // pipeline ranks unless told otherwise (job config pipeline_parallel_microbatches:
 // "the default value will be the number of pipeline stages, if unspecified"; the 2024

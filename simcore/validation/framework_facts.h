@@ -30,6 +30,12 @@ bool recipeOverlapsTp(const RunRecord& r);
 // ZeRO stage of a row that does not state its sharding (0 unless the framework's
 // recipes shard by default).
 int unstatedZeroStage(const RunRecord& r);
+// Megatron-Bridge's MoE performance recipes: the experts' own TP degree (1), whether
+// the EP all-to-alls overlap another micro-batch's compute, and whether tokens go out
+// through the per-node HybridEP dispatcher. Empty / false for every other stack.
+std::optional<int> recipeExpertTp(const RunRecord& r);
+bool recipeOverlapsEpComm(const RunRecord& r);
+bool recipeDispatchesPerNode(const RunRecord& r);
 // With pipelining and no stated micro-batch, each replica's batch is split into as
 // many micro-batches as there are pipeline ranks.
 bool splitsReplicaBatchByPipelineRanks(const RunRecord& r);

@@ -39,6 +39,7 @@ struct RunRecord {
     // result (numbers as reported) and derived values
     std::optional<double> tflopsPerGpu, mfu, hfu, pctOfPeak, stepTime, tokensPerS, tokensPerSPerGpu, samplesPerS;
     std::optional<double> derivedTokensPerSPerGpu, derivedStepTime;
+    std::optional<double> memoryGib; // result.memory_gib: peak memory per GPU the source states
 
     std::string sourcePrefix() const { return id.substr(0, id.find('-')); }
 };

@@ -274,6 +274,13 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         const std::string an = lower(r.architectureNotes);
         if (has(an, "node-limited") && std::regex_search(an, nl, nodeLimit))
             m.moe.maxNodesPerToken = std::stoi(nl[1]);
+        // DeepSeek-V3's router is group-limited whatever the notes say: 8 groups of 32
+        // experts, a token's experts drawn from its 4 best groups (deepseek-ai/DeepSeek-V3
+        // config.json: n_group 8, topk_group 4; Megatron-Core moe_router_num_groups 8,
+        // moe_router_group_topk 4). With the experts over 8 or more nodes a group lies
+        // within a node, so a token reaches at most 4 nodes (arXiv 2412.19437 Sec. 2.1.2).
+        if (m.moe.maxNodesPerToken == 0 && has(lower(r.model), "deepseek-v3") && m.moe.experts == 256)
+            m.moe.maxNodesPerToken = 4;
     }
 
     // Multi-head latent attention, when the architecture notes give its shapes in the
@@ -377,6 +384,13 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     // EP larger than DP x CP is MoE parallel folding (Megatron-Core 0.10+): the expert
     // layers regroup TP x CP x DP as expert-TP x EP x expert-DP. Rows do not state the
     // expert TP; take the largest that fits (with EP 32 on TP 2 x DP 16, only 1 does).
+    if (m.isMoe() && p.ep > 1) {
+        if (const auto etp = recipeExpertTp(r); etp && p.tp % *etp == 0
+            && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * *etp) == 0)
+            p.expertTp = *etp;
+        p.epCommOverlap = p.epCommOverlap || recipeOverlapsEpComm(r);
+        p.epNodeDispatch = recipeDispatchesPerNode(r);
+    }
     if (m.isMoe() && p.ep > 1 && p.expertDataParallel() == 0)
         for (int etp = p.tp; etp >= 1; --etp)
             if (p.tp % etp == 0 && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * etp) == 0) {

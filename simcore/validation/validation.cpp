@@ -34,7 +34,7 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
     const Calibration& calibration)
 {
     ValidationResult out;
-    std::vector<double> good, all;
+    std::vector<double> good, all, goodMoe, goodBlackwell, memory;
     std::map<std::string, std::vector<double>> goodBy, allBy;
     for (const RunRecord& r : runs) {
         ValidationRow row;
@@ -70,17 +70,33 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
         row.relError = (row.predicted - row.reported) / row.reported;
         row.predictedMfu = rep.mfu;
         row.predictedFits = rep.memory.fits;
+        row.moe = s.model.isMoe();
+        row.blackwell = s.hardware.generation == "blackwell";
+        row.predictedMemoryGib = rep.memory.total / double(1ull << 30);
+        if (r.memoryGib && *r.memoryGib > 0) {
+            row.reportedMemoryGib = r.memoryGib;
+            row.memoryRelError = (row.predictedMemoryGib - *r.memoryGib) / *r.memoryGib;
+            memory.push_back(std::fabs(row.memoryRelError));
+        }
         const double a = std::fabs(row.relError);
         all.push_back(a);
         allBy[row.source].push_back(a);
         if (row.quality == "good") {
             good.push_back(a);
             goodBy[row.source].push_back(a);
+            if (row.moe)
+                goodMoe.push_back(a);
+            if (row.blackwell)
+                goodBlackwell.push_back(a);
+            out.goodOutOfMemory += row.predictedFits ? 0 : 1;
         }
         out.rows.push_back(row);
     }
     out.good = errorStats(good);
     out.all = errorStats(all);
+    out.goodMoe = errorStats(goodMoe);
+    out.goodBlackwell = errorStats(goodBlackwell);
+    out.memory = errorStats(memory);
     for (auto& [k, v] : goodBy)
         out.goodBySource[k] = errorStats(v);
     for (auto& [k, v] : allBy)

@@ -6,6 +6,7 @@
 #include "run_record.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct ValidationRow {
     double relError = 0;  // (predicted - reported) / reported
     double predictedMfu = 0;
     bool predictedFits = true;
+    bool moe = false;       // a mixture-of-experts model
+    bool blackwell = false; // on a Blackwell part (B200, GB200, B300, GB300)
+    double predictedMemoryGib = 0;           // peak per GPU, the worst pipeline stage
+    std::optional<double> reportedMemoryGib; // where the source states it
+    double memoryRelError = 0;               // (predicted - reported) / reported, when stated
 };
 
 struct ErrorStats {
@@ -38,6 +44,10 @@ struct ValidationResult {
     ErrorStats all;
     std::map<std::string, ErrorStats> goodBySource;
     std::map<std::string, ErrorStats> allBySource;
+    ErrorStats goodMoe;       // throughput, good rows of mixture-of-experts models
+    ErrorStats goodBlackwell; // throughput, good rows on Blackwell parts
+    ErrorStats memory;        // peak memory per GPU, every row that states it
+    int goodOutOfMemory = 0;  // good rows the engine says do not fit
 };
 
 ErrorStats errorStats(std::vector<double> absErrors); // percentiles by linear interpolation
