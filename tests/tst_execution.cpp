@@ -208,6 +208,22 @@ private slots:
         QVERIFY2(one < 0.7 * unlimited, qPrintable(QString("%1 vs %2").arg(one).arg(unlimited)));
     }
 
+    // A per-node dispatcher (DeepEP, HybridEP) sends a token once to each node holding any
+    // of its experts. Mixtral's top-2 of 8 experts, one per node, always lands on two
+    // nodes: no gain. 64 experts top-8 over the same 8 nodes land on 8 (1 - C(56,8)/C(64,8))
+    // = 5.3 nodes on average, so the scale-out share falls by about a third.
+    void perNodeDispatchSendsOneCopyPerNode()
+    {
+        auto epSeconds = [](std::vector<Override> o, const char* dispatcher) {
+            o.push_back({ "parallel.ep_dispatcher", dispatcher });
+            return simulateStep(test::preset("mixtral-8x7b-h100", o), test::calibration()).comm[int(CommGroup::EP)].totalSeconds;
+        };
+        QCOMPARE(epSeconds({}, "deepep"), epSeconds({}, "alltoall"));
+        const std::vector<Override> fine { { "model.moe.experts", "64" }, { "model.moe.top_k", "8" }, { "model.moe.expert_ffn_hidden", "1792" } };
+        const double plain = epSeconds(fine, "alltoall"), perNode = epSeconds(fine, "deepep");
+        QVERIFY2(perNode < 0.8 * plain && perNode > 0.5 * plain, qPrintable(QString("%1 vs %2").arg(perNode).arg(plain)));
+    }
+
     // MoE parallel folding (Megatron-Core; Liu et al. 2025): the expert layers regroup a
     // stage's TP x CP x DP ranks as expert-TP x EP x expert-DP, so EP may exceed DP x CP.
     // Megatron-Bridge ran Qwen3-235B-A22B on 256 H100 with TP 2, DP 16 and EP 32.

@@ -188,6 +188,14 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
     f.push_back(flag("parallel.sequence_parallel", "Parallelism", "Sequence parallel",
         "Shards norms and dropout along the sequence within a TP group; same traffic as TP all-reduces.",
         [](const Scenario& s) { return s.plan.sequenceParallel ? 1 : 0; }, [](Scenario& s, double v) { s.plan.sequenceParallel = v > 0.5; }));
+    f.push_back(flag("parallel.overlap_ep_comm", "Parallelism", "Overlap EP all-to-alls",
+        "A micro-batch's expert all-to-alls run under another micro-batch's compute "
+        "(Megatron-Core --overlap-moe-expert-parallel-comm, DeepSeek-V3's DualPipe).",
+        [](const Scenario& s) { return s.plan.epCommOverlap ? 1 : 0; }, [](Scenario& s, double v) { s.plan.epCommOverlap = v > 0.5; }));
+    f.push_back(flag("parallel.ep_dispatcher", "Parallelism", "Per-node token dispatch (DeepEP)",
+        "Tokens cross the scale-out network once per destination node and are forwarded over NVLink "
+        "(DeepEP, HybridEP), not once per chosen expert.",
+        [](const Scenario& s) { return s.plan.epNodeDispatch ? 1 : 0; }, [](Scenario& s, double v) { s.plan.epNodeDispatch = v > 0.5; }));
 
     // --- Hardware ------------------------------------------------------------------
     QStringList gpus;
