@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Regenerate the figures in docs/validation.md and docs/model.md from the engine.
+
+Every block between `<!-- BEGIN generated:NAME -->` and `<!-- END generated:NAME -->`
+is rewritten from `dtsim-cli validate tests/validation/published-runs.yaml --json`
+(docs/validation.md) or from resources/calibration/default.yaml (docs/model.md). The
+prose around the blocks is hand-written; run this after every engine or data change.
+
+usage: update_docs.py CLI [--check]
+  --check: exit 1 if a document would change, without writing it.
+Needs only the Python standard library.
+"""
+import json, os, re, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+RUNS = os.path.join(ROOT, "tests/validation/published-runs.yaml")
+
+# Issue 20's targets on `quality: good` rows.
+TARGETS = {"median": 0.04, "p90": 0.10, "source": 0.08, "moe": 0.10, "blackwell": 0.08}
+
+
+def pct(x):
+    return f"{x * 100:.1f}%"
+
+
+def pct2(x):
+    return f"{x * 100:.2f}%"
+
+
+def stats_row(name, s):
+    return f"| {name} | {s['count']} | {pct(s['median_abs_rel_error'])} | {pct(s['p90_abs_rel_error'])} | {pct(s['max_abs_rel_error'])} |"
+
+
+def validation_blocks(v):
+    good = [r for r in v["runs"] if r["quality"] == "good" and not r["skipped"]]
+    blocks = {}
+
+    lines = ["| rows | count | median abs. error | p90 | max |", "|---|---:|---:|---:|---:|"]
+    lines.append(stats_row("`quality: good`", v["good"]))
+    lines.append(stats_row("all", v["all"]))
+    lines.append(stats_row("good, mixture of experts", v["good_moe"]))
+    lines.append(stats_row("good, Blackwell (B200, GB200, B300, GB300)", v["good_blackwell"]))
+    lines.append(stats_row("peak memory per GPU, rows that state it", v["memory"]))
+    lines.append("")
+    big_sources = {k: s["good"] for k, s in v["per_source"].items() if s["good"]["count"] >= 3}
+    over = [f"{k} {pct(s['median_abs_rel_error'])}" for k, s in sorted(big_sources.items())
+            if s["median_abs_rel_error"] > TARGETS["source"]]
+    checks = [
+        ("good median <= 4%", v["good"]["median_abs_rel_error"] <= TARGETS["median"], pct2(v["good"]["median_abs_rel_error"])),
+        ("good p90 <= 10%", v["good"]["p90_abs_rel_error"] <= TARGETS["p90"], pct2(v["good"]["p90_abs_rel_error"])),
+        ("every source with 3+ good rows <= 8%", not over, ", ".join(over) if over else f"{len(big_sources)} sources"),
+        ("MoE rows median <= 10%", v["good_moe"]["median_abs_rel_error"] <= TARGETS["moe"], pct2(v["good_moe"]["median_abs_rel_error"])),
+        ("Blackwell rows median <= 8%", v["good_blackwell"]["median_abs_rel_error"] <= TARGETS["blackwell"], pct2(v["good_blackwell"]["median_abs_rel_error"])),
+        ("no good row skipped", not any(r["skipped"] and r["quality"] == "good" for r in v["runs"]), ""),
+        ("no good row out of memory", v["good_out_of_memory"] == 0, str(v["good_out_of_memory"])),
+    ]
+    lines += ["| issue 20 target | met | now |", "|---|---|---|"]
+    lines += [f"| {name} | {'yes' if ok else '**no**'} | {now} |" for name, ok, now in checks]
+    skipped = [r for r in v["runs"] if r["skipped"]]
+    lines += ["", f"{len(skipped)} rows are skipped, each for a stated reason: "
+              + "; ".join(f"`{r['id']}` ({r['skip_reason']})" for r in skipped) + "."]
+    blocks["summary"] = lines
+
+    lines = ["| source | good runs | median | p90 | all runs | median | p90 |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for src, s in sorted(v["per_source"].items()):
+        g, a = s["good"], s["all"]
+        lines.append(f"| {src} | {g['count']} | {pct(g['median_abs_rel_error'])} | {pct(g['p90_abs_rel_error'])} "
+                     f"| {a['count']} | {pct(a['median_abs_rel_error'])} | {pct(a['p90_abs_rel_error'])} |")
+    blocks["per-source"] = lines
+
+    worst = sorted((r for r in good if abs(r["rel_error"]) > 0.10), key=lambda r: -abs(r["rel_error"]))
+    lines = [f"{len(worst)} of {len(good)} good rows miss by more than 10%:", "",
+             "| id | reported | predicted | error |", "|---|---:|---:|---:|"]
+    lines += [f"| {r['id']} | {r['reported_tokens_per_s_per_gpu']:.0f} | {r['predicted_tokens_per_s_per_gpu']:.0f} | {r['rel_error'] * 100:+.1f}% |"
+              for r in worst]
+    blocks["worst"] = lines
+
+    lines = ["| id | reported GiB | predicted GiB | error |", "|---|---:|---:|---:|"]
+    lines += [f"| {r['id']} | {r['reported_memory_gib']:.1f} | {r['predicted_memory_gib']:.1f} | {r['memory_rel_error'] * 100:+.1f}% |"
+              for r in v["runs"] if not r["skipped"] and r.get("reported_memory_gib") is not None]
+    blocks["memory"] = lines
+
+    lines = ["| id | quality | reported | predicted | error | memory GiB |", "|---|---|---:|---:|---:|---:|"]
+    for r in v["runs"]:
+        if r["skipped"]:
+            continue
+        mem = f"{r['predicted_memory_gib']:.1f}" + ("" if r["predicted_fits_in_memory"] else " (does not fit)")
+        lines.append(f"| {r['id']} | {r['quality']} | {r['reported_tokens_per_s_per_gpu']:.0f} "
+                     f"| {r['predicted_tokens_per_s_per_gpu']:.0f} | {r['rel_error'] * 100:+.1f}% | {mem} |")
+    blocks["full-table"] = lines
+    return blocks
+
+
+CONSTANT = re.compile(r'^(\s*)([a-z_]+): \{value: ("?[^,"]*"?), source: "(.*)"\}\s*$')
+
+
+def calibration_blocks():
+    """The calibration file's constants, one table row each, in file order."""
+    lines = ["| section | constant | value | source |", "|---|---|---|---|"]
+    section = "shared"
+    with open(os.path.join(ROOT, "resources/calibration/default.yaml")) as f:
+        for raw in f:
+            gen = re.match(r"^\s*- generation: (\S+)", raw)
+            if gen:
+                section = gen.group(1)
+                continue
+            head = re.match(r"^([a-z_]+):\s*$", raw)
+            if head:
+                section = head.group(1)
+                continue
+            recipe = re.match(r"^  ([a-z0-9_]+):\s*$", raw)
+            if recipe and section in ("scaling_recipes",):
+                section = f"scaling_recipes.{recipe.group(1)}"
+                continue
+            if recipe and section.startswith("scaling_recipes."):
+                section = f"scaling_recipes.{recipe.group(1)}"
+                continue
+            m = CONSTANT.match(raw)
+            if not m:
+                continue
+            indent, key, value, source = m.groups()
+            where = section if indent else "shared"
+            if not indent:
+                section = "shared"
+            lines.append(f"| {where} | `{key}` | {value.strip(chr(34))} | {source.replace('|', '/')} |")
+    return {"calibration": lines}
+
+
+def rewrite(path, blocks, check):
+    with open(path) as f:
+        text = f.read()
+    new = text
+    for name, lines in blocks.items():
+        pattern = re.compile(rf"(<!-- BEGIN generated:{re.escape(name)} -->\n).*?(<!-- END generated:{re.escape(name)} -->)", re.S)
+        if not pattern.search(new):
+            sys.exit(f"{path}: no generated block '{name}'")
+        new = pattern.sub(lambda m: m.group(1) + "\n".join(lines) + "\n" + m.group(2), new)
+    if new == text:
+        return False
+    if not check:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(new)
+        os.replace(tmp, path)
+    return True
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    cli, check = sys.argv[1], "--check" in sys.argv[2:]
+    out = subprocess.run([cli, "validate", RUNS, "--json"], capture_output=True, text=True, check=True)
+    changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout)), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
+    if check and changed:
+        sys.exit("docs are out of date: run tests/validation/update_docs.py")
+
+
+if __name__ == "__main__":
+    main()
