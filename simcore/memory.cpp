@@ -136,6 +136,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
             return 1.0;
         switch (p.schedule) {
         case Schedule::GPipe: return double(microbatches);
+        // DeepSeek-V3 report, Table 2: DualPipe holds PP + 1 micro-batches' activations.
+        case Schedule::DualPipe: return double(std::min(p.pp + 1, microbatches));
         case Schedule::OneFOneB: return double(std::min(p.pp - stage, microbatches));
         case Schedule::Interleaved1F1B: {
             const double v = std::max(1, p.virtualStages);
@@ -189,6 +191,12 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
         // ZeRO 3 under pipeline parallelism keeps the stage's weights gathered (see step.cpp).
         r.weights = (p.pp > 1 ? sp.total() : shard(sp, 3)) * paramBytes;
         r.gradients = shard(sp, 2) * gradBytes;
+        if (p.schedule == Schedule::DualPipe) {
+            // Each rank holds its own stage and the mirrored one the reverse direction
+            // runs: "DualPipe requires keeping two copies of the model parameters" (ibid.).
+            r.weights *= 2;
+            r.gradients *= 2;
+        }
         r.optimizer = shard(sp, 1) * stateBytes;
         const double stageInflight = inflightOn(stage);
         const int layers = stages.onStage(stage, p.pp);

@@ -41,13 +41,14 @@ std::string_view scheduleName(Schedule s)
     case Schedule::GPipe: return "gpipe";
     case Schedule::OneFOneB: return "1f1b";
     case Schedule::Interleaved1F1B: return "interleaved";
+    case Schedule::DualPipe: return "dualpipe";
     }
     return "?";
 }
 
 std::optional<Schedule> scheduleFromName(std::string_view n)
 {
-    for (Schedule s : { Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved1F1B })
+    for (Schedule s : { Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved1F1B, Schedule::DualPipe })
         if (scheduleName(s) == n)
             return s;
     return std::nullopt;

@@ -7,7 +7,10 @@
 
 namespace dtsim {
 
-enum class Schedule { GPipe, OneFOneB, Interleaved1F1B };
+// DualPipe (DeepSeek-V3, arXiv 2412.19437 Sec. 3.2.1): micro-batches enter from both
+// ends of the pipeline and each rank pairs a forward chunk with a backward chunk so
+// their communication hides under each other's compute.
+enum class Schedule { GPipe, OneFOneB, Interleaved1F1B, DualPipe };
 // Selective: Megatron's (core attention only). PerOp: torchtitan's per-op selective
 // checkpointing, which saves matmul and attention outputs except every second aten.mm
 // (and every FP8 _scaled_mm); backward reruns the elementwise ops and those unsaved

@@ -57,6 +57,7 @@ std::string_view planRuleName(PlanRule r)
     case PlanRule::MicroBatchTooLarge: return "micro-batch-too-large";
     case PlanRule::BatchDivisibility: return "batch-divisibility";
     case PlanRule::InterleavedMicrobatches: return "interleaved-microbatches";
+    case PlanRule::DualPipeShape: return "dualpipe-shape";
     case PlanRule::ZeroStage: return "zero-stage";
     case PlanRule::Precision: return "precision";
     case PlanRule::ScaleUpDomain: return "scale-up-domain";
@@ -122,6 +123,9 @@ PlanRule firstViolation(const Scenario& s) noexcept
         return PlanRule::BatchDivisibility;
     if (p.schedule == Schedule::Interleaved1F1B && micro % p.pp != 0)
         return PlanRule::InterleavedMicrobatches;
+    // DualPipe feeds micro-batches from both ends in pairs (deepseek-ai/DualPipe).
+    if (p.schedule == Schedule::DualPipe && (p.pp < 2 || p.pp % 2 != 0 || micro % 2 != 0))
+        return PlanRule::DualPipeShape;
     if (p.zeroStage < 0 || p.zeroStage > 3)
         return PlanRule::ZeroStage;
     if (!s.hardware.supports(t.precision))
@@ -207,6 +211,11 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
         return PlanIssue { "training.global_batch",
             "the interleaved schedule needs micro-batches per step (" + num(microbatchesPerStep(s))
                 + ") to be a multiple of pp = " + num(p.pp) };
+    case PlanRule::DualPipeShape:
+        if (p.pp < 2 || p.pp % 2 != 0)
+            return PlanIssue { "parallel.pp", "DualPipe needs an even pp >= 2 (pp = " + num(p.pp) + ")" };
+        return PlanIssue { "training.global_batch",
+            "DualPipe feeds micro-batches in pairs: micro-batches per step (" + num(microbatchesPerStep(s)) + ") must be even" };
     case PlanRule::ZeroStage:
         return PlanIssue { "parallel.zero", "ZeRO stage must be 0, 1, 2 or 3" };
     case PlanRule::Precision:

@@ -32,6 +32,7 @@ enum class PlanRule {
     MicroBatchTooLarge,
     BatchDivisibility,
     InterleavedMicrobatches,
+    DualPipeShape,
     ZeroStage,
     Precision,
     ScaleUpDomain,

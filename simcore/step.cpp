@@ -592,7 +592,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     // Only steady-state micro-batches have a partner: the pipeline's warm-up forwards
     // and cool-down backwards (pp - 1 each, at least the first and last) run alone.
     double epExposedMb = epMb;
-    if (p.epCommOverlap && epMb > 0) {
+    if ((p.epCommOverlap || p.schedule == Schedule::DualPipe) && epMb > 0) {
         const double partnerCompute = moePerStage * (moe.forward() + moe.backward(attnBack));
         const double paired = std::max(0, mb - std::max(1, p.pp - 1)) / double(mb);
         epExposedMb = epMb - paired * std::min(epMb, eta * partnerCompute);
@@ -657,7 +657,14 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         out.pipeline.backwardCollectives = inLayer * (1 - fwdShare);
         out.pipeline.gradientBuckets = std::max(1.0, std::ceil(sp.total() * gradBytes / c.gradBucketBytes));
     }
-    const double bubbleMb = double(p.pp - 1) / v;
+    // DualPipe's bubble is (pp/2 - 1)(F&B + B - 3W) against 1F1B's (pp - 1)(F + B)
+    // (DeepSeek-V3 report, Table 2): with the paired F&B chunk taking F + B and the
+    // weight gradients W half of B, (pp/2 - 1)(F + B/2).
+    double bubbleMb = double(p.pp - 1) / v;
+    if (p.schedule == Schedule::DualPipe) {
+        const double fb = fwdCompute + bwdCompute + recompute;
+        bubbleMb = fb > 0 ? std::max(0.0, p.pp / 2.0 - 1.0) * (fwdCompute + recompute + 0.5 * bwdCompute) / fb : 0.0;
+    }
 
     StepBreakdown& b = out.breakdown;
     b.forward = mb * fwdCompute;

@@ -132,6 +132,27 @@ private slots:
         QCOMPARE(QString::fromStdString(checkPlan(s)->field), QString("parallel.last_stage_layers"));
     }
 
+    void dualPipeHalvesTheBubbleAtTwiceTheWeights()
+    {
+        // DeepSeek-V3 report, Table 2: bubble (pp/2 - 1)(F&B + B - 3W) against 1F1B's
+        // (pp - 1)(F + B); parameters x2; activations of pp + 1 micro-batches.
+        Scenario s = test::preset("mixtral-8x7b-h100");
+        const StepReport oneF = simulateStep(s, test::calibration());
+        const MemoryReport oneFMem = memoryPerGpu(s, test::calibration());
+        s.plan.schedule = Schedule::DualPipe;
+        QCOMPARE(firstViolation(s), PlanRule::Ok);
+        const StepReport dual = simulateStep(s, test::calibration());
+        QVERIFY(dual.bubbleFraction < 0.5 * oneF.bubbleFraction);
+        QVERIFY(dual.bubbleFraction > 0);
+        // The paired chunks hide the expert all-to-alls as --overlap-moe-expert-parallel-comm does.
+        QVERIFY(dual.comm[int(CommGroup::EP)].exposedSeconds < oneF.comm[int(CommGroup::EP)].exposedSeconds);
+        const MemoryReport dualMem = memoryPerGpu(s, test::calibration());
+        QVERIFY(std::abs(dualMem.weights / oneFMem.weights - 2.0) < 0.01); // the worst stage may differ by the embedding
+        s.plan.pp = 1;
+        s.plan.dp *= 4;
+        QCOMPARE(firstViolation(s), PlanRule::DualPipeShape);
+    }
+
     void breakdownAddsUpToStepTime()
     {
         for (const std::string& name : test::presetNames()) {

@@ -136,8 +136,10 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         "The experts' own tensor-parallel degree. 0 splits them like attention (TP); smaller values fold the "
         "stage's TP x CP x DP ranks into expert-TP x EP x expert-DP, so EP may exceed DP x CP (MoE parallel folding).",
         [](const Scenario& s) { return s.plan.expertTp; }, [](Scenario& s, double v) { s.plan.expertTp = toInt(v); }));
-    f.push_back(choice("parallel.schedule", "Parallelism", "Pipeline schedule", { "GPipe", "1F1B", "Interleaved 1F1B" },
-        "GPipe and 1F1B share the bubble (PP-1)/m; interleaving divides it by the virtual stages.",
+    f.push_back(choice("parallel.schedule", "Parallelism", "Pipeline schedule", { "GPipe", "1F1B", "Interleaved 1F1B", "DualPipe" },
+        "GPipe and 1F1B share the bubble (PP-1)/m; interleaving divides it by the virtual stages; "
+        "DualPipe (DeepSeek-V3) feeds both ends, about halves it and hides the expert all-to-alls, "
+        "at twice the parameter memory.",
         [](const Scenario& s) { return int(s.plan.schedule); }, [](Scenario& s, double v) { s.plan.schedule = Schedule(toInt(v)); }));
     f.push_back(integer("parallel.virtual_stages", "Parallelism", "Virtual stages", 1, 64, false,
         "Model chunks per pipeline rank (interleaved schedule only).",

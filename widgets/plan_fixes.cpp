@@ -91,6 +91,7 @@ std::optional<PlanFix> suggestFix(const Scenario& s)
     case PlanRule::InterleavedNeedsPipeline:
     case PlanRule::InterleavedLayers:
     case PlanRule::InterleavedMicrobatches:
+    case PlanRule::DualPipeShape:
         p.schedule = Schedule::OneFOneB;
         p.virtualStages = 1;
         fix.label = QObject::tr("Use the 1F1B schedule");

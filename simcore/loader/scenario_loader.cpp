@@ -344,7 +344,7 @@ private:
         }
         p.sequenceParallel = flag(n, sec, "sequence_parallel", false);
         p.schedule = choice(n, sec, "schedule", Schedule::OneFOneB, [](const std::string& s) { return scheduleFromName(s); },
-            "gpipe, 1f1b, interleaved");
+            "gpipe, 1f1b, interleaved, dualpipe");
         p.virtualStages = integer(n, sec, "virtual_stages", 1, 1);
         p.firstStageLayers = integer(n, sec, "first_stage_layers", 0, 0);
         p.lastStageLayers = integer(n, sec, "last_stage_layers", 0, 0);

@@ -362,6 +362,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
         p.zeroStage = 1;
     const std::string sched = lower(r.pipelineSchedule);
+    const bool dualPipe = has(lower(r.pipelineSchedule + " " + r.parallelismNotes), "dualpipe");
     p.virtualStages = std::max(1, r.virtualPipeline.value_or(1));
     {
         // Megatron's "--num-layers-per-virtual-pipeline-stage N" gives layers per chunk.
@@ -375,6 +376,9 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         p.schedule = Schedule::Interleaved1F1B;
         if (p.virtualStages == 1)
             p.virtualStages = 2;
+    } else if (p.pp > 1 && p.pp % 2 == 0 && dualPipe) {
+        p.schedule = Schedule::DualPipe;
+        p.virtualStages = 1;
     } else {
         p.schedule = Schedule::OneFOneB;
         p.virtualStages = 1;
@@ -435,6 +439,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.globalBatch = micro * p.dp * t.microBatch;
     if (p.schedule == Schedule::Interleaved1F1B && micro % p.pp != 0)
         p.schedule = Schedule::OneFOneB, p.virtualStages = 1; // runs needing it used a variant
+    if (p.schedule == Schedule::DualPipe && micro % 2 != 0)
+        p.schedule = Schedule::OneFOneB; // an odd rounded count: the nearest plan dtsim can run
     t.tokens = t.tokensPerStep();
 
     if (auto issue = checkScenario(s))
