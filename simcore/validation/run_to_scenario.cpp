@@ -29,6 +29,10 @@ std::string acceleratorId(const std::string& description)
         return "tpu-v4";
     if (has(d, "h800"))
         return "h800";
+    if (has(d, "gb300"))
+        return "gb300";
+    if (has(d, "b300"))
+        return "b300";
     if (has(d, "gb200"))
         return "gb200";
     if (has(d, "b200"))
