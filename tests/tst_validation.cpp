@@ -75,15 +75,16 @@ private slots:
     void goodRowsErrorDoesNotRegress()
     {
         const ErrorStats& g = result().good;
-        QVERIFY2(g.median <= 0.046, qPrintable(QString("median %1").arg(g.median)));
-        QVERIFY2(g.p90 <= 0.121, qPrintable(QString("p90 %1").arg(g.p90)));
+        QVERIFY2(g.median <= 0.043, qPrintable(QString("median %1").arg(g.median)));
+        QVERIFY2(g.p90 <= 0.120, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
     // Every source with three or more good runs stays within 8% median error, found from
     // the data so a new source is held to it too. The exceptions so far, each with its own
-    // bound at the level reached (docs/validation.md says why): Megatron-Core's H100
-    // weak-scaling table, and Megatron-Bridge 25.11 and 26.04.01, whose GB300 rows run
-    // 15-24% faster and GPT-OSS rows 28-41% slower than dtsim predicts.
+    // bound at the level reached (docs/validation.md says why): Megatron-Bridge 25.11 and
+    // 26.04.01 with this project's added rows, whose GB300 rows run 15-24% faster and
+    // GPT-OSS rows 28-41% slower than dtsim predicts (on the issue's own rows both are
+    // within 8%).
     void everyLargeSourceWithinEightPercent()
     {
         int checked = 0;
@@ -91,7 +92,7 @@ private slots:
             if (s.count < 3)
                 continue;
             ++checked;
-            const double bound = source == "mcore" ? 0.09 : source == "mb2511" ? 0.081 : source == "mb260401" ? 0.123 : 0.08;
+            const double bound = source == "mb2511" ? 0.081 : source == "mb260401" ? 0.123 : 0.08;
             QVERIFY2(s.median <= bound, qPrintable(QString("%1 median %2").arg(source.c_str()).arg(s.median)));
         }
         QVERIFY(checked >= 11);
@@ -185,6 +186,15 @@ private slots:
         s = built(r);
         QCOMPARE(s.training.gradReduce, Precision::FP32);
         QVERIFY(!s.plan.tpCommOverlap);
+    }
+
+    void overlappedPipelineSendsMeanInterleaved()
+    {
+        // Megatron-Core's weak-scaling table says PP communication overlapped, which
+        // Megatron does only under the interleaved schedule.
+        const Scenario s = built(run("mcore-h100-weak-462B"));
+        QCOMPARE(s.plan.schedule, Schedule::Interleaved1F1B);
+        QVERIFY(s.plan.virtualStages > 1);
     }
 
     void torchtitanPipelineSplitsIntoPpMicrobatches()

@@ -376,7 +376,12 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         if (std::regex_search(vtext, vm, perChunk) && std::stoi(vm[1]) > 0)
             p.virtualStages = std::max(1, (m.layers / std::max(1, p.pp)) / std::stoi(vm[1]));
     }
-    if (p.pp > 1 && (has(sched, "interleaved") || p.virtualStages > 1)) {
+    // Megatron overlaps pipeline sends only under the interleaved schedule and turns the
+    // overlap off otherwise (megatron/training/arguments.py: "Overlap P2P communication
+    // is disabled if not using the interleaved schedule"), so a row that says its PP
+    // communication overlapped ran interleaved.
+    const bool ppOverlap = has(pnotes, "pp comm overlap") || has(pnotes, "overlap-p2p");
+    if (p.pp > 1 && (has(sched, "interleaved") || p.virtualStages > 1 || ppOverlap)) {
         p.schedule = Schedule::Interleaved1F1B;
         if (p.virtualStages == 1)
             p.virtualStages = 2;
