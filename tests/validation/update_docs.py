@@ -15,6 +15,7 @@ import json, os, re, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RUNS = os.path.join(ROOT, "tests/validation/published-runs.yaml")
+SHARED = os.path.join(ROOT, "..", "shared", "validation", "published-runs.yaml")
 
 # Issue 20's targets on `quality: good` rows.
 TARGETS = {"median": 0.04, "p90": 0.10, "source": 0.08, "moe": 0.10, "blackwell": 0.08}
@@ -32,10 +33,7 @@ def stats_row(name, s):
     return f"| {name} | {s['count']} | {pct(s['median_abs_rel_error'])} | {pct(s['p90_abs_rel_error'])} | {pct(s['max_abs_rel_error'])} |"
 
 
-def validation_blocks(v):
-    good = [r for r in v["runs"] if r["quality"] == "good" and not r["skipped"]]
-    blocks = {}
-
+def summary_lines(v):
     lines = ["| rows | count | median abs. error | p90 | max |", "|---|---:|---:|---:|---:|"]
     lines.append(stats_row("`quality: good`", v["good"]))
     lines.append(stats_row("all", v["all"]))
@@ -57,10 +55,19 @@ def validation_blocks(v):
     ]
     lines += ["| issue 20 target | met | now |", "|---|---|---|"]
     lines += [f"| {name} | {'yes' if ok else '**no**'} | {now} |" for name, ok, now in checks]
+    return lines
+
+
+def validation_blocks(v, shared):
+    good = [r for r in v["runs"] if r["quality"] == "good" and not r["skipped"]]
+    blocks = {}
+    lines = summary_lines(v)
     skipped = [r for r in v["runs"] if r["skipped"]]
     lines += ["", f"{len(skipped)} rows are skipped, each for a stated reason: "
               + "; ".join(f"`{r['id']}` ({r['skip_reason']})" for r in skipped) + "."]
     blocks["summary"] = lines
+    if shared is not None:
+        blocks["issue-file"] = summary_lines(shared)
 
     lines = ["| source | good runs | median | p90 | all runs | median | p90 |", "|---|---:|---:|---:|---:|---:|---:|"]
     for src, s in sorted(v["per_source"].items()):
@@ -151,7 +158,13 @@ def main():
         sys.exit(__doc__)
     cli, check = sys.argv[1], "--check" in sys.argv[2:]
     out = subprocess.run([cli, "validate", RUNS, "--json"], capture_output=True, text=True, check=True)
-    changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout)), check)
+    # The issue's own file, where this checkout sits beside it; the block stays as it is
+    # where it does not.
+    shared = None
+    if os.path.exists(SHARED):
+        s = subprocess.run([cli, "validate", SHARED, "--json"], capture_output=True, text=True, check=True)
+        shared = json.loads(s.stdout)
+    changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
     if check and changed:
         sys.exit("docs are out of date: run tests/validation/update_docs.py")
