@@ -197,6 +197,15 @@ private slots:
         QVERIFY(s.plan.virtualStages > 1);
     }
 
+    void oneFewerLayerOnTheEndStages()
+    {
+        // Llama 3 (Sec. 3.3.2): 126 layers over 16 stages as 7 + 14 x 8 + 7.
+        const Scenario s = built(run("llama3-paper-405b-16384gpu-seq8k"));
+        QCOMPARE(s.plan.firstStageLayers, 7);
+        QCOMPARE(s.plan.lastStageLayers, 7);
+        QCOMPARE(stageLayers(s.model.layers, s.plan).middle, 8);
+    }
+
     void torchtitanPipelineSplitsIntoPpMicrobatches()
     {
         const Scenario s = built(run("torchtitan-2412-t5-405b-512gpu-interleaved-1f1b"));

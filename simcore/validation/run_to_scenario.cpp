@@ -392,6 +392,14 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         p.schedule = Schedule::OneFOneB;
         p.virtualStages = 1;
     }
+    // "The first and last stages have one fewer layer" (Llama 3, Sec. 3.3.2): uneven
+    // stages one layer short of the even split, where the rest splits evenly.
+    if (p.pp > 2 && has(lower(r.pipelineSchedule + " " + r.parallelismNotes), "one fewer layer")) {
+        const int ends = layersOnFullestStage(m.layers, p.pp) - 1;
+        const int rest = m.layers - 2 * ends;
+        if (ends >= 1 && rest >= p.pp - 2 && rest % (p.pp - 2) == 0)
+            p.firstStageLayers = p.lastStageLayers = ends;
+    }
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return SkippedRun { "ep does not divide the experts" };
     // EP larger than DP x CP is MoE parallel folding (Megatron-Core 0.10+): the expert
