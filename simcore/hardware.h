@@ -12,7 +12,7 @@ struct HardwareSpec {
     std::string id;
     std::string name;
     std::string vendor;
-    std::string generation; // fermi, kepler, ..., hopper, blackwell, cdna3, tpu-v4, tpu-v5
+    std::string generation; // fermi, kepler, ..., hopper, blackwell, blackwell-ultra, cdna3, tpu-v4, tpu-v5
     int launchYear = 0;
     std::array<double, kPrecisionCount> peakDenseFlops {}; // 0 where unsupported
     double memoryBytes = 0;

@@ -71,7 +71,7 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
         row.predictedMfu = rep.mfu;
         row.predictedFits = rep.memory.fits;
         row.moe = s.model.isMoe();
-        row.blackwell = s.hardware.generation == "blackwell";
+        row.blackwell = s.hardware.generation.rfind("blackwell", 0) == 0; // blackwell, blackwell-ultra
         row.predictedMemoryGib = rep.memory.total / double(1ull << 30);
         if (r.memoryGib && *r.memoryGib > 0) {
             row.reportedMemoryGib = r.memoryGib;
