@@ -30,6 +30,12 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
     const ModelSpec& m = s.model;
     const TrainingSpec& t = s.training;
 
+    // The loader's rule, here too so that an edit the GUI makes can always be saved and
+    // reopened: grouped-query attention shares each key/value head among heads / kv_heads.
+    if (m.kvHeads < 1 || m.kvHeads > m.heads || m.heads % m.kvHeads != 0)
+        return PlanIssue { "model.kv_heads",
+            "kv_heads = " + std::to_string(m.kvHeads) + " must divide heads = " + std::to_string(m.heads) };
+
     const ParameterCounts c = countParameters(m, t.seqLen);
     if (!(c.total <= kMaxParameters))
         return PlanIssue { largestPart(m, c),

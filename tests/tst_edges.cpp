@@ -122,6 +122,19 @@ private slots:
         QVERIFY(timer.elapsed() < 2000);
     }
 
+    void anEditTheLoaderWouldRejectIsFlagged()
+    {
+        // The GUI edits a scenario in memory; KV heads 64 on 32 heads would save a file
+        // the loader refuses (issue 21), so the engine's own check names the field.
+        Scenario s = test::preset("llama2-7b-8xa100");
+        s.model.kvHeads = 64;
+        const auto issue = checkScenario(s);
+        QVERIFY(issue);
+        QCOMPARE(QString::fromStdString(issue->field), QString("model.kv_heads"));
+        s.model.kvHeads = 8;
+        QVERIFY(!checkScenario(s));
+    }
+
     void theShippedRunsFinish()
     {
         for (const std::string& name : test::presetNames()) {

@@ -167,6 +167,20 @@ private slots:
         QVERIFY(countKind(zero, 0, TaskKind::WeightGrad) == 16);
     }
 
+    void chromeTraceEscapesControlCharacters()
+    {
+        Trace t;
+        t.stages = 1;
+        t.rowNames = { std::string("tab\there \"quoted\" back\\slash \x01 end\n") };
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(toChromeTrace(t)), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        bool found = false;
+        for (const QJsonValue& v : doc.object()["traceEvents"].toArray())
+            found |= v.toObject()["args"].toObject()["name"].toString() == QString("tab\there \"quoted\" back\\slash \x01 end\n");
+        QVERIFY(found);
+    }
+
     void chromeTraceIsValidJson()
     {
         const Scenario s = test::preset("gpt3-175b-a100");

@@ -34,9 +34,19 @@ const char* streamName(Stream s)
 }
 
 namespace {
+// A JSON string body: quotes and backslashes escaped, control characters as \u00XX
+// (RFC 8259, Sec. 7: they may not appear raw).
 void appendEscaped(std::string& out, const std::string& s)
 {
+    static const char hex[] = "0123456789abcdef";
     for (char ch : s) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (u < 0x20) {
+            out += "\\u00";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+            continue;
+        }
         if (ch == '"' || ch == '\\')
             out += '\\';
         out += ch;
