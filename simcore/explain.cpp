@@ -121,6 +121,15 @@ Explanation explainFigure(const std::string& key, const Scenario& s, const Repor
         e.value = st.modelFlopsPerStep;
         e.result = "= " + num(st.modelFlopsPerStep, "%.4e") + " FLOP";
         e.note = "Forward: 2 FLOPs per parameter touched per token plus attention scores (docs/model.md).";
+    } else if (key == "bubble" && s.plan.schedule == Schedule::DualPipe) {
+        e.title = "Pipeline bubble (DualPipe)";
+        e.formula = "bubble share = (pipeline stages / 2 - 1) x w / micro-batches, w = (forward + backward / 2) / (forward + backward)";
+        e.terms = { double(s.plan.pp), st.pipeline.bubbleWeight, double(st.microbatches) };
+        e.substituted = "= (" + std::to_string(s.plan.pp) + " / 2 - 1) x " + num(st.pipeline.bubbleWeight, "%.3f") + " / "
+            + std::to_string(st.microbatches);
+        e.value = st.bubbleFraction;
+        e.result = "= " + pct(st.bubbleFraction) + " of the busy time, " + formatSeconds(st.breakdown.bubble) + " per step";
+        e.note = "DeepSeek-V3 report, Table 2: (PP/2 - 1)(F&B + B - 3W), with F&B = F + B and W = B/2.";
     } else if (key == "bubble") {
         e.title = "Pipeline bubble";
         e.formula = "bubble share = (pipeline stages - 1) / (virtual stages x micro-batches)";

@@ -74,6 +74,8 @@ struct StepReport {
         double forwardCollectives = 0;  // of `forward`: exposed in-layer collectives
         double backwardCollectives = 0; // of `backward`
         double gradientBuckets = 1;     // DP buckets the gradient synchronisation uses
+        // DualPipe: the bubble's micro-batch slots are worth (F + B/2) / (F + B) each.
+        double bubbleWeight = 1;
     } pipeline;
     std::array<LevelLoad, kMaxLevels> levels {};
     int levelCount = 0;

@@ -663,7 +663,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     double bubbleMb = double(p.pp - 1) / v;
     if (p.schedule == Schedule::DualPipe) {
         const double fb = fwdCompute + bwdCompute + recompute;
-        bubbleMb = fb > 0 ? std::max(0.0, p.pp / 2.0 - 1.0) * (fwdCompute + recompute + 0.5 * bwdCompute) / fb : 0.0;
+        out.pipeline.bubbleWeight = fb > 0 ? (fwdCompute + recompute + 0.5 * bwdCompute) / fb : 0.0;
+        bubbleMb = std::max(0.0, p.pp / 2.0 - 1.0) * out.pipeline.bubbleWeight;
     }
 
     StepBreakdown& b = out.breakdown;

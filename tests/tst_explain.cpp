@@ -46,9 +46,33 @@ private slots:
         { const auto v = t("min"); check("min", v[0] * v[1] / (v[2] * v[3]), r.theoreticalMinTime); }
         { const auto v = t("gpuh"); check("gpuh", v[0] * v[1] / 3600, r.gpuHours); }
         { const auto v = t("flops"); check("flops", v[0] * v[1], r.step.modelFlopsPerStep); }
-        { const auto v = t("wall"); check("wall", v[0], double(r.syncWallGpus)); }
+        {
+            // The sync wall, checked by running the plan it names: the same model split
+            // and global batch at wall / (tp pp cp) replicas trains in the time it quotes,
+            // and no slower than this plan.
+            const auto v = t("wall");
+            QCOMPARE(explainFigure("wall", s, r).value, double(r.syncWallGpus));
+            Scenario wall = s;
+            wall.plan.dp = static_cast<int>(v[0] / (s.plan.tp * s.plan.pp * s.plan.cp));
+            wall.cluster.gpus = static_cast<int>(v[0]);
+            QCOMPARE(wall.plan.gpus(), static_cast<long long>(v[0]));
+            const Report atWall = simulate(wall, test::calibration());
+            QVERIFY2(std::abs(atWall.timeToTrain - v[1]) <= 1e-9 * v[1], qPrintable(QString("%1 vs %2").arg(atWall.timeToTrain).arg(v[1])));
+            QVERIFY(v[1] <= r.timeToTrain * (1 + 1e-12));
+        }
         { const auto v = t("bubble"); check("bubble", (v[0] - 1) / (v[1] * v[2]), r.step.bubbleFraction); }
         QVERIFY(explainFigure("nope", s, r).title.empty());
+        // DualPipe's bubble has its own formula (DeepSeek-V3 report, Table 2).
+        Scenario dual = s;
+        dual.plan.schedule = Schedule::DualPipe;
+        dual.plan.virtualStages = 1;
+        if (s.plan.pp >= 2 && s.plan.pp % 2 == 0 && !checkPlan(dual)) {
+            const Report rd = simulate(dual, test::calibration());
+            const auto v = explainFigure("bubble", dual, rd).terms;
+            const double shown = rd.step.bubbleFraction;
+            QVERIFY(std::abs((v[0] / 2 - 1) * v[1] / v[2] - shown) <= 1e-9 * std::max(1e-300, shown));
+            QVERIFY(v[1] > 0.5 && v[1] < 1); // forward + half the backward, of forward + backward
+        }
         // Every listed figure explains itself.
         for (const std::string& key : explainedFigures())
             QVERIFY2(!explainFigure(key, s, r).title.empty(), key.c_str());
