@@ -137,8 +137,8 @@ bool blockCountUnstated(const std::string& text)
 // fits); the plan's recompute must already be Full.
 void leastBlocksThatFit(Scenario& s, const Calibration& calibration, int from)
 {
-    const int stageLayers = layersOnFullestStage(s.model.layers, s.plan.pp);
-    for (int k = from; k < stageLayers; ++k) {
+    const int fullest = stageLayers(s.model.layers, s.plan).fullest();
+    for (int k = from; k < fullest; ++k) {
         s.plan.recomputeLayers = k;
         if (memoryPerGpu(s, calibration).fits)
             return;
@@ -153,9 +153,9 @@ int blocksImpliedByHfu(const RunRecord& r, const Scenario& s)
 {
     if (!r.mfu || !r.hfu || *r.mfu <= 0 || *r.hfu < *r.mfu)
         return 0;
-    const int stageLayers = layersOnFullestStage(s.model.layers, s.plan.pp);
+    const int fullest = stageLayers(s.model.layers, s.plan).fullest();
     const double fraction = std::min(1.0, 3.0 * (*r.hfu / *r.mfu - 1.0));
-    return std::clamp(int(std::lround(fraction * stageLayers)), 1, stageLayers);
+    return std::clamp(int(std::lround(fraction * fullest)), 1, fullest);
 }
 
 bool recomputeUnstated(const std::string& text)
