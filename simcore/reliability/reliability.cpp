@@ -1,5 +1,7 @@
 #include "reliability.h"
 
+#include "../random.h"
+
 #include "../model.h"
 #include "../precision.h"
 #include "../step.h"
@@ -228,19 +230,7 @@ int affordableTrials(const ReliabilityReport& r, int wanted, int passes)
 
 namespace {
 
-// splitmix64: small, fast, reproducible across platforms.
-struct Rng {
-    unsigned long long state;
-    unsigned long long next()
-    {
-        unsigned long long z = (state += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-    double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
-};
+using Rng = SplitMix64;
 
 // The chaos events, ready for one pass through a run.
 struct Chaos {

@@ -1,5 +1,7 @@
 #include "cluster_sim.h"
 
+#include "../random.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -9,23 +11,14 @@ namespace dtsim {
 
 namespace {
 
-unsigned long long nextRandom(unsigned long long& state)
-{
-    unsigned long long z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-double uniform(unsigned long long& state) { return double(nextRandom(state) >> 11) * (1.0 / 9007199254740992.0); }
-
-double pick(const std::vector<WeightedValue>& mix, unsigned long long& rng, double fallback)
+double pick(const std::vector<WeightedValue>& mix, SplitMix64& rng, double fallback)
 {
     double total = 0;
     for (const WeightedValue& w : mix)
         total += w.weight;
     if (mix.empty() || total <= 0)
         return fallback;
-    double u = uniform(rng) * total;
+    double u = rng.uniform() * total;
     for (const WeightedValue& w : mix) {
         if (u < w.weight)
             return w.value;
@@ -40,21 +33,21 @@ std::vector<JobSpec> jobStream(const WorkloadSpec& w)
 {
     std::vector<JobSpec> jobs = w.jobs;
     const JobGenerator& g = w.generator;
-    unsigned long long rng = g.seed;
+    SplitMix64 rng { g.seed };
     double t = 0;
     const int projects = std::max<int>(1, int(w.projects.size()));
     std::vector<WeightedValue> projectMix;
     for (int p = 0; p < projects; ++p)
         projectMix.push_back({ double(p), p < int(g.projectWeights.size()) ? g.projectWeights[p] : 1.0 });
     for (int i = 0; i < g.count; ++i) {
-        t += -std::log1p(-uniform(rng)) / (g.arrivalsPerHour / 3600.0);
+        t += rng.exponential(g.arrivalsPerHour / 3600.0);
         JobSpec j;
         j.id = "g" + std::to_string(i);
         j.arrival = t;
         j.gpus = static_cast<long long>(pick(g.sizes, rng, 8));
         j.duration = pick(g.durations, rng, 3600);
         j.project = static_cast<int>(pick(projectMix, rng, 0));
-        if (uniform(rng) < g.elasticShare) {
+        if (rng.uniform() < g.elasticShare) {
             j.minGpus = std::max<long long>(1, j.gpus / 2);
             j.maxGpus = j.gpus * 2;
         }
@@ -161,7 +154,7 @@ ClusterSim::ClusterSim(const Scenario& s, const Calibration& c, const FailureRat
     m_nodesPerPod = std::clamp(m_nodesPerPod, 1, std::max(1, m_nodes));
     m_nodeFailureRate = nodeFailureRate(s.cluster, rates);
     m_recovery = rates.drain + rates.provisionSpare + rates.reinit;
-    m_rng = s.workload.generator.seed * 7919 + 17;
+    m_rng.state = s.workload.generator.seed * 7919 + 17;
     m_refused = clusterIssue(s, rates);
 }
 
@@ -251,7 +244,7 @@ void ClusterSim::scheduleCompletion(int job)
     // neither an event nor a scheduling pass.
     const double rate = m_nodeFailureRate * double(j.nodes.size());
     if (rate > 0)
-        if (const double failAt = m_now - std::log1p(-uniform(m_runRng)) / rate; failAt < end)
+        if (const double failAt = m_now + m_runRng.exponential(rate); failAt < end)
             push(failAt, Event::Kind::Failure, job, j.version);
 }
 

@@ -3,6 +3,7 @@
 // policy, train at the speed the engine gives their allocation, checkpoint, fail,
 // are preempted (losing the work since their last checkpoint), grow and shrink, and end.
 // Discrete events ordered by (time, sequence number); seeded, so deterministic.
+#include "../random.h"
 #include "../calibration.h"
 #include "../plan_check.h"
 #include "../reliability/reliability.h"
@@ -221,8 +222,8 @@ private:
     double m_recovery = 0;
     double m_now = 0;
     long long m_seq = 0;
-    unsigned long long m_rng = 1;
-    unsigned long long m_runRng = 1;
+    SplitMix64 m_rng;
+    SplitMix64 m_runRng;
     std::vector<SchedJob> m_jobs;
     GroupedWaits m_waitAll, m_waitByProject, m_waitByLevel;
     std::vector<int> m_levels, m_levelOfProject;
