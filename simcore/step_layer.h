@@ -1,0 +1,62 @@
+#pragma once
+// Inside the step model (step.cpp): one GPU's execution rates and the time of one
+// layer's work for one micro-batch. Internal to simcore; views never include it.
+#include "calibration.h"
+#include "scenario.h"
+
+namespace dtsim::step_detail {
+
+// Execution rates of one GPU for this scenario.
+struct Rates {
+    double gemmPeak = 0;      // FLOP/s GEMMs see at 100% efficiency (FP8 recipes mixed in)
+    double halfGemmPeak = 0;  // of 16-bit GEMMs (the output layer stays 16-bit under FP8)
+    double attentionRate = 0;       // achieved FLOP/s of FlashAttention-2-class kernels
+    double nativeAttentionRate = 0; // of the generation's best fused kernel
+    double memoryRate = 0;    // achieved bytes/s of streaming kernels
+    double kernel = 0;        // per-kernel fixed cost
+    double hostKernel = 0;    // host time to issue one kernel (0 when the step is a captured graph)
+    double attentionHalfHeadDim = 0;
+    double attentionHalfSeq = 0;
+    double elementBytes = 2;   // bytes of a GEMM operand
+    double castBytes = 0;      // HBM bytes quantizing one GEMM input element costs (scaled recipes)
+    bool idealized = false; // attention FLOPs not counted (Epoch's assumption)
+    const GenerationCalibration* eff = nullptr;
+};
+
+// Time of one layer's work for one micro-batch on one GPU.
+struct LayerTimes {
+    double gemmForward = 0;
+    double attentionForward = 0;
+    double streamForward = 0;
+    double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
+    double hostForward = 0;    // host time to issue the forward's kernels
+    double gpuForward() const { return gemmForward + attentionForward + streamForward; }
+    double gpuBackward(double attnFactor) const
+    {
+        return 2.0 * gemmForward + attnFactor * attentionForward + 2.0 * streamForward;
+    }
+    // The GPU runs no faster than the host issues its kernels (backward launches about
+    // twice the forward's: data and weight gradients, and the elementwise backward ops).
+    double forward() const { return std::max(gpuForward(), hostForward); }
+    double backward(double attnFactor) const { return std::max(gpuBackward(attnFactor), 2.0 * hostForward); }
+};
+
+struct Shape {
+    double tokens;      // per micro-batch per GPU (after CP split)
+    double normTokens;  // tokens the replicated elementwise work touches (T/tp with SP)
+    double elem;        // bytes per activation element
+};
+
+struct ElementwiseTraffic {
+    double bytes = 0; // forward, per micro-batch per layer; backward streams twice this
+    int kernels = 0;
+};
+
+Rates ratesFor(const Scenario& s, const Calibration& c);
+// Roofline GEMM time at the achieved rate and shape efficiency, plus the kernel cost.
+double gemmTime(const Rates& r, double m, double n, double k);
+double streamTime(const Rates& r, double bytes, int kernels);
+ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer, double castBytes);
+LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool moeLayer);
+
+} // namespace dtsim::step_detail
