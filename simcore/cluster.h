@@ -26,6 +26,7 @@ struct NetworkTier {
     {
         return uplinkBandwidth > 0 ? uplinkBandwidth / spanGpus : nic / oversubscription;
     }
+    bool operator==(const NetworkTier&) const = default;
 };
 
 inline constexpr int kMaxTiers = 6;
@@ -42,6 +43,7 @@ struct ClusterSpec {
     std::array<NetworkTier, kMaxTiers> tiers {};
     int tierCount = 0; // tiers[0] is the innermost (leaf)
     std::string topology; // the shipped topology it came from, "" for a hand-made one
+    bool operator==(const ClusterSpec&) const = default;
 };
 
 // Where a communication group of `size` ranks, `stride` ranks apart, lands.

@@ -30,6 +30,7 @@ struct HardwareSpec {
 
     double peak(Precision p) const { return peakDenseFlops[precisionIndex(p)]; }
     bool supports(Precision p) const { return peak(p) > 0; }
+    bool operator==(const HardwareSpec&) const = default;
 };
 
 } // namespace dtsim

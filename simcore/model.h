@@ -20,6 +20,7 @@ struct MoeSpec {
     // nodes, and the dispatcher sends it once to each (then forwards inside the node).
     // 0: unlimited.
     int maxNodesPerToken = 0;
+    bool operator==(const MoeSpec&) const = default;
 };
 
 // Multi-head latent attention (DeepSeek-V2, Sec. 2.1; DeepSeek-V3): queries and keys/values
@@ -32,6 +33,7 @@ struct MlaSpec {
     int qkNopeDim = 0;
     int qkRopeDim = 0;
     int vHeadDim = 0;
+    bool operator==(const MlaSpec&) const = default;
 };
 
 struct ModelSpec {
@@ -64,6 +66,7 @@ struct ModelSpec {
     // K/V width one tensor-parallel rank holds: heads are split, or replicated when tp > kv_heads.
     double kvDimPerRank(int tp) const { return (kvHeads >= tp ? double(kvHeads) / tp : 1.0) * headDim; }
     int mlpMatrices() const { return gatedMlp ? 3 : 2; }
+    bool operator==(const ModelSpec&) const = default;
 };
 
 struct ParameterCounts {

@@ -86,6 +86,7 @@ struct ParallelPlan {
     int degree(Axis a) const;
     // Rank distance between consecutive members of an axis' group under `order`.
     int stride(Axis a) const;
+    bool operator==(const ParallelPlan&) const = default;
 };
 
 // Layers (of some kind) on the fullest pipeline stage: ceil(layers / pp). Stages may be

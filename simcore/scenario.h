@@ -25,6 +25,8 @@ struct Scenario {
     ReliabilitySpec reliability;
     CostSpec cost;
     WorkloadSpec workload;
+    // By value, every field: round trips and the GUI compare scenarios with it.
+    bool operator==(const Scenario&) const = default;
 };
 
 } // namespace dtsim

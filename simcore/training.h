@@ -36,6 +36,7 @@ struct TrainingSpec {
 
     double tokensPerStep() const { return double(globalBatch) * seqLen; }
     double steps() const { return tokens / tokensPerStep(); }
+    bool operator==(const TrainingSpec&) const = default;
 };
 
 } // namespace dtsim
