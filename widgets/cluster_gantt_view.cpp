@@ -4,6 +4,7 @@
 #include "simcore/units.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -44,6 +45,7 @@ ClusterGanttView::ClusterGanttView(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus); // W/S/A/D/F, as in the other timelines
     setMinimumSize(280, 160);
     setAccessibleName(tr("Cluster Gantt chart"));
 }
@@ -62,8 +64,9 @@ void ClusterGanttView::setResult(const ClusterResult* r, double end)
 
 void ClusterGanttView::fit()
 {
-    m_t0 = 0;
-    m_t1 = m_end;
+    // The schedule's own span: no zooming out past it, or in below a minute.
+    m_axis.setLimits(60.0, m_end, true);
+    m_axis.fit(m_end);
     update();
 }
 
@@ -72,8 +75,8 @@ QRectF ClusterGanttView::plotArea() const
     return QRectF(kLeft, kTop, std::max(10.0, width() - kLeft - kRight), std::max(10.0, height() - kTop - kBottom));
 }
 
-double ClusterGanttView::xAt(double t, const QRectF& a) const { return a.left() + (t - m_t0) / (m_t1 - m_t0) * a.width(); }
-double ClusterGanttView::timeAt(double x, const QRectF& a) const { return m_t0 + (x - a.left()) / a.width() * (m_t1 - m_t0); }
+double ClusterGanttView::xAt(double t, const QRectF& a) const { return m_axis.x(t, a.left(), a.width()); }
+double ClusterGanttView::timeAt(double x, const QRectF& a) const { return m_axis.time(x, a.left(), a.width()); }
 
 QColor ClusterGanttView::jobColor(int job) const
 {
@@ -98,7 +101,7 @@ void ClusterGanttView::paintEvent(QPaintEvent*)
     p.save();
     p.setClipRect(a);
     for (const Allocation& al : m_result->allocations) {
-        if (al.end < m_t0 || al.start > m_t1 || al.nodes.empty())
+        if (al.end < m_axis.start() || al.start > m_axis.end() || al.nodes.empty())
             continue;
         const double x0 = std::max(a.left(), xAt(al.start, a)), x1 = std::min(a.right(), xAt(al.end, a));
         const double w = std::max(1.0, x1 - x0); // a sub-pixel span still shows as one pixel
@@ -147,9 +150,9 @@ void ClusterGanttView::paintAxes(QPainter& p, const QRectF& a) const
         }
     }
     // Time ticks.
-    const double step = tickStep(m_t1 - m_t0, std::max(2, int(a.width() / 90)));
+    const double step = tickStep(m_axis.span(), std::max(2, int(a.width() / 90)));
     p.setPen(fg);
-    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+    for (double t : m_axis.ticks(step)) {
         const double x = xAt(t, a);
         p.drawLine(QPointF(x, a.bottom()), QPointF(x, a.bottom() + 4));
         p.drawText(QRectF(x - 45, a.bottom() + 5, 90, kBottom - 5), Qt::AlignHCenter | Qt::AlignTop, tickLabel(t, step));
@@ -165,7 +168,7 @@ const Allocation* ClusterGanttView::allocationAt(const QPoint& pos) const
         return nullptr;
     const double t = timeAt(pos.x(), a);
     const int node = int((pos.y() - a.top()) / (a.height() / m_result->nodes));
-    const double slack = (m_t1 - m_t0) / a.width(); // one pixel
+    const double slack = m_axis.span() / a.width(); // one pixel
     for (const Allocation& al : m_result->allocations)
         if (t >= al.start - slack && t <= al.end + slack && std::binary_search(al.nodes.begin(), al.nodes.end(), node))
             return &al;
@@ -197,13 +200,7 @@ bool ClusterGanttView::event(QEvent* e)
 void ClusterGanttView::wheelEvent(QWheelEvent* e)
 {
     const QRectF a = plotArea();
-    const double at = timeAt(e->position().x(), a);
-    const double factor = std::pow(0.85, e->angleDelta().y() / 120.0);
-    const double full = m_end;
-    const double span = std::clamp((m_t1 - m_t0) * factor, 60.0, full);
-    const double share = (at - m_t0) / (m_t1 - m_t0);
-    m_t0 = std::clamp(at - share * span, 0.0, full - span);
-    m_t1 = m_t0 + span;
+    m_axis.wheel(e->angleDelta().y() / 120.0, e->position().x(), a.left(), a.width());
     update();
     e->accept();
 }
@@ -213,7 +210,7 @@ void ClusterGanttView::mousePressEvent(QMouseEvent* e)
     if (e->button() == Qt::LeftButton) {
         m_dragging = true;
         m_dragFrom = e->pos();
-        m_dragT0 = m_t0;
+        m_dragT0 = m_axis.start();
     }
 }
 
@@ -221,15 +218,25 @@ void ClusterGanttView::mouseMoveEvent(QMouseEvent* e)
 {
     if (!m_dragging)
         return;
-    const QRectF a = plotArea();
-    const double span = m_t1 - m_t0;
-    const double full = m_end;
-    m_t0 = std::clamp(m_dragT0 - (e->pos().x() - m_dragFrom.x()) / a.width() * span, 0.0, std::max(0.0, full - span));
-    m_t1 = m_t0 + span;
+    m_axis.drag(m_dragT0, e->pos().x() - m_dragFrom.x(), plotArea().width());
     update();
 }
 
 void ClusterGanttView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
 void ClusterGanttView::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
+
+void ClusterGanttView::keyPressEvent(QKeyEvent* e)
+{
+    const double span = m_axis.span(), mid = (m_axis.start() + m_axis.end()) / 2;
+    switch (e->key()) {
+    case Qt::Key_W: m_axis.zoom(TimeAxis::kKeyZoom, mid); break;
+    case Qt::Key_S: m_axis.zoom(1 / TimeAxis::kKeyZoom, mid); break;
+    case Qt::Key_A: m_axis.pan(-TimeAxis::kKeyPan * span); break;
+    case Qt::Key_D: m_axis.pan(TimeAxis::kKeyPan * span); break;
+    case Qt::Key_F: fit(); break;
+    default: QWidget::keyPressEvent(e); return;
+    }
+    update();
+}
 
 } // namespace dtsim::gui

@@ -2,6 +2,7 @@
 // The cluster Gantt: nodes (grouped by pod) down, time across, each job's allocation a
 // block in its project's colour (shades tell jobs of one project apart). Mouse wheel
 // zooms time around the cursor, drag pans, double-click fits; hovering names the job.
+#include "time_axis.h"
 #include "simcore/sched/cluster_sim.h"
 
 #include <QWidget>
@@ -25,6 +26,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
 
 private:
@@ -36,7 +38,7 @@ private:
 
     const ClusterResult* m_result = nullptr;
     double m_end = 1; // what fit() shows
-    double m_t0 = 0, m_t1 = 1;
+    TimeAxis m_axis;
     bool m_dragging = false;
     QPoint m_dragFrom;
     double m_dragT0 = 0;

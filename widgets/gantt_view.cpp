@@ -53,7 +53,7 @@ void GanttView::setTrace(std::shared_ptr<const Trace> t)
     m_trace = std::move(t);
     layoutLanes();
     computeCriticalPath();
-    if (m_trace && (first || m_t1 > m_trace->totalTime * 1.5 || m_t0 >= m_trace->totalTime))
+    if (m_trace && (first || m_axis.end() > m_trace->totalTime * 1.5 || m_axis.start() >= m_trace->totalTime))
         fit();
     update();
 }
@@ -122,8 +122,7 @@ void GanttView::computeCriticalPath()
 
 void GanttView::fit()
 {
-    m_t0 = 0;
-    m_t1 = m_trace && m_trace->totalTime > 0 ? m_trace->totalTime * 1.02 : 1;
+    m_axis.fit(m_trace && m_trace->totalTime > 0 ? m_trace->totalTime : 1, 1.02);
     update();
 }
 
@@ -135,30 +134,24 @@ void GanttView::setShowCriticalPath(bool on)
 
 void GanttView::zoom(double factor, double around)
 {
-    const double span = (m_t1 - m_t0) / factor;
-    if (span < 1e-9)
-        return;
-    const double f = (around - m_t0) / (m_t1 - m_t0);
-    m_t0 = around - f * span;
-    m_t1 = m_t0 + span;
-    update();
+    if (m_axis.zoom(factor, around))
+        update();
 }
 
 void GanttView::pan(double seconds)
 {
-    m_t0 += seconds;
-    m_t1 += seconds;
+    m_axis.pan(seconds);
     update();
 }
 
 double GanttView::timeAt(double x, int width) const
 {
-    return m_t0 + (x - kLabelWidth) / std::max(1, width - kLabelWidth) * (m_t1 - m_t0);
+    return m_axis.time(x, kLabelWidth, width - kLabelWidth);
 }
 
 double GanttView::xAt(double t, int width) const
 {
-    return kLabelWidth + (t - m_t0) / (m_t1 - m_t0) * std::max(1, width - kLabelWidth);
+    return m_axis.x(t, kLabelWidth, width - kLabelWidth);
 }
 
 void GanttView::paintEvent(QPaintEvent*)
@@ -180,17 +173,14 @@ void GanttView::paint(QPainter& p, const QSize& size)
         return;
     }
     // Time axis with "nice" ticks.
-    const double span = m_t1 - m_t0;
-    const double raw = span / std::max(1.0, (w - kLabelWidth) / 110.0);
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+    const std::vector<double> ticks = m_axis.ticks(TimeAxis::niceStep(m_axis.span(), std::max(1, (w - kLabelWidth) / 110)));
     p.setPen(gridColor());
-    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+    for (double t : ticks) {
         const double x = xAt(t, w);
         p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, m_contentHeight));
     }
     p.setPen(foreground());
-    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step)
+    for (double t : ticks)
         p.drawText(QPointF(xAt(t, w) + 3, 16), QString::fromStdString(formatSeconds(t)));
 
     // Lanes. Bars narrower than a pixel accumulate into one folded block per lane.
@@ -217,11 +207,11 @@ void GanttView::paint(QPainter& p, const QSize& size)
         };
         const auto& evs = m_trace->events;
         // First event that may be visible (events in a lane are ordered by start).
-        auto first = std::lower_bound(lane.events.begin(), lane.events.end(), m_t0,
+        auto first = std::lower_bound(lane.events.begin(), lane.events.end(), m_axis.start(),
             [&](int i, double t) { return evs[i].start + evs[i].duration < t; });
         for (auto it = first; it != lane.events.end(); ++it) {
             const TraceEvent& e = evs[*it];
-            if (e.start > m_t1)
+            if (e.start > m_axis.end())
                 break;
             const double x0 = std::max<double>(kLabelWidth, xAt(e.start, w));
             const double x1 = std::min<double>(w, xAt(e.start + e.duration, w));
@@ -306,8 +296,8 @@ bool GanttView::event(QEvent* e)
 
 void GanttView::wheelEvent(QWheelEvent* e)
 {
-    const double factor = e->angleDelta().y() > 0 ? 1.25 : 0.8;
-    zoom(factor, timeAt(e->position().x(), width()));
+    m_axis.wheel(e->angleDelta().y() / 120.0, e->position().x(), kLabelWidth, width() - kLabelWidth);
+    update();
     e->accept();
 }
 
@@ -315,17 +305,14 @@ void GanttView::mousePressEvent(QMouseEvent* e)
 {
     m_dragging = true;
     m_dragFrom = e->pos();
-    m_dragT0 = m_t0;
+    m_dragT0 = m_axis.start();
 }
 
 void GanttView::mouseMoveEvent(QMouseEvent* e)
 {
     if (!m_dragging)
         return;
-    const double dt = (m_dragFrom.x() - e->pos().x()) / double(std::max(1, width() - kLabelWidth)) * (m_t1 - m_t0);
-    const double span = m_t1 - m_t0;
-    m_t0 = m_dragT0 + dt;
-    m_t1 = m_t0 + span;
+    m_axis.drag(m_dragT0, e->pos().x() - m_dragFrom.x(), width() - kLabelWidth);
     update();
 }
 
@@ -333,12 +320,12 @@ void GanttView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
 
 void GanttView::keyPressEvent(QKeyEvent* e)
 {
-    const double span = m_t1 - m_t0, mid = (m_t0 + m_t1) / 2;
+    const double span = m_axis.span(), mid = (m_axis.start() + m_axis.end()) / 2;
     switch (e->key()) {
-    case Qt::Key_W: zoom(1.5, mid); break;
-    case Qt::Key_S: zoom(1 / 1.5, mid); break;
-    case Qt::Key_A: pan(-0.2 * span); break;
-    case Qt::Key_D: pan(0.2 * span); break;
+    case Qt::Key_W: zoom(TimeAxis::kKeyZoom, mid); break;
+    case Qt::Key_S: zoom(1 / TimeAxis::kKeyZoom, mid); break;
+    case Qt::Key_A: pan(-TimeAxis::kKeyPan * span); break;
+    case Qt::Key_D: pan(TimeAxis::kKeyPan * span); break;
     case Qt::Key_F: fit(); break;
     case Qt::Key_Escape: setShowCriticalPath(false); break;
     default: QWidget::keyPressEvent(e);

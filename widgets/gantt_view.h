@@ -4,6 +4,7 @@
 // hover tooltip, the critical path on request, and bars narrower than a pixel folded
 // into one block so 10^5 bars stay smooth.
 #include "simcore/timeline/trace.h"
+#include "time_axis.h"
 
 #include <QWidget>
 
@@ -20,8 +21,8 @@ public:
     const Trace* trace() const { return m_trace.get(); } // null when none is shown
     void fit();
     void setShowCriticalPath(bool on);
-    double visibleStart() const { return m_t0; }
-    double visibleEnd() const { return m_t1; }
+    double visibleStart() const { return m_axis.start(); }
+    double visibleEnd() const { return m_axis.end(); }
     void zoom(double factor, double aroundTime);
     void pan(double seconds);
     int drawnBars() const { return m_drawnBars; } // after the last paint, folded blocks counted once
@@ -53,7 +54,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::vector<Lane> m_lanes;
     std::vector<char> m_critical;
-    double m_t0 = 0, m_t1 = 1;
+    TimeAxis m_axis;
     bool m_showCritical = false;
     QPoint m_dragFrom;
     double m_dragT0 = 0;

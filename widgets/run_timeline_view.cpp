@@ -47,17 +47,6 @@ QString phaseName(RunPhase::Kind k)
     return {};
 }
 
-// A tick step of 1, 2 or 5 times a power of ten days (or hours, when zoomed in).
-double niceStep(double span, int maxTicks)
-{
-    const double raw = span / std::max(1, maxTicks);
-    const double p = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : { 1.0, 2.0, 5.0, 10.0 })
-        if (m * p >= raw)
-            return m * p;
-    return 10 * p;
-}
-
 } // namespace
 
 RunTimelineView::RunTimelineView(QWidget* parent) : QWidget(parent)
@@ -92,8 +81,8 @@ void RunTimelineView::clear(const QString& why)
 
 void RunTimelineView::fit()
 {
-    m_t0 = 0;
-    m_t1 = m_end * 1.02;
+    m_axis.setLimits(60.0, m_end * 1.5, false);
+    m_axis.fit(m_end, 1.02);
     m_userZoomed = false;
     update();
 }
@@ -124,12 +113,12 @@ int RunTimelineView::laneOf(RunPhase::Kind k) const
 
 double RunTimelineView::xAt(double t, const Geometry& g) const
 {
-    return g.left + (t - m_t0) / (m_t1 - m_t0) * (g.right - g.left);
+    return m_axis.x(t, g.left, g.right - g.left);
 }
 
 double RunTimelineView::timeAt(double x, const Geometry& g) const
 {
-    return m_t0 + (x - g.left) / std::max(1, g.right - g.left) * (m_t1 - m_t0);
+    return m_axis.time(x, g.left, g.right - g.left);
 }
 
 void RunTimelineView::paintEvent(QPaintEvent*)
@@ -177,7 +166,7 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     std::array<double, kLanes> lastX;
     lastX.fill(-1e9);
     for (const RunPhase& ph : m_phases) {
-        if (ph.end < m_t0 || ph.start > m_t1)
+        if (ph.end < m_axis.start() || ph.start > m_axis.end())
             continue;
         const int lane = laneOf(ph.kind);
         const double x0 = xAt(ph.start, g), x1 = std::max(xAt(ph.end, g), x0 + 1.0);
@@ -212,7 +201,7 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     }
     // Reference ends.
     auto marker = [&](double t, const QString& label, const QColor& c, int row) {
-        if (!std::isfinite(t) || t < m_t0 || t > m_t1)
+        if (!std::isfinite(t) || t < m_axis.start() || t > m_axis.end())
             return;
         const double x = xAt(t, g);
         p.setPen(QPen(c, 2));
@@ -227,11 +216,11 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     const int axisY = g.laneY(kLanes - 1) + g.laneHeight + 4;
     p.setPen(fg);
     p.drawLine(g.left, axisY, g.right, axisY);
-    const double span = m_t1 - m_t0;
+    const double span = m_axis.span();
     const bool hours = span < 3 * kDay;
     const double unit = hours ? 3600.0 : kDay;
-    const double step = niceStep(span / unit, std::max(2, (g.right - g.left) / 90)) * unit;
-    for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+    const double step = TimeAxis::niceStep(span / unit, std::max(2, (g.right - g.left) / 90)) * unit;
+    for (double t : m_axis.ticks(step)) {
         const double x = xAt(t, g);
         p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
         const QString label = QString::number(t / unit, 'g', 4) + (hours ? " h" : " d");
@@ -251,7 +240,7 @@ const RunPhase* RunTimelineView::phaseAt(const QPoint& pos) const
     if (lane < 0 || pos.x() < g.left)
         return nullptr;
     // Within a pixel either side: short phases are drawn a pixel wide.
-    const double t = timeAt(pos.x(), g), slack = (m_t1 - m_t0) / std::max(1, g.right - g.left);
+    const double t = timeAt(pos.x(), g), slack = m_axis.span() / std::max(1, g.right - g.left);
     const RunPhase* best = nullptr;
     for (const RunPhase& ph : m_phases)
         if (laneOf(ph.kind) == lane && ph.start - slack <= t && t <= ph.end + slack)
@@ -284,12 +273,7 @@ bool RunTimelineView::event(QEvent* e)
 void RunTimelineView::wheelEvent(QWheelEvent* e)
 {
     const Geometry g = geometry(size());
-    const double around = timeAt(e->position().x(), g);
-    const double f = e->angleDelta().y() > 0 ? 0.8 : 1.25;
-    const double span = std::clamp((m_t1 - m_t0) * f, 60.0, m_end * 1.5);
-    const double share = (around - m_t0) / (m_t1 - m_t0);
-    m_t0 = around - share * span;
-    m_t1 = m_t0 + span;
+    m_axis.wheel(e->angleDelta().y() / 120.0, e->position().x(), g.left, g.right - g.left);
     m_userZoomed = true;
     update();
 }
@@ -298,7 +282,7 @@ void RunTimelineView::mousePressEvent(QMouseEvent* e)
 {
     m_dragging = e->button() == Qt::LeftButton;
     m_dragFrom = e->pos();
-    m_dragT0 = m_t0;
+    m_dragT0 = m_axis.start();
 }
 
 void RunTimelineView::mouseMoveEvent(QMouseEvent* e)
@@ -306,9 +290,7 @@ void RunTimelineView::mouseMoveEvent(QMouseEvent* e)
     if (!m_dragging)
         return;
     const Geometry g = geometry(size());
-    const double span = m_t1 - m_t0;
-    m_t0 = m_dragT0 - (e->pos().x() - m_dragFrom.x()) * span / std::max(1, g.right - g.left);
-    m_t1 = m_t0 + span;
+    m_axis.drag(m_dragT0, e->pos().x() - m_dragFrom.x(), g.right - g.left);
     m_userZoomed = true;
     update();
 }
@@ -318,10 +300,17 @@ void RunTimelineView::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
 
 void RunTimelineView::keyPressEvent(QKeyEvent* e)
 {
-    if (e->key() == Qt::Key_F)
-        fit();
-    else
-        QWidget::keyPressEvent(e);
+    const double span = m_axis.span(), mid = (m_axis.start() + m_axis.end()) / 2;
+    switch (e->key()) {
+    case Qt::Key_W: m_axis.zoom(TimeAxis::kKeyZoom, mid); break;
+    case Qt::Key_S: m_axis.zoom(1 / TimeAxis::kKeyZoom, mid); break;
+    case Qt::Key_A: m_axis.pan(-TimeAxis::kKeyPan * span); break;
+    case Qt::Key_D: m_axis.pan(TimeAxis::kKeyPan * span); break;
+    case Qt::Key_F: fit(); return;
+    default: QWidget::keyPressEvent(e); return;
+    }
+    m_userZoomed = true;
+    update();
 }
 
 } // namespace dtsim::gui

@@ -2,6 +2,7 @@
 // One simulated run over days: training, work lost to failures, checkpoints, recovery
 // and straggler periods, each on its own lane, with the clean and failure-free ends
 // marked. Mouse wheel zooms around the cursor, drag pans, F or double-click fits.
+#include "time_axis.h"
 #include "simcore/reliability/reliability.h"
 
 #include <QWidget>
@@ -47,7 +48,7 @@ private:
     QString m_emptyText;
     std::vector<ChaosEvent> m_chaos;
     double m_failureFree = 0, m_expected = 0, m_end = 1;
-    double m_t0 = 0, m_t1 = 1;
+    TimeAxis m_axis;
     bool m_dragging = false;
     bool m_userZoomed = false; // keep the user's zoom when a new run arrives
     QPoint m_dragFrom;

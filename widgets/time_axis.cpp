@@ -1,0 +1,108 @@
+#include "time_axis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim::gui {
+
+void TimeAxis::setLimits(double minSpan, double maxSpan, bool keepInside)
+{
+    m_minSpan = minSpan;
+    m_maxSpan = maxSpan;
+    m_keepInside = keepInside;
+}
+
+void TimeAxis::fit(double fullEnd, double margin)
+{
+    m_fullEnd = fullEnd > 0 ? fullEnd : 1;
+    m_start = 0;
+    m_end = m_fullEnd * margin;
+}
+
+void TimeAxis::show(double start, double end)
+{
+    if (!(end > start))
+        return;
+    m_start = start;
+    m_end = end;
+    keepWithin();
+}
+
+double TimeAxis::x(double t, double left, double width) const
+{
+    return left + (t - m_start) / span() * std::max(1.0, width);
+}
+
+double TimeAxis::time(double x, double left, double width) const
+{
+    return m_start + (x - left) / std::max(1.0, width) * span();
+}
+
+bool TimeAxis::zoom(double factor, double around)
+{
+    if (!(factor > 0))
+        return false;
+    const double wanted = span() / factor;
+    const double maxSpan = m_keepInside ? std::min(m_maxSpan, m_fullEnd) : m_maxSpan;
+    const double next = std::clamp(wanted, m_minSpan, std::max(m_minSpan, maxSpan));
+    if (next == span())
+        return false;
+    const double share = (around - m_start) / span();
+    m_start = around - share * next;
+    m_end = m_start + next;
+    keepWithin();
+    return true;
+}
+
+void TimeAxis::pan(double seconds)
+{
+    m_start += seconds;
+    m_end += seconds;
+    keepWithin();
+}
+
+void TimeAxis::wheel(double notches, double atPixel, double left, double width)
+{
+    zoom(std::pow(kWheelZoom, notches), time(atPixel, left, width));
+}
+
+void TimeAxis::drag(double startAtPress, double dx, double width)
+{
+    const double s = span();
+    m_start = startAtPress - dx / std::max(1.0, width) * s;
+    m_end = m_start + s;
+    keepWithin();
+}
+
+void TimeAxis::keepWithin()
+{
+    if (!m_keepInside)
+        return;
+    const double s = std::min(span(), m_fullEnd);
+    m_start = std::clamp(m_start, 0.0, std::max(0.0, m_fullEnd - s));
+    m_end = m_start + s;
+}
+
+std::vector<double> TimeAxis::ticks(double step) const
+{
+    std::vector<double> out;
+    if (!(step > 0) || span() / step > 10000)
+        return out;
+    for (double t = std::ceil(m_start / step) * step; t <= m_end; t += step)
+        out.push_back(t);
+    return out;
+}
+
+double TimeAxis::niceStep(double span, int maxTicks)
+{
+    const double raw = span / std::max(1, maxTicks);
+    if (!(raw > 0))
+        return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : { 1.0, 2.0, 5.0 })
+        if (m * p >= raw)
+            return m * p;
+    return 10 * p;
+}
+
+} // namespace dtsim::gui
