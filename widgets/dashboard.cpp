@@ -1,5 +1,7 @@
 #include "dashboard.h"
 
+#include "palette_colors.h"
+
 #include "simcore/units.h"
 
 #include <QGridLayout>
@@ -65,7 +67,7 @@ void Dashboard::set(const QString& key, const QString& text, const QString& tip,
     QLabel* l = m_values.value(key);
     l->setText(text);
     l->setToolTip(tip);
-    l->setStyleSheet(alarm ? "color: #c0392b;" : QString());
+    l->setStyleSheet(alarm ? QString("color: %1;").arg(errorColor().name()) : QString());
 }
 
 void Dashboard::showReport(const Scenario& s, const Report& r)

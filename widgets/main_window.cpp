@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "palette_colors.h"
+
 #include "breakdown_view.h"
 #include "dashboard.h"
 #include "evaluator.h"
@@ -95,7 +97,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     column->setContentsMargins(4, 4, 4, 4);
     m_banner = new QLabel(central);
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet("background: #fdecea; color: #922b21; padding: 6px; border-radius: 3px;");
+    m_banner->setStyleSheet(QString("background: %1; color: %2; padding: 6px; border-radius: 3px;")
+                                .arg(errorBannerFill().name(), errorBannerInk().name()));
     m_banner->hide();
     column->addWidget(m_banner);
     m_dashboard = new Dashboard(central);

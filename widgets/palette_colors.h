@@ -16,6 +16,13 @@ inline QColor gridColor()
     c.setAlpha(50);
     return c;
 }
+// Text that reports an error or an alarm, a link-like action, and an error banner's
+// fill and text: one place for them, readable on light and dark desktops.
+inline QColor errorColor() { return darkPalette() ? QColor(255, 120, 105) : QColor(192, 57, 43); }
+inline QColor linkColor() { return darkPalette() ? QColor(110, 170, 230) : QColor(36, 113, 163); }
+inline QColor errorBannerFill() { return darkPalette() ? QColor(90, 30, 26) : QColor(253, 236, 234); }
+inline QColor errorBannerInk() { return darkPalette() ? QColor(255, 205, 200) : QColor(146, 43, 33); }
+
 // A categorical series colour: Okabe-Ito (readable for colour-blind viewers) first,
 // then darker variants, so up to 16 series stay distinct.
 inline QColor seriesColor(int i)

@@ -1,5 +1,7 @@
 #include "parameter_panel.h"
 
+#include "palette_colors.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -93,10 +95,10 @@ public:
 
         m_error = new QLabel(this);
         m_error->setWordWrap(true);
-        m_error->setStyleSheet("color: #c0392b;");
+        m_error->setStyleSheet(QString("color: %1;").arg(errorColor().name()));
         m_fix = new QPushButton(this);
         m_fix->setFlat(true);
-        m_fix->setStyleSheet("text-align: left; color: #2471a3; text-decoration: underline;");
+        m_fix->setStyleSheet(QString("text-align: left; color: %1; text-decoration: underline;").arg(linkColor().name()));
         connect(m_fix, &QPushButton::clicked, this, [this, panel] { emit panel->fixRequested(m_spec.id); });
         grid->addWidget(m_error, 2, 0, 1, 2);
         grid->addWidget(m_fix, 3, 0, 1, 2);
@@ -132,7 +134,7 @@ public:
         m_error->setVisible(!message.isEmpty());
         m_fix->setText(fix);
         m_fix->setVisible(!message.isEmpty() && !fix.isEmpty());
-        m_label->setStyleSheet(message.isEmpty() ? QString() : QString("color: #c0392b; font-weight: bold;"));
+        m_label->setStyleSheet(message.isEmpty() ? QString() : QString("color: %1; font-weight: bold;").arg(errorColor().name()));
     }
 
     const FieldSpec& spec() const { return m_spec; }
