@@ -537,7 +537,7 @@ Report simulate(const Scenario& s, const Calibration& c)
         if (dp == s.plan.dp || firstViolation(probe) != PlanRule::Ok)
             continue;
         const double t = simulateStep(probe, c).stepTime * rep.steps;
-        if (t < rep.syncWallTimeToTrain) {
+        if (beatsSyncWall(t, probe.plan.gpus(), rep.syncWallTimeToTrain, rep.syncWallGpus)) {
             rep.syncWallTimeToTrain = t;
             rep.syncWallGpus = probe.plan.gpus();
         }

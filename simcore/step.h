@@ -25,6 +25,13 @@ struct StepOptions {
 StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& o = {});
 
 // Step plus run-level figures: time to train, GPU-hours, sync wall.
+// The sync wall's rule, one for simulate() and the scaling sweep: the shortest run, and
+// of equally short runs the one on the fewest GPUs.
+inline bool beatsSyncWall(double time, long long gpus, double bestTime, long long bestGpus)
+{
+    return time < bestTime || (time == bestTime && gpus < bestGpus);
+}
+
 Report simulate(const Scenario& s, const Calibration& c);
 
 } // namespace dtsim

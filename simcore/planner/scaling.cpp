@@ -45,14 +45,14 @@ ScalingCurves scalingCurves(const Scenario& s, const Calibration& c, int maxDoub
     Scenario probe = s;
 
     // Fixed global batch: every data-parallel degree the batch allows.
-    double best = 0;
+    double best = std::numeric_limits<double>::infinity();
     for (int dp : dataParallelDegrees(s)) {
         probe.plan.dp = dp;
         ScalingPoint pt;
         if (!evaluate(probe, c, pt))
             continue;
         out.fixedBatch.push_back(pt);
-        if (best == 0 || pt.timeToTrain < best) {
+        if (beatsSyncWall(pt.timeToTrain, pt.gpus, best, out.syncWallGpus)) {
             best = pt.timeToTrain;
             out.syncWallGpus = pt.gpus;
         }
