@@ -1,5 +1,7 @@
 #include "frontier.h"
 
+#include "parallel_for.h"
+
 #include "../memory.h"
 #include "../plan_check.h"
 #include "../scenario.h"
@@ -157,22 +159,8 @@ Frontier computeFrontier(const FrontierOptions& o, const Calibration& cal)
         f.points[i] = best;
     };
 
-    const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threads = std::max(1, std::min(o.threads > 0 ? o.threads : hw, n));
-    std::atomic<int> next { 0 };
-    auto worker = [&] {
-        for (int i = next++; i < n; i = next++) {
-            if (o.cancel && o.cancel->load(std::memory_order_relaxed))
-                break;
-            solve(i);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
+    parallelFor(std::size_t(n), workerCount(std::size_t(std::max(0, n)), o.threads), o.cancel,
+        [&](std::size_t i, int) { solve(int(i)); });
 
     for (const FrontierPoint& p : f.points)
         if (p.feasible) {

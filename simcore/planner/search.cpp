@@ -1,5 +1,7 @@
 #include "search.h"
 
+#include "parallel_for.h"
+
 #include "../divisors.h"
 
 #include "../memory.h"
@@ -258,16 +260,13 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
         }
     const std::vector<int> noVirtualStages;
 
-    const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threads = std::max(1, std::min(o.threads > 0 ? o.threads : hw, int(work.size())));
+    const int threads = workerCount(work.size(), o.threads);
     std::vector<WorkerResult> results(threads, WorkerResult(o));
-    std::atomic<std::size_t> next { 0 };
-    auto worker = [&](int id) {
-        Scenario local = s;
+    std::vector<Scenario> locals(threads, s);
+    parallelFor(work.size(), threads, o.cancel, [&](std::size_t i, int id) {
+        Scenario& local = locals[id];
         WorkerResult& w = results[id];
-        for (std::size_t i = next++; i < work.size(); i = next++) {
-            if (o.cancel && o.cancel->load(std::memory_order_relaxed))
-                break;
+        {
             const Outer& out = work[i];
             // Rules that depend only on these degrees reject the whole family at once
             // (counted once): the plan rule check sees the same degrees below.
@@ -284,18 +283,12 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
             if (early == PlanRule::TpHeads || early == PlanRule::TpKvHeads || early == PlanRule::TpFfn
                 || early == PlanRule::TpExpertFfn || early == PlanRule::PpLayers || early == PlanRule::CpSequence) {
                 ++w.rejected[static_cast<int>(early)];
-                continue;
+                return;
             }
             const auto v = virtualChoices.find(out.pp);
             searchInner(local, c, o, out, w, v == virtualChoices.end() ? noVirtualStages : v->second);
         }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(worker, t);
-    worker(0);
-    for (std::thread& t : pool)
-        t.join();
+    });
 
     TopN merged(o.topN, o.objective);
     for (const WorkerResult& w : results) {
