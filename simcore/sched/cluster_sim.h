@@ -84,6 +84,9 @@ inline constexpr double kMaxClusterEvents = 1e6; // about a second and a half of
 inline constexpr int kMaxGeneratedJobs = 200000;
 inline constexpr double kMaxJobRetryFactor = 20; // e^{tau / M}: expected tries of one checkpoint interval
 
+// Failures a node sees a second: every component of every unit on it (reliability model).
+double nodeFailureRate(const ClusterSpec& c, const FailureRates& rates);
+
 // Why `s`'s workload cannot be simulated (too many nodes or events, or jobs whose
 // allocation fails more often than they checkpoint), or nullopt. ClusterSim::run
 // refuses the same workloads; callers ask first to name the field.
