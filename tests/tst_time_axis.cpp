@@ -51,6 +51,21 @@ private slots:
         QVERIFY(std::abs((a.start() + a.end()) / 2 - 50) < 1e-9);
     }
 
+    void keysZoomAndPan()
+    {
+        TimeAxis a;
+        a.fit(100);
+        QVERIFY(a.key('W'));
+        QVERIFY(std::abs(a.span() - 100 / TimeAxis::kKeyZoom) < 1e-9);
+        QVERIFY(std::abs((a.start() + a.end()) / 2 - 50) < 1e-9); // about the middle
+        const double start = a.start();
+        QVERIFY(a.key('D'));
+        QVERIFY(std::abs(a.start() - (start + TimeAxis::kKeyPan * a.span())) < 1e-9);
+        QVERIFY(a.key('S'));
+        QVERIFY(std::abs(a.span() - 100) < 1e-9);
+        QVERIFY(!a.key('Q'));
+    }
+
     void limitsRefuseTooNarrowOrTooWide()
     {
         TimeAxis a;

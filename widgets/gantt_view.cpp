@@ -318,14 +318,16 @@ void GanttView::mouseMoveEvent(QMouseEvent* e)
 
 void GanttView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
 
+// TimeAxis::key takes the letter; Qt's letter keys are their uppercase ASCII codes.
+static_assert(Qt::Key_W == 'W' && Qt::Key_S == 'S' && Qt::Key_A == 'A' && Qt::Key_D == 'D');
+
 void GanttView::keyPressEvent(QKeyEvent* e)
 {
-    const double span = m_axis.span(), mid = (m_axis.start() + m_axis.end()) / 2;
+    if (m_axis.key(e->key())) {
+        update();
+        return;
+    }
     switch (e->key()) {
-    case Qt::Key_W: zoom(TimeAxis::kKeyZoom, mid); break;
-    case Qt::Key_S: zoom(1 / TimeAxis::kKeyZoom, mid); break;
-    case Qt::Key_A: pan(-TimeAxis::kKeyPan * span); break;
-    case Qt::Key_D: pan(TimeAxis::kKeyPan * span); break;
     case Qt::Key_F: fit(); break;
     case Qt::Key_Escape: setShowCriticalPath(false); break;
     default: QWidget::keyPressEvent(e);

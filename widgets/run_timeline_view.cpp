@@ -300,17 +300,14 @@ void RunTimelineView::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
 
 void RunTimelineView::keyPressEvent(QKeyEvent* e)
 {
-    const double span = m_axis.span(), mid = (m_axis.start() + m_axis.end()) / 2;
-    switch (e->key()) {
-    case Qt::Key_W: m_axis.zoom(TimeAxis::kKeyZoom, mid); break;
-    case Qt::Key_S: m_axis.zoom(1 / TimeAxis::kKeyZoom, mid); break;
-    case Qt::Key_A: m_axis.pan(-TimeAxis::kKeyPan * span); break;
-    case Qt::Key_D: m_axis.pan(TimeAxis::kKeyPan * span); break;
-    case Qt::Key_F: fit(); return;
-    default: QWidget::keyPressEvent(e); return;
+    if (m_axis.key(e->key())) {
+        m_userZoomed = true;
+        update();
+    } else if (e->key() == Qt::Key_F) {
+        fit();
+    } else {
+        QWidget::keyPressEvent(e);
     }
-    m_userZoomed = true;
-    update();
 }
 
 } // namespace dtsim::gui

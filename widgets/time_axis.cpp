@@ -74,6 +74,18 @@ void TimeAxis::drag(double startAtPress, double dx, double width)
     keepWithin();
 }
 
+bool TimeAxis::key(int letter)
+{
+    const double mid = (m_start + m_end) / 2;
+    switch (letter) {
+    case 'W': zoom(kKeyZoom, mid); return true;
+    case 'S': zoom(1 / kKeyZoom, mid); return true;
+    case 'A': pan(-kKeyPan * span()); return true;
+    case 'D': pan(kKeyPan * span()); return true;
+    default: return false;
+    }
+}
+
 void TimeAxis::keepWithin()
 {
     if (!m_keepInside)

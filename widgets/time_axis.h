@@ -39,6 +39,9 @@ public:
     void wheel(double notches, double atPixel, double left, double width);
     // A drag that began with the window at `startAtPress` and has moved `dx` pixels.
     void drag(double startAtPress, double dx, double width);
+    // The keyboard gestures: 'W' and 'S' zoom about the middle, 'A' and 'D' pan (the
+    // uppercase letter, which is also Qt's key code). False for any other key.
+    bool key(int letter);
 
     // Multiples of `step` inside the window.
     std::vector<double> ticks(double step) const;

@@ -97,6 +97,17 @@ bool nemoPerformanceRecipe(const RunRecord& r)
     return has(f, "nemo") || has(f, "megatron-bridge");
 }
 
+// Megatron-Bridge's mixture-of-experts performance recipes, and the Hopper parts they name.
+bool megatronBridgeMoe(const RunRecord& r)
+{
+    return has(lower(r.framework), "megatron-bridge") && r.experts.value_or(0) > 0;
+}
+bool onHopper(const RunRecord& r)
+{
+    const std::string a = lower(r.accelerator);
+    return has(a, "h100") || has(a, "h800") || has(a, "h200");
+}
+
 } // namespace
 
 // NeMo 2.0 sets grad_reduce_in_fp32 = False in every pretrain_performance_optimizations
@@ -130,17 +141,6 @@ bool recipeOverlapsTp(const RunRecord& r)
     return nemoPerformanceRecipe(r);
 }
 
-namespace {
-bool megatronBridgeMoe(const RunRecord& r)
-{
-    return has(lower(r.framework), "megatron-bridge") && r.experts.value_or(0) > 0;
-}
-bool onHopper(const RunRecord& r)
-{
-    const std::string a = lower(r.accelerator);
-    return has(a, "h100") || has(a, "h800") || has(a, "h200");
-}
-} // namespace
 
 // Megatron-Bridge scripts/performance/configs: BASE_QWEN3_235B_A22B_CONFIG,
 // BASE_QWEN3_30B_A3B_CONFIG and BASE_GPT_OSS_120B_CONFIG set
