@@ -8,6 +8,9 @@
 
 namespace dtsim {
 
+// Which values a field accepts besides its type.
+enum class Bound { Positive, NonNegative, Any };
+
 enum class Dimension {
     Count,          // plain number; accepts k/M/B/G/T suffixes ("15.6T" tokens)
     Bytes,          // B, kB, MB, GB, TB (powers of 1000), KiB, MiB, GiB, TiB (powers of 1024)

@@ -47,6 +47,11 @@ void YamlReader::expectMap(const YAML::Node& n, const std::string& field) const
 void YamlReader::checkKeys(const YAML::Node& map, const std::string& field,
     std::initializer_list<std::string_view> allowed) const
 {
+    checkKeys(map, field, std::vector<std::string_view>(allowed));
+}
+
+void YamlReader::checkKeys(const YAML::Node& map, const std::string& field, const std::vector<std::string_view>& allowed) const
+{
     for (const auto& kv : map) {
         const std::string key = kv.first.Scalar();
         bool known = false;

@@ -12,10 +12,9 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dtsim {
-
-enum class Bound { Positive, NonNegative, Any };
 
 class YamlReader {
 public:
@@ -40,6 +39,7 @@ public:
     void expectMap(const YAML::Node& n, const std::string& field) const;
     void checkKeys(const YAML::Node& map, const std::string& field,
         std::initializer_list<std::string_view> allowed) const;
+    void checkKeys(const YAML::Node& map, const std::string& field, const std::vector<std::string_view>& allowed) const;
 
     // Child lookup that records the child's line for later (plan) errors.
     YAML::Node child(const YAML::Node& map, const std::string& parent, const char* key);

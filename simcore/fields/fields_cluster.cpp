@@ -1,0 +1,129 @@
+// The `hardware` and `cluster` sections, with `cluster.tiers[]`.
+#include "field_builder.h"
+#include "field_tables.h"
+
+#include "../scenario_rules.h"
+
+namespace dtsim::fields {
+
+namespace {
+
+// A tier field bound to entry `i` of the scenario's tiers.
+template <typename T>
+Field& bindTier(Field& f, T NetworkTier::*member)
+{
+    return f.access([member](const Scenario& s, int i) { return static_cast<double>(s.cluster.tiers[std::size_t(i)].*member); },
+        [member](Scenario& s, double v, int i) { s.cluster.tiers[std::size_t(i)].*member = fromDouble<T>(v); });
+}
+
+} // namespace
+
+void addHardwareFields(std::vector<FieldDef>& f)
+{
+    // The GPU's catalogue entry fills the hardware and the cluster's links; the loader
+    // and the panel look the id up in the catalogue they hold and call switchGpu.
+    f.push_back(Field("hardware.gpu", FieldType::Gpu).required().typeText("catalogue id").byDefault("required")
+            .help("see `dtsim-cli hardware`")
+            .text([](const Scenario& s, int) { return s.hardware.id; }, nullptr)
+            .panel("Hardware", "GPU", 0, 0, SliderScale::Linear, "Accelerator from the catalogue (resources/hardware)."));
+    f.push_back(quantity("hardware.memory", Dimension::Bytes, "B").typeText("bytes").byDefault("catalogue")
+            .help("override capacity (e.g. a 64 GB part)").bind(&Scenario::hardware, &HardwareSpec::memoryBytes));
+    f.push_back(quantity("hardware.memory_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s").byDefault("catalogue")
+            .help("override HBM bandwidth").bind(&Scenario::hardware, &HardwareSpec::memoryBandwidth));
+    f.push_back(quantity("hardware.power_limit", Dimension::Watts, "W").typeText("watts").byDefault("none (TDP)")
+            .help("board power cap; compute clocks scale as the cube root of the power above idle")
+            .bind(&Scenario::hardware, &HardwareSpec::powerLimitWatts)
+            .writtenWhen([](const Scenario& s, int) { return s.hardware.powerLimitWatts > 0; }));
+}
+
+void addClusterFields(std::vector<FieldDef>& f)
+{
+    // A named topology supplies the link defaults (the loader applies it before the
+    // fields below); without one they come from the GPU's catalogue entry.
+    f.push_back(Field("cluster.topology", FieldType::Topology).typeText("id").byDefault("none")
+            .help("a shipped topology (`resources/topologies`: `dgx-h100-superpod`, `gb200-nvl72`, `a100-200g`, "
+                  "`pcie-gtx580-10gbe`, `two-datacenter-h100`) supplying the fields below as defaults")
+            .text([](const Scenario& s, int) { return s.cluster.topology; }, nullptr)
+            .writtenWhen([](const Scenario& s, int) { return !s.cluster.topology.empty(); }));
+    f.push_back(integer("cluster.gpus").required().byDefault("required").help("must equal `dp * tp * pp * cp`")
+            .bind(&Scenario::cluster, &ClusterSpec::gpus)
+            .panel("Hardware", "GPUs", 1, 1 << 24, SliderScale::Log, "GPUs in the job; must equal TP x PP x DP x CP."));
+    f.push_back(integer("cluster.scale_up_domain").byDefault("catalogue")
+            .help("GPUs on one NVLink/NVSwitch/PCIe fabric (72 for NVL72)")
+            .bind(&Scenario::cluster, &ClusterSpec::scaleUpDomain)
+            .panel("Network", "Scale-up domain", 1, 576, SliderScale::Log, "GPUs on one NVLink/NVSwitch (or PCIe) fabric: 8 for HGX, 72 for NVL72."));
+    f.push_back(integer("cluster.gpus_per_node").byDefault("`min(8, scale_up_domain)`")
+            .bind(&Scenario::cluster, &ClusterSpec::gpusPerNode)
+            // A topology names its server; without one, the standard 8-GPU server or the domain.
+            .derived([](const Scenario& s, int) {
+                return DerivedDefault::of(double(s.cluster.topology.empty() ? std::min(8, s.cluster.scaleUpDomain) : s.cluster.gpusPerNode));
+            })
+            .panel("Hardware", "GPUs per node", 1, 72, SliderScale::Linear, "GPUs in one server."));
+    f.push_back(quantity("cluster.scale_up_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s").byDefault("catalogue")
+            .help("per GPU, per direction").bind(&Scenario::cluster, &ClusterSpec::scaleUpBandwidth)
+            .panel("Network", "Scale-up bandwidth", 1, 10000, SliderScale::Log,
+                "Per GPU, per direction. Collectives inside a domain run at this rate times the bus efficiency.")
+            .shown("GB/s", 1e9));
+    f.push_back(quantity("cluster.scale_up_latency", Dimension::Seconds, "s", Bound::NonNegative).typeText("seconds").byDefault("catalogue")
+            .bind(&Scenario::cluster, &ClusterSpec::scaleUpLatency)
+            .panel("Network", "Scale-up latency", 0.1, 1000, SliderScale::Log, "The alpha of every message step inside a domain.")
+            .shown("us", 1e-6));
+    f.push_back(quantity("cluster.scale_out_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s").byDefault("catalogue")
+            .help("per GPU (its NIC share), per direction").bind(&Scenario::cluster, &ClusterSpec::scaleOutBandwidth)
+            .panel("Network", "Scale-out bandwidth", 1, 10000, SliderScale::Log,
+                "Per GPU (its NIC share), per direction. Used by collectives that leave the scale-up domain.")
+            .shown("Gb/s", 1e9 / 8));
+    f.push_back(quantity("cluster.scale_out_latency", Dimension::Seconds, "s", Bound::NonNegative).typeText("seconds").byDefault("catalogue")
+            .bind(&Scenario::cluster, &ClusterSpec::scaleOutLatency)
+            .panel("Network", "Scale-out latency", 0.1, 10000, SliderScale::Log,
+                "The alpha of every message step across the network; it sets the latency wall.")
+            .shown("us", 1e-6));
+    f.push_back(flag("cluster.scale_up_in_network_reduction").byDefault("`false`")
+            .help("NVLink SHARP (NVLS): all-reduce inside a domain in one pass")
+            .bind(&Scenario::cluster, &ClusterSpec::scaleUpInNetworkReduction));
+
+    // --- cluster.tiers[] ----------------------------------------------------------
+    f.push_back(text("cluster.tiers[].name").byDefault("empty").help("label")
+            .text([](const Scenario& s, int i) { return std::string(s.cluster.tiers[std::size_t(i)].label()); },
+                [](Scenario& s, const std::string& v, int i) { s.cluster.tiers[std::size_t(i)].setLabel(v); })
+            .writtenWhen([](const Scenario& s, int i) { return !s.cluster.tiers[std::size_t(i)].label().empty(); }));
+    {
+        Field span = integer("cluster.tiers[].span_gpus");
+        bindTier(span, &NetworkTier::spanGpus);
+        f.push_back(std::move(span.required().byDefault("required").help("GPUs below one switch of this tier; must grow outward")
+                .check([](const Scenario& s, double v, int i) {
+                    return i > 0 && v <= s.cluster.tiers[std::size_t(i - 1)].spanGpus
+                        ? "tiers must grow outward (span larger than the tier inside)" : "";
+                })));
+    }
+    {
+        Field over = quantity("cluster.tiers[].oversubscription", Dimension::Count, "");
+        bindTier(over, &NetworkTier::oversubscription);
+        f.push_back(std::move(over.typeText("number >= 1").byDefault("`1`").help("downlink : uplink ratio for traffic leaving a unit")
+                .check([](const Scenario&, double v, int) { return v < 1.0 ? "must be at least 1 (1 = non-blocking)" : ""; })));
+    }
+    {
+        Field up = quantity("cluster.tiers[].uplink_bandwidth", Dimension::BytesPerSecond, "B/s");
+        bindTier(up, &NetworkTier::uplinkBandwidth);
+        f.push_back(std::move(up.typeText("bytes/s").byDefault("span x NIC / oversubscription")
+                .help("total capacity leaving one unit (e.g. a site's long-haul link)")
+                .writtenWhen([](const Scenario& s, int i) { return s.cluster.tiers[std::size_t(i)].uplinkBandwidth > 0; })));
+    }
+    {
+        Field lat = quantity("cluster.tiers[].latency", Dimension::Seconds, "s", Bound::NonNegative);
+        bindTier(lat, &NetworkTier::latency);
+        f.push_back(std::move(lat.typeText("seconds").byDefault("`0`").help("extra latency for traffic crossing it")));
+    }
+    {
+        Field rail = flag("cluster.tiers[].rail_optimized");
+        bindTier(rail, &NetworkTier::railOptimized);
+        f.push_back(std::move(rail.byDefault("`false`").help("NIC i of every node on rail i: same-rank groups stay inside the rail")));
+    }
+    {
+        Field sharp = flag("cluster.tiers[].in_network_reduction");
+        bindTier(sharp, &NetworkTier::inNetworkReduction);
+        f.push_back(std::move(sharp.byDefault("`false`").help("switches reduce (SHARP): all-reduces crossing it move half the data")));
+    }
+}
+
+} // namespace dtsim::fields

@@ -1,0 +1,116 @@
+// Panel fields of the run: the FLOP budget (a view of the tokens), and the reliability,
+// cost and shared-cluster fields the panel shows (their sections have their own
+// loaders: reliability_loader, cost_loader, workload_loader).
+#include "field_builder.h"
+#include "field_tables.h"
+
+#include "../model.h"
+#include "../sched/cluster_sim.h"
+
+namespace dtsim::fields {
+
+namespace {
+
+std::vector<ChoiceName> namesOf(const std::vector<std::string>& names)
+{
+    std::vector<ChoiceName> out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out.push_back({ names[i], int(i) });
+    return out;
+}
+
+} // namespace
+
+void addRunFields(std::vector<FieldDef>& f)
+{
+    // The same run sized by compute: tokens = budget / model FLOPs per token.
+    f.push_back(quantity("training.flop_budget", Dimension::Flop, "FLOP").derivedOnly()
+            .access([](const Scenario& s, int) { return s.training.tokens * trainingFlopsPerToken(s.model, s.training.seqLen); },
+                [](Scenario& s, double v, int) { s.training.tokens = v / trainingFlopsPerToken(s.model, s.training.seqLen); })
+            .panel("Run", "FLOP budget", 1e-3, 1e11, SliderScale::Log,
+                "Training compute; sets the tokens to budget / (3 x forward FLOPs per token).")
+            .shown("e21 FLOP", 1e21));
+
+    f.push_back(flag("reliability.async_checkpoint").bind(&Scenario::reliability, &ReliabilitySpec::asyncCheckpoint)
+            .panel("Reliability", "Asynchronous checkpoints", 0, 1, SliderScale::Linear,
+                "Copy the state to host memory and flush it to storage in the background: training stalls only for the copy."));
+    f.push_back(quantity("reliability.checkpoint_interval", Dimension::Seconds, "s").bind(&Scenario::reliability, &ReliabilitySpec::checkpointInterval)
+            .panel("Reliability", "Checkpoint interval (0 = optimal)", 0, 10000, SliderScale::Linear,
+                "Training time between checkpoints. 0 uses Young's optimum sqrt(2 x checkpoint stall x cluster MTBF).")
+            .shown("min", 60));
+    f.push_back(quantity("reliability.storage_write_bandwidth", Dimension::BytesPerSecond, "B/s")
+            .bind(&Scenario::reliability, &ReliabilitySpec::storageWriteBandwidth)
+            .panel("Reliability", "Storage write (0 = default)", 0, 1e6, SliderScale::Linear,
+                "Aggregate checkpoint write bandwidth of the job's storage. 0: 427 MB/s per GPU (Llama 3's Tectonic peak).")
+            .shown("GB/s", 1e9));
+    f.push_back(flag("reliability.spares").bind(&Scenario::reliability, &ReliabilitySpec::spares)
+            .panel("Reliability", "Hot spares", 0, 1, SliderScale::Linear,
+                "Keep 1% spare nodes powered: a failed node is replaced in 5 minutes instead of about an hour."));
+    f.push_back(quantity("reliability.straggler_slowdown", Dimension::Count, "").bind(&Scenario::reliability, &ReliabilitySpec::stragglerSlowdown)
+            .panel("Reliability", "One slow GPU", 0, 100, SliderScale::Linear, "One GPU slower by this much slows every synchronous step by as much.")
+            .shown("%", 0.01));
+    f.push_back(flag("reliability.backup_workers").bind(&Scenario::reliability, &ReliabilitySpec::backupWorkers)
+            .panel("Reliability", "Backup workers", 0, 1, SliderScale::Linear,
+                "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs."));
+    f.push_back(quantity("reliability.degraded_link.bandwidth_fraction", Dimension::Count, "")
+            .bind(&Scenario::reliability, &ReliabilitySpec::degradedLinkFraction)
+            .panel("Reliability", "Degraded scale-out link", 1, 100, SliderScale::Linear,
+                "One scale-out link at this share of its bandwidth (100% = healthy); rings and all-to-alls run at their slowest link's pace.")
+            .shown("%", 0.01)
+            .edit([](Scenario& s, double v) {
+                s.reliability.degradedLinkFraction = v;
+                s.reliability.degradedLinkLevel = LinkLevel::ScaleOut;
+            }));
+
+    f.push_back(choice("cost.ownership", { { "rent", int(Ownership::Rent) }, { "own", int(Ownership::Own) } })
+            .bind(&Scenario::cost, &CostSpec::ownership)
+            .panel("Cost", "Rent or own", 0, 1, SliderScale::Linear, "Rent GPU-hours, or buy the cluster and pay its amortized price and its electricity."));
+    f.push_back(choice("cost.pricing", { { "on_demand", int(Pricing::OnDemand) }, { "reserved", int(Pricing::Reserved) }, { "spot", int(Pricing::Spot) } })
+            .bind(&Scenario::cost, &CostSpec::pricing)
+            .panel("Cost", "Rental pricing", 0, 2, SliderScale::Linear,
+                "Spot is cheapest per hour, but preemptions interrupt the run (the reliability model counts them).")
+            .labels({ "on demand", "reserved", "spot" }));
+    // The regions come from resources/cost; the panel fills the choices from them.
+    f.push_back(Field("cost.region", FieldType::Region).text([](const Scenario& s, int) { return s.cost.region; }, [](Scenario& s, const std::string& v, int) { s.cost.region = v; })
+            .panel("Cost", "Grid region", 0, 0, SliderScale::Linear, "Carbon intensity of the electricity (resources/cost/cost.yaml)."));
+    f.push_back(quantity("cost.gpu_hour_usd", Dimension::Count, "").bind(&Scenario::cost, &CostSpec::gpuHourUsd)
+            .panel("Cost", "Price per GPU-hour (0 = list)", 0, 1000, SliderScale::Linear, "Overrides the shipped rental price of this GPU and pricing kind.")
+            .shown("USD", 1));
+    f.push_back(quantity("cost.gpu_price_usd", Dimension::Count, "").bind(&Scenario::cost, &CostSpec::gpuPriceUsd)
+            .panel("Cost", "GPU price (0 = catalogue)", 0, 1e6, SliderScale::Linear, "Overrides the catalogue's purchase price of one GPU (owning).")
+            .shown("USD", 1));
+    f.push_back(quantity("cost.electricity_usd_per_kwh", Dimension::Count, "").bind(&Scenario::cost, &CostSpec::electricityUsdPerKwh)
+            .panel("Cost", "Electricity (0 = default)", 0, 10, SliderScale::Linear, "Overrides the default 0.08 USD per kWh (U.S. industrial average, 2023).")
+            .shown("USD/kWh", 1));
+    f.push_back(quantity("cost.pue", Dimension::Count, "").bind(&Scenario::cost, &CostSpec::pue)
+            .panel("Cost", "PUE (0 = default)", 0, 5, SliderScale::Linear, "Power usage effectiveness: facility power over IT power. 0 uses the default 1.2."));
+    f.push_back(quantity("cost.carbon_cap_tonnes", Dimension::Count, "").bind(&Scenario::cost, &CostSpec::carbonCapTonnes)
+            .panel("Cost", "Carbon cap (0 = none)", 0, 1e9, SliderScale::Linear, "The cost planner rejects plans that emit more than this.")
+            .shown("t CO2e", 1));
+
+    const std::vector<std::string> policies = policyNames();
+    f.push_back(choice("workload.policy", namesOf(policies))
+            .access(
+                [policies](const Scenario& s, int) {
+                    const auto it = std::find(policies.begin(), policies.end(), s.workload.policy);
+                    return it == policies.end() ? 0.0 : double(it - policies.begin());
+                },
+                [policies](Scenario& s, double v, int) { s.workload.policy = policies[std::size_t(std::clamp<long>(std::lround(v), 0, long(policies.size()) - 1))]; })
+            .panel("Shared cluster", "Scheduling policy", 0, double(policies.size()) - 1, SliderScale::Linear,
+                "The scenario's own policy; the Cluster tab compares it with another."));
+    f.push_back(flag("workload.topology_aware").bind(&Scenario::workload, &WorkloadSpec::topologyAware)
+            .panel("Shared cluster", "Topology-aware placement", 0, 1, SliderScale::Linear,
+                "Place each job in as few pods as possible (best fit), instead of the first free nodes."));
+    f.push_back(quantity("workload.checkpoint_interval", Dimension::Seconds, "s").bind(&Scenario::workload, &WorkloadSpec::checkpointInterval)
+            .panel("Shared cluster", "Job checkpoint interval", 1, 24 * 60, SliderScale::Log,
+                "Every job checkpoints this often; a preemption or failure loses the work since the last one.")
+            .shown("min", 60));
+    f.push_back(quantity("workload.generate.arrivals_per_hour", Dimension::Count, "")
+            .bind(&Scenario::workload, &WorkloadSpec::generator, &JobGenerator::arrivalsPerHour)
+            .panel("Shared cluster", "Job arrivals", 0.1, 1000, SliderScale::Log, "Mean arrival rate of the generated jobs (Poisson).")
+            .shown("per hour", 1));
+    f.push_back(integer("workload.generate.count").min(0).bind(&Scenario::workload, &WorkloadSpec::generator, &JobGenerator::count)
+            .panel("Shared cluster", "Generated jobs", 0, 20000, SliderScale::Linear, "How many jobs the generator draws (listed jobs come on top)."));
+}
+
+} // namespace dtsim::fields

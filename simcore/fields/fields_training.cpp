@@ -1,0 +1,137 @@
+// The `training` section.
+#include "field_builder.h"
+#include "field_tables.h"
+
+#include "../scenario_rules.h"
+
+namespace dtsim::fields {
+
+namespace {
+
+std::vector<ChoiceName> precisionNames()
+{
+    std::vector<ChoiceName> names;
+    for (Precision p : kAllPrecisions)
+        names.push_back({ std::string(precisionName(p)), int(p) });
+    return names;
+}
+
+std::vector<ChoiceName> recipeNames()
+{
+    std::vector<ChoiceName> names;
+    for (ScalingRecipe r : kAllScalingRecipes)
+        names.push_back({ std::string(scalingRecipeName(r)), int(r) });
+    return names;
+}
+
+// mxfp8 and nvfp4 name a format and its scaling recipe at once; the choice value of
+// such an alias is 100 + the recipe, which `setPrecisionChoice` unfolds.
+constexpr int kRecipeAlias = 100;
+
+void setPrecisionChoice(Scenario& s, double v, int)
+{
+    const int value = static_cast<int>(std::lround(v));
+    if (value >= kRecipeAlias) {
+        const ScalingRecipe recipe = ScalingRecipe(value - kRecipeAlias);
+        s.training.precision = recipePrecision(recipe);
+        s.training.scaling = recipe;
+    } else {
+        s.training.precision = Precision(value);
+    }
+}
+
+} // namespace
+
+void addTrainingFields(std::vector<FieldDef>& f)
+{
+    f.push_back(integer("training.global_batch").required().byDefault("required").help("sequences per optimizer step")
+            .bind(&Scenario::training, &TrainingSpec::globalBatch)
+            .panel("Batch", "Global batch (seqs)", 1, 1 << 24, SliderScale::Log,
+                "Sequences per optimizer step. Micro-batches per replica = global / (DP x micro)."));
+    f.push_back(integer("training.micro_batch").byDefault("`1`")
+            .help("sequences per forward/backward; gradient accumulation = `global_batch / (dp * micro_batch)`")
+            .bind(&Scenario::training, &TrainingSpec::microBatch)
+            .panel("Batch", "Micro-batch (seqs)", 1, 512, SliderScale::Log,
+                "Sequences per forward/backward pass; larger ones raise GEMM efficiency and activation memory."));
+    f.push_back(integer("training.seq_len").required().byDefault("required").help("tokens per sequence")
+            .bind(&Scenario::training, &TrainingSpec::seqLen)
+            .panel("Batch", "Sequence length", 64, 1 << 20, SliderScale::Log, "Tokens per sequence. Attention FLOPs grow as s^2 per sequence."));
+    f.push_back(quantity("training.tokens", Dimension::Count, "").required().typeText("count > 0").byDefault("required")
+            .help("training tokens (`300e9`, `15.6T`)")
+            .bind(&Scenario::training, &TrainingSpec::tokens)
+            .panel("Run", "Training tokens", 0.001, 1e6, SliderScale::Log, "Tokens to train on. Time to train = tokens / throughput.")
+            .shown("B", 1e9));
+    std::vector<ChoiceName> precisions = precisionNames();
+    precisions.push_back({ "mxfp8", kRecipeAlias + int(ScalingRecipe::Mxfp8), true });
+    precisions.push_back({ "nvfp4", kRecipeAlias + int(ScalingRecipe::Nvfp4), true });
+    f.push_back(choice("training.precision", std::move(precisions)).byDefault("`bf16`")
+            .help("compute format; must have a peak in the catalogue; `mxfp8` and `nvfp4` are `fp8` and `fp4` with that scaling recipe")
+            .access([](const Scenario& s, int) { return double(int(s.training.precision)); }, setPrecisionChoice)
+            .panel("Hardware", "Precision", 0, kPrecisionCount - 1, SliderScale::Linear,
+                "Number format of the GEMMs; MFU is measured against this format's dense peak.")
+            .edit([](Scenario& s, double v) { setPrecision(s, Precision(std::lround(v))); }));
+    f.push_back(choice("training.scaling", recipeNames()).byDefault("`tensorwise` (fp8), `nvfp4` (fp4)")
+            .help("how an FP8/FP4 recipe scales its tensors; each recipe's GEMM speed-up, converted share and cast traffic are in "
+                  "the calibration's `scaling_recipes`; only with `fp8`/`fp4`")
+            .bind(&Scenario::training, &TrainingSpec::scaling)
+            // Kept when the precision named it (mxfp8), else the format's usual recipe.
+            .derived([](const Scenario& s, int) {
+                const ScalingRecipe r = recipePrecision(s.training.scaling) == s.training.precision ? s.training.scaling
+                                                                                                   : defaultScaling(s.training.precision);
+                return DerivedDefault::of(double(int(r)));
+            })
+            .check([](const Scenario& s, double v, int) -> std::string {
+                const Precision p = s.training.precision;
+                const ScalingRecipe r = ScalingRecipe(std::lround(v));
+                if (!isScaledLowPrecision(p))
+                    return "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(p));
+                if (recipePrecision(r) != p)
+                    return std::string(scalingRecipeName(r)) + " computes in " + std::string(precisionName(recipePrecision(r)))
+                        + ", but precision is " + std::string(precisionName(p));
+                return {};
+            })
+            .writtenWhen([](const Scenario& s, int) { return isScaledLowPrecision(s.training.precision); })
+            .panel("Hardware", "FP8/FP4 scaling", 0, kScalingRecipeCount - 1, SliderScale::Linear,
+                "How an FP8/FP4 recipe scales its tensors: per tensor (Transformer Engine, torchao tensorwise), per row "
+                "(torchao rowwise: slower GEMMs), per 1x128/128x128 block (DeepSeek-V3), MXFP8 and NVFP4 blocks (Blackwell). "
+                "Ignored by 16- and 32-bit runs."));
+    f.push_back(choice("training.optimizer", { { "adam", int(Optimizer::Adam) }, { "adamw", int(Optimizer::Adam), true }, { "sgd", int(Optimizer::Sgd) } })
+            .typeText("`adam`/`adamw` or `sgd`").byDefault("`adam`").help("Adam keeps two fp32 states per parameter")
+            .bind(&Scenario::training, &TrainingSpec::optimizer));
+    f.push_back(flag("training.master_weights_fp32").byDefault("`true`").help("fp32 master copy in mixed precision")
+            .bind(&Scenario::training, &TrainingSpec::masterWeightsFp32));
+    f.push_back(choice("training.grad_reduce", { { "fp32", int(Precision::FP32) }, { "bf16", int(Precision::BF16) }, { "fp16", int(Precision::FP16) } })
+            .byDefault("`fp32` in mixed precision").help("format gradients are accumulated and reduced in")
+            .bind(&Scenario::training, &TrainingSpec::gradReduce)
+            .derived([](const Scenario& s, int) {
+                const Precision p = s.training.precision;
+                const bool mixed = p != Precision::FP32 && p != Precision::TF32 && s.training.masterWeightsFp32;
+                const Precision storage = storageBytes(p) == 4.0 ? Precision::FP32 : Precision::BF16;
+                return DerivedDefault::of(double(int(mixed ? Precision::FP32 : storage)));
+            }));
+    f.push_back(choice("training.attention_kernel",
+        { { "native", int(AttentionKernel::Native) }, { "flash2", int(AttentionKernel::Flash2) }, { "unfused", int(AttentionKernel::Unfused) } })
+            .byDefault("`native`")
+            .help("`native`: the GPU's best fused kernel (FlashAttention-3/cuDNN on Hopper and Blackwell, FlashAttention-2 before); "
+                  "`flash2`: FlashAttention-2; `unfused`: scores written to memory (pre-2023 stacks)")
+            .bind(&Scenario::training, &TrainingSpec::attention));
+    f.push_back(flag("training.fused_kernels").byDefault("`true`")
+            .help("fused elementwise kernels (Megatron-Core/TE, XLA, torch.compile) vs eager PyTorch ops")
+            .bind(&Scenario::training, &TrainingSpec::fusedKernels));
+    f.push_back(flag("training.graph_capture").byDefault("`false`")
+            .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
+                  "than the host issues its kernels (`host_launch_overhead` each)")
+            .bind(&Scenario::training, &TrainingSpec::graphCapture)
+            .panel("Hardware", "Captured step (CUDA graphs, XLA)", 0, 1, SliderScale::Linear,
+                "The step runs as one captured graph, so the host does not issue kernels one by one. "
+                "Off: each kernel costs host time, which bounds small layers."));
+    f.push_back(quantity("training.deadline", Dimension::Seconds, "s").typeText("time").byDefault("none")
+            .help("the run must finish within it (`90 days`); the app flags a predicted time beyond it and draws the frontier for this duration")
+            .bind(&Scenario::training, &TrainingSpec::deadline)
+            .writtenWhen([](const Scenario& s, int) { return s.training.deadline > 0; })
+            .panel("Run", "Deadline (0 = none)", 0, 3650, SliderScale::Linear,
+                "The run must finish within it; the time-to-train tile turns red beyond it, and the frontier uses it as its duration.")
+            .shown("days", 86400));
+}
+
+} // namespace dtsim::fields
