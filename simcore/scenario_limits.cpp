@@ -1,5 +1,6 @@
 #include "scenario_limits.h"
 
+#include "fields/scenario_fields.h"
 #include "model.h"
 #include "units.h"
 
@@ -23,12 +24,35 @@ std::string largestPart(const ModelSpec& m, const ParameterCounts& c)
     return "model.hidden";
 }
 
+// The shared-cluster fields describe a workload section's job stream: without its
+// projects, sizes and durations there is no stream, and a saved file would not reopen.
+std::optional<PlanIssue> workloadIssue(const WorkloadSpec& w)
+{
+    const bool stream = !w.projects.empty() && (w.generator.count == 0 || (!w.generator.sizes.empty() && !w.generator.durations.empty()));
+    if (stream || w == WorkloadSpec {})
+        return std::nullopt;
+    const WorkloadSpec d;
+    const char* field = w.policy != d.policy ? "workload.policy"
+        : w.topologyAware != d.topologyAware ? "workload.topology_aware"
+        : w.checkpointInterval != d.checkpointInterval ? "workload.checkpoint_interval"
+        : w.generator.arrivalsPerHour != d.generator.arrivalsPerHour ? "workload.generate.arrivals_per_hour"
+                                                                      : "workload.generate.count";
+    return PlanIssue { field,
+        "the shared-cluster fields need a workload section with projects, job sizes and durations in the scenario "
+        "file (see docs/cluster.md); this scenario has none, so they change nothing" };
+}
+
 } // namespace
 
 std::optional<PlanIssue> checkLimits(const Scenario& s)
 {
     const ModelSpec& m = s.model;
     const TrainingSpec& t = s.training;
+
+    // Every value within what the loader accepts (the field registry's ranges and checks),
+    // so that an edit the GUI makes can always be saved and reopened.
+    if (const FieldValueIssue issue = fieldValueIssue(s); !issue.field.empty())
+        return PlanIssue { issue.field, issue.reason };
 
     // The loader's rule, here too so that an edit the GUI makes can always be saved and
     // reopened: grouped-query attention shares each key/value head among heads / kv_heads.
@@ -51,6 +75,9 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
             "a power limit of " + formatCount(h.powerLimitWatts) + " W is at or below the " + h.name + "'s idle power ("
                 + formatCount(h.idleWatts) + " W): the GPU could not compute at all; give a limit between "
                 + formatCount(h.idleWatts) + " and " + formatCount(h.tdpWatts) + " W" };
+
+    if (auto issue = workloadIssue(s.workload))
+        return issue;
 
     // At least one optimizer step: a batch larger than the whole run is not a run.
     const double perStep = t.tokensPerStep();

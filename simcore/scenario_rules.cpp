@@ -59,6 +59,18 @@ void setExperts(Scenario& s, int experts)
     }
 }
 
+void setTopK(Scenario& s, int topK)
+{
+    if (s.model.moe.experts > 0)
+        s.model.moe.topK = topK;
+}
+
+void setScaling(Scenario& s, ScalingRecipe r)
+{
+    if (isScaledLowPrecision(s.training.precision))
+        s.training.scaling = r;
+}
+
 ScalingRecipe defaultScaling(Precision p) { return p == Precision::FP4 ? ScalingRecipe::Nvfp4 : ScalingRecipe::Tensorwise; }
 
 void setPrecision(Scenario& s, Precision p)

@@ -25,7 +25,9 @@ void switchGpu(Scenario& s, const HardwareSpec& h);
 void setHidden(Scenario& s, int hidden);   // head_dim follows hidden / heads
 void setHeads(Scenario& s, int heads);     // head_dim follows; kv_heads falls back to heads when it no longer divides
 void setExperts(Scenario& s, int experts); // 0 = dense (ep back to 1); top_k clamped; expert width defaults to the FFN's
+void setTopK(Scenario& s, int topK);       // a dense model routes nothing: unchanged
 void setPrecision(Scenario& s, Precision p); // keeps an FP8/FP4 scaling recipe that computes in the new format
+void setScaling(Scenario& s, ScalingRecipe r); // 16- and 32-bit runs scale nothing: unchanged
 
 // The scaling recipe a precision uses when the file names none.
 ScalingRecipe defaultScaling(Precision p);

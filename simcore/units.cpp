@@ -273,4 +273,18 @@ std::string formatDuration(double s)
     return buf;
 }
 
+PhysicalRange physicalRange(Dimension d)
+{
+    switch (d) {
+    case Dimension::Count: return { 1e-9, 1e20, "" };
+    case Dimension::Bytes: return { 1, 1e21, "bytes" };
+    case Dimension::BytesPerSecond: return { 1e3, 1e18, "bytes/s" };
+    case Dimension::Seconds: return { 1e-12, 1e12, "s" };
+    case Dimension::Flop: return { 1, 1e35, "FLOP" };
+    case Dimension::FlopPerSecond: return { 1e6, 1e21, "FLOP/s" };
+    case Dimension::Watts: return { 1e-3, 1e12, "W" };
+    }
+    return { 0, INFINITY, "" };
+}
+
 } // namespace dtsim

@@ -49,4 +49,12 @@ namespace units {
     inline constexpr double TFLOPS = 1e12;
 }
 
+// The magnitudes dtsim models per dimension (base units); beyond them a figure is a typo,
+// not a machine: 1e-300 B/s or a latency of 1e308 s would only turn results into inf/NaN.
+struct PhysicalRange {
+    double lowest, highest;
+    const char* unit;
+};
+PhysicalRange physicalRange(Dimension d);
+
 } // namespace dtsim

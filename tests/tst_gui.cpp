@@ -452,15 +452,19 @@ private slots:
         QCOMPARE(w.document()->scenario().cost.pricing, Pricing::Reserved);
         waitIdle(w);
         QVERIFY(tab->study().report.totalUsd < 0.9 * before.report.totalUsd);
-        // An impossible PUE is refused inline, not priced.
+        // An impossible PUE is refused inline on its row (the field registry's rule, the
+        // loader's too), not priced.
         auto* pue = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("cost.pue"));
         QVERIFY(pue);
         pue->setValue(0.5);
         waitIdle(w);
-        QVERIFY(tab->error().contains("PUE"));
+        QVERIFY2(w.panel()->errorText("cost.pue").contains("PUE"), qPrintable(w.panel()->errorText("cost.pue")));
+        const double energyBefore = tab->study().report.energyMwh; // at PUE 1.2 (the default)
         pue->setValue(1.4);
         waitIdle(w);
+        QVERIFY(w.panel()->errorText("cost.pue").isEmpty());
         QVERIFY(tab->error().isEmpty());
+        QVERIFY(tab->study().report.energyMwh > energyBefore); // priced again: PUE 1.4 draws more at the wall
     }
 
     void clusterTabComparesPolicies()

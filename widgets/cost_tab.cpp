@@ -97,8 +97,6 @@ CostTab::CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, Failur
 
 QString CostTab::checkInputs(const Scenario& s) const
 {
-    if (s.cost.pue > 0 && s.cost.pue < 1)
-        return tr("PUE %1 is impossible: a facility cannot use less power than its IT equipment (at least 1).").arg(s.cost.pue);
     if (s.cost.ownership == Ownership::Rent && s.cost.gpuHourUsd <= 0 && !m_cost.rent.count(s.hardware.id))
         return tr("No rental price for %1 in resources/cost/cost.yaml: set a price per GPU-hour, or own the cluster.")
             .arg(QString::fromStdString(s.hardware.name));

@@ -428,12 +428,8 @@ bool MainWindow::selectTab(const QString& name)
 
 void MainWindow::applyField(const QString& id, double value, bool merge)
 {
-    const std::vector<FieldSpec> fields = scenarioFields(m_data.catalog, gridRegions(m_data.costRates));
-    for (const FieldSpec& f : fields)
-        if (f.id == id) {
-            m_doc->edit(id, [&](Scenario& s) { f.set(s, value); }, merge);
-            return;
-        }
+    if (const FieldSpec* f = m_panel->field(id))
+        m_doc->edit(id, [&](Scenario& s) { f->set(s, value); }, merge);
 }
 
 void MainWindow::applyFix(const QString&)

@@ -1,6 +1,7 @@
 #pragma once
-// The scenario fields the parameter panel exposes: label, unit, range, tooltip, and how
-// to read and write each on a Scenario. One table, so panel, undo and tests agree.
+// The parameter panel's rows, derived from simcore's field registry
+// (simcore/fields/scenario_fields.h): label, unit, range, tooltip, and the edit each
+// makes. The panel adds only what needs the loaded data: the GPU and region choices.
 #include "simcore/hardware.h"
 #include "simcore/scenario.h"
 
@@ -17,7 +18,7 @@ enum class FieldKind { Integer, Real, Choice, Flag };
 
 struct FieldSpec {
     QString id;      // scenario path, e.g. "parallel.tp"
-    QString group;   // "Model", "Batch", "Parallelism", "Hardware", "Network", "Run"
+    QString group;   // "Model", "Batch", "Parallelism", "Hardware", "Network", "Run", ...
     QString label;
     QString unit;    // shown as a suffix; values are stored in SI and shown scaled
     double displayScale = 1.0; // shown = stored / displayScale

@@ -219,6 +219,14 @@ ParameterPanel::ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent)
     outer->addWidget(scroll, 1);
 }
 
+const FieldSpec* ParameterPanel::field(const QString& id) const
+{
+    for (const FieldSpec& f : m_fields)
+        if (f.id == id)
+            return &f;
+    return nullptr;
+}
+
 void ParameterPanel::setScenario(const Scenario& s)
 {
     for (ParameterRow* row : std::as_const(m_rows))

@@ -26,6 +26,9 @@ public:
     void setFieldError(const QString& id, const QString& message, const QString& fixLabel);
     void clearErrors();
 
+    // The row's field: how an edit of it changes the scenario (null when not shown).
+    const FieldSpec* field(const QString& id) const;
+
     QSlider* slider(const QString& id) const;   // for tests
     QWidget* editor(const QString& id) const;   // spin box, combo box or check box
     QString errorText(const QString& id) const; // empty when none

@@ -25,5 +25,6 @@ int runTrace(const QStringList& args);
 int runReliability(const QStringList& args); // dtsim-cli run
 int runCost(const QStringList& args);
 int runCluster(const QStringList& args);
+int runFields(const QStringList& args); // the scenario fields (--markdown: the docs tables)
 
 } // namespace dtsim::cli

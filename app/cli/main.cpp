@@ -25,6 +25,7 @@ void usage(FILE* to)
         "  run FILE [--trials N] [--seed S] [--json]       the whole run with failures and checkpoints\n"
         "  cost FILE [--json]                              price, energy and carbon of the run\n"
         "  cluster FILE [--policy NAME] [--compare] [--json]   shared-cluster scheduling\n"
+        "  fields [--json|--markdown]                      every scenario field, its type and default\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
@@ -65,6 +66,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runCost(args);
         if (command == "run")
             return dtsim::cli::runReliability(args);
+        if (command == "fields")
+            return dtsim::cli::runFields(args);
         if (command == "bench")
             return dtsim::cli::runBench(args);
         if (command == "search")

@@ -1,5 +1,7 @@
 #include "cost_study.h"
 
+#include "../scenario_rules.h"
+
 #include "../memory.h"
 #include "../plan_check.h"
 #include "../planner/cost_search.h"
@@ -51,22 +53,7 @@ std::vector<CostPoint> costByGpuCount(const Scenario& s, const Calibration& c, c
 Scenario onGpu(const Scenario& s, const HardwareSpec& h)
 {
     Scenario v = s;
-    v.hardware = h;
-    v.cluster.scaleUpDomain = h.scaleUpDomain;
-    v.cluster.gpusPerNode = std::min(8, h.scaleUpDomain);
-    v.cluster.scaleUpBandwidth = h.scaleUpBandwidth;
-    v.cluster.scaleUpLatency = h.scaleUpLatency;
-    v.cluster.scaleOutBandwidth = h.scaleOutBandwidth;
-    v.cluster.scaleOutLatency = h.scaleOutLatency;
-    v.cluster.scaleUpInNetworkReduction = false;
-    v.cluster.topology.clear();
-    // The best format the GPU has at or below the scenario's.
-    if (!h.supports(v.training.precision))
-        for (Precision p : { Precision::BF16, Precision::FP16, Precision::TF32, Precision::FP32 })
-            if (h.supports(p)) {
-                v.training.precision = p;
-                break;
-            }
+    switchGpu(v, h);
     return v;
 }
 

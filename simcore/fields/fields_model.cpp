@@ -88,7 +88,9 @@ void addModelFields(std::vector<FieldDef>& f)
     f.push_back(integer("model.moe.top_k").required().byDefault("required").help("experts per token, <= `experts`")
             .bind(&Scenario::model, &ModelSpec::moe, &MoeSpec::topK)
             .check([](const Scenario& s, double v, int) { return v > s.model.moe.experts ? "top_k is larger than the number of experts" : ""; })
-            .panel("Model", "Experts per token", 1, 16, SliderScale::Linear, "Routed experts each token visits (top-k); active FFN work scales with it."));
+            .panel("Model", "Experts per token", 1, 16, SliderScale::Linear,
+                "Routed experts each token visits (top-k); active FFN work scales with it. Dense models have none.")
+            .edit([](Scenario& s, double v) { setTopK(s, asInt(v)); }));
     f.push_back(integer("model.moe.shared_experts").min(0).byDefault("`0`").help("always-active experts")
             .bind(&Scenario::model, &ModelSpec::moe, &MoeSpec::sharedExperts));
     f.push_back(integer("model.moe.expert_ffn_hidden").byDefault("`ffn_hidden`").help("each expert's MLP width")

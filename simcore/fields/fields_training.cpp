@@ -94,7 +94,8 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .panel("Hardware", "FP8/FP4 scaling", 0, kScalingRecipeCount - 1, SliderScale::Linear,
                 "How an FP8/FP4 recipe scales its tensors: per tensor (Transformer Engine, torchao tensorwise), per row "
                 "(torchao rowwise: slower GEMMs), per 1x128/128x128 block (DeepSeek-V3), MXFP8 and NVFP4 blocks (Blackwell). "
-                "Ignored by 16- and 32-bit runs."));
+                "16- and 32-bit runs have none.")
+            .edit([](Scenario& s, double v) { setScaling(s, ScalingRecipe(std::lround(v))); }));
     f.push_back(choice("training.optimizer", { { "adam", int(Optimizer::Adam) }, { "adamw", int(Optimizer::Adam), true }, { "sgd", int(Optimizer::Sgd) } })
             .typeText("`adam`/`adamw` or `sgd`").byDefault("`adam`").help("Adam keeps two fp32 states per parameter")
             .bind(&Scenario::training, &TrainingSpec::optimizer));

@@ -3,6 +3,8 @@
 #include "field_tables.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace dtsim {
@@ -45,7 +47,10 @@ const std::vector<SectionDef>& scenarioSections()
         };
         add("parallel", SectionKind::Map, false, "pure data parallel", "how the work is split");
         add("reliability", SectionKind::External, false, "defaults below", "failures, checkpoints, chaos events");
-        add("cost", SectionKind::External, false, "rent on demand, us-average", "prices, energy, carbon");
+        SectionDef* cost = add("cost", SectionKind::Map, false, "rent on demand, us-average", "prices, energy, carbon");
+        cost->written = [](const Scenario& sc) { return !(sc.cost == CostSpec {}); };
+        cost->docIntro = "All optional; docs/cost.md explains the model. Defaults come from\n"
+                         "`resources/cost/cost.yaml`; `training.deadline` is the cost planner's deadline.";
         add("workload", SectionKind::External, false, "none", "a shared cluster's projects and job stream (docs/cluster.md)");
         return s;
     }();
@@ -58,9 +63,11 @@ const std::vector<FieldDef>& scenarioFields()
         std::vector<FieldDef> f;
         fields::addTopLevelFields(f);
         fields::addModelFields(f);
-        fields::addTrainingFields(f);
+        // Across sections the order is free (each section reads its own fields in
+        // order); the hardware comes first so the panel lists the GPU first.
         fields::addHardwareFields(f);
         fields::addClusterFields(f);
+        fields::addTrainingFields(f);
         fields::addParallelFields(f);
         fields::addRunFields(f);
         return f;
@@ -129,6 +136,56 @@ std::string choiceName(const FieldDef& f, int value)
 
 namespace {
 
+std::string numberText(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+std::string valueIssue(const FieldDef& f, const Scenario& s, int entry)
+{
+    if (f.written && !f.written(s, entry))
+        return {};
+    const double v = f.type == FieldType::Integer || f.type == FieldType::Quantity || f.type == FieldType::Choice
+            || f.type == FieldType::Flag
+        ? f.get(s, entry)
+        : 0;
+    if (f.type == FieldType::Integer && (v < double(f.min) || v > double(f.max)))
+        return "must be between " + std::to_string(f.min) + " and " + std::to_string(f.max) + " (got " + numberText(v) + ")";
+    if (f.type == FieldType::Quantity) {
+        const PhysicalRange r = physicalRange(f.dimension);
+        if (!std::isfinite(v) || (v != 0 && (std::abs(v) < r.lowest || std::abs(v) > r.highest)))
+            return numberText(v) + " is outside the range dtsim models (" + numberText(r.lowest) + " to " + numberText(r.highest) + ")";
+        if ((f.bound == Bound::Positive && !(v > 0)) || (f.bound == Bound::NonNegative && v < 0))
+            return f.bound == Bound::Positive ? "must be greater than zero" : "must not be negative";
+    }
+    if (f.check)
+        return f.check(s, v, entry);
+    return {};
+}
+
+FieldValueIssue sectionIssue(const SectionDef& section, const Scenario& s, int entry, const std::string& name)
+{
+    for (const FieldDef* f : fieldsIn(section.path))
+        if (std::string why = valueIssue(*f, s, entry); !why.empty())
+            return { name.empty() ? std::string(keyOf(f->path)) : name + "." + std::string(keyOf(f->path)), why };
+    for (const SectionDef* sub : sectionsIn(section.path)) {
+        // External sections keep their own loaders' rules.
+        if (sub->kind == SectionKind::External || (sub->written && !sub->written(s)))
+            continue;
+        const std::string subName = name.empty() ? sub->path : name + "." + std::string(keyOf(sub->path));
+        if (sub->kind == SectionKind::List) {
+            for (int i = 0; i < sub->entries(s); ++i)
+                if (FieldValueIssue issue = sectionIssue(*sub, s, i, subName + "[" + std::to_string(i) + "]"); !issue.field.empty())
+                    return issue;
+        } else if (FieldValueIssue issue = sectionIssue(*sub, s, 0, subName); !issue.field.empty()) {
+            return issue;
+        }
+    }
+    return {};
+}
+
 std::string typeColumn(const FieldDef& f)
 {
     if (!f.typeText.empty())
@@ -174,6 +231,8 @@ void writeTable(std::ostringstream& out, const SectionDef& section)
 }
 
 } // namespace
+
+FieldValueIssue fieldValueIssue(const Scenario& s) { return sectionIssue(*findSection(""), s, 0, ""); }
 
 std::string fieldReferenceMarkdown()
 {

@@ -30,6 +30,15 @@ std::vector<const SectionDef*> sectionsIn(std::string_view section);
 // The name a Choice field writes for `value` (its first name), or "" if none.
 std::string choiceName(const FieldDef& f, int value);
 
+// The first field whose value the loader would refuse when the writer wrote it (an
+// integer out of range, a quantity beyond what dtsim models, a declared check), so the
+// GUI can refuse what it could not reopen. {field, reason}; empty field: none.
+struct FieldValueIssue {
+    std::string field;
+    std::string reason;
+};
+FieldValueIssue fieldValueIssue(const Scenario& s);
+
 // docs/scenario.md's field reference (the tables between its generated markers).
 std::string fieldReferenceMarkdown();
 

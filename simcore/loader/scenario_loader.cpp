@@ -84,8 +84,6 @@ private:
                 return;
             if (key == "reliability")
                 readReliabilitySection(r, n, s.reliability);
-            else if (key == "cost")
-                readCostSection(r, n, s.cost);
             else
                 readWorkloadSection(r, n, s.workload);
             return;

@@ -71,8 +71,6 @@ void writeSubsection(YAML::Emitter& y, const Scenario& s, const SectionDef& sub)
     case SectionKind::External:
         if (sub.path == "reliability")
             writeReliabilitySection(y, s.reliability);
-        else if (sub.path == "cost")
-            writeCostSection(y, s.cost);
         else
             writeWorkloadSection(y, s.workload);
         return;

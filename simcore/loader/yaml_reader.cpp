@@ -119,29 +119,6 @@ std::string YamlReader::scalarText(const YAML::Node& n, const std::string& field
     return n.Scalar();
 }
 
-namespace {
-
-struct PhysicalRange {
-    double lowest, highest; // magnitudes, in base units
-    const char* unit;
-};
-
-PhysicalRange physicalRange(Dimension d)
-{
-    switch (d) {
-    case Dimension::Count: return { 1e-9, 1e20, "" };
-    case Dimension::Bytes: return { 1, 1e21, "bytes" };
-    case Dimension::BytesPerSecond: return { 1e3, 1e18, "bytes/s" };
-    case Dimension::Seconds: return { 1e-12, 1e12, "s" };
-    case Dimension::Flop: return { 1, 1e35, "FLOP" };
-    case Dimension::FlopPerSecond: return { 1e6, 1e21, "FLOP/s" };
-    case Dimension::Watts: return { 1e-3, 1e12, "W" };
-    }
-    return { 0, INFINITY, "" };
-}
-
-} // namespace
-
 double YamlReader::quantity(const YAML::Node& n, const std::string& field, Dimension dim, Bound bound) const
 {
     const std::string text = scalarText(n, field, dimensionName(dim));

@@ -3,6 +3,7 @@
 #include "parallel_for.h"
 
 #include "../memory.h"
+#include "../scenario_rules.h"
 #include "../plan_check.h"
 #include "../scenario.h"
 #include "../step.h"
@@ -16,14 +17,6 @@
 namespace dtsim {
 
 namespace {
-
-Precision bestTrainingPrecision(const HardwareSpec& h)
-{
-    for (Precision p : { Precision::BF16, Precision::FP16, Precision::FP32 })
-        if (h.supports(p))
-            return p;
-    return Precision::FP32;
-}
 
 long long powerOfTwoAtMost(double x) { return x < 1 ? 1 : 1LL << static_cast<int>(std::floor(std::log2(x))); }
 
@@ -52,7 +45,7 @@ Scenario frontierScenario(const FrontierOptions& o, double flop)
 
     TrainingSpec& t = s.training;
     t.seqLen = o.rule.seqLen;
-    t.precision = bestTrainingPrecision(o.hardware);
+    t.precision = fallbackPrecision(o.hardware, Precision::BF16);
     t.masterWeightsFp32 = storageBytes(t.precision) < 4.0;
     t.gradReduce = Precision::FP32;
     const double batchTokens = o.batch.coefficient * std::pow(flop, o.batch.exponent);
@@ -62,12 +55,7 @@ Scenario frontierScenario(const FrontierOptions& o, double flop)
 
     ClusterSpec& c = s.cluster;
     const HardwareSpec& net = o.network ? *o.network : o.hardware;
-    c.scaleUpDomain = std::max(1, net.scaleUpDomain);
-    c.gpusPerNode = std::min(8, c.scaleUpDomain);
-    c.scaleUpBandwidth = net.scaleUpBandwidth;
-    c.scaleUpLatency = net.scaleUpLatency;
-    c.scaleOutBandwidth = net.scaleOutBandwidth;
-    c.scaleOutLatency = net.scaleOutLatency;
+    setLinksFromGpu(c, net);
     s.plan.sequenceParallel = true;
     s.plan.zeroStage = 1;
     s.plan.tpCommOverlap = true; // modern stacks pipeline TP collectives with GEMMs

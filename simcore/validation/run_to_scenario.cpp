@@ -1,6 +1,7 @@
 #include "run_to_scenario.h"
 
 #include "../scenario_limits.h"
+#include "../scenario_rules.h"
 
 #include "../loader/hardware_loader.h"
 #include "../memory.h"
@@ -427,14 +428,10 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
 
     ClusterSpec& c = s.cluster;
     c.gpus = *r.numGpus;
-    c.gpusPerNode = r.gpusPerNode.value_or(std::min(8, hw->scaleUpDomain));
-    c.scaleUpDomain = std::max(hw->scaleUpDomain, 1);
+    setLinksFromGpu(c, *hw); // the GPU's standard server, then what the row says of its own
+    c.gpusPerNode = r.gpusPerNode.value_or(c.gpusPerNode);
     if (c.gpusPerNode < c.scaleUpDomain && hw->scaleUpDomain <= 8)
         c.scaleUpDomain = c.gpusPerNode;
-    c.scaleUpBandwidth = hw->scaleUpBandwidth;
-    c.scaleUpLatency = hw->scaleUpLatency;
-    c.scaleOutBandwidth = hw->scaleOutBandwidth;
-    c.scaleOutLatency = hw->scaleOutLatency;
     if (const double bw = perGpuNetworkBandwidth(r.interconnect, c.gpusPerNode); bw > 0)
         c.scaleOutBandwidth = bw;
 

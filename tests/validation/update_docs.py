@@ -166,6 +166,9 @@ def main():
         shared = json.loads(s.stdout)
     changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
+    # The scenario reference: the field registry's own tables.
+    fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
+    changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
     if check and changed:
         sys.exit("docs are out of date: run tests/validation/update_docs.py")
 
