@@ -282,6 +282,10 @@ private slots:
         waitIdle(w);
         QVERIFY(w.hasFrontier());
         QVERIFY(w.frontierView()->pointCount() > 10);
+        // A hidden tab computes nothing on an edit; shown, it catches up.
+        QCOMPARE(w.plansView()->rowCount(), 0);
+        QVERIFY(w.selectTab("plans"));
+        waitIdle(w);
         QVERIFY(w.plansView()->rowCount() > 0);
         const int before = w.document()->undoStack()->count();
         w.plansView()->applyRow(0);

@@ -21,11 +21,23 @@ inline QChartView* makeChartView(const QString& title, QWidget* parent)
     return view;
 }
 
-inline void clearChart(QChart* chart)
+// A fresh, empty chart in place of the view's current one, with the same title. A chart
+// is replaced, not emptied: Qt Charts (6.4) leaves ~50 scene items behind for every
+// series and axis removed from a chart, so a view emptied and refilled on every edit
+// grew slower each time (600 ms per edit after 200 edits). Returns the new chart.
+inline QChart* resetChart(QChartView* view)
 {
-    chart->removeAllSeries();
-    for (QAbstractAxis* a : chart->axes())
-        chart->removeAxis(a);
+    QChart* old = view->chart();
+    QChart* fresh = new QChart;
+    fresh->setTitle(old->title());
+    fresh->legend()->setAlignment(old->legend()->alignment());
+    fresh->legend()->setVisible(old->legend()->isVisible());
+    fresh->setBackgroundBrush(background());
+    fresh->setTitleBrush(foreground());
+    fresh->legend()->setLabelColor(foreground());
+    view->setChart(fresh); // the view gives the old chart back: delete it with its items
+    delete old;
+    return fresh;
 }
 
 } // namespace dtsim::gui

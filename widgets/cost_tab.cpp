@@ -127,7 +127,7 @@ void CostTab::showStudy(const CostStudy& c)
     if (c.problem) {
         m_hasResult = false;
         for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement })
-            clearChart(v->chart());
+            resetChart(v);
         m_summary->setText(tr("<b>This run would not finish, so it has no price.</b> %1<br>Change <b>%2</b>.")
                                .arg(QString::fromStdString(c.problem->reason).toHtmlEscaped(),
                                    QString::fromStdString(c.problem->field)));
@@ -162,8 +162,7 @@ void CostTab::showStudy(const CostStudy& c)
 
 void CostTab::plotBreakdown(const CostStudy& c)
 {
-    QChart* chart = m_breakdown->chart();
-    clearChart(chart);
+    QChart* chart = resetChart(m_breakdown);
     auto* pie = new QPieSeries;
     int i = 0;
     for (const CostItem& item : c.report.breakdown) {
@@ -181,8 +180,7 @@ void CostTab::plotBreakdown(const CostStudy& c)
 
 void CostTab::plotByGpuCount(const CostStudy& c)
 {
-    QChart* chart = m_byGpus->chart();
-    clearChart(chart);
+    QChart* chart = resetChart(m_byGpus);
     if (c.byGpuCount.empty())
         return;
     auto* cost = new QLineSeries;
@@ -233,8 +231,7 @@ void CostTab::plotByGpuCount(const CostStudy& c)
 
 void CostTab::plotByDeadline(const CostStudy& c)
 {
-    QChart* chart = m_byDeadline->chart();
-    clearChart(chart);
+    QChart* chart = resetChart(m_byDeadline);
     if (c.byGpuCount.empty())
         return;
     // Each GPU count is one (time, cost) point; the cheapest point left of a deadline
@@ -300,8 +297,7 @@ void CostTab::plotByDeadline(const CostStudy& c)
 
 void CostTab::plotProcurement(const CostStudy& c)
 {
-    QChart* chart = m_procurement->chart();
-    clearChart(chart);
+    QChart* chart = resetChart(m_procurement);
     auto* meets = new QBarSet(tr("meets the deadline"));
     auto* misses = new QBarSet(tr("misses it"));
     meets->setColor(seriesColor(2));

@@ -140,6 +140,9 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_cost, tr("Cost"));
     m_cluster = new ClusterTab(m_evaluator, m_data.failureRates, m_data.costRates, m_tabs);
     m_tabs->addTab(m_cluster, tr("Cluster"));
+    // Only the visible tab follows every edit; another catches up when it is shown.
+    m_tabStale.fill(true);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::catchUpTab);
     m_teaching = new TeachingPanel(this);
     m_teachingDock = new QDockWidget(tr("How this number is computed"), this);
     m_teachingDock->setObjectName("teaching");
@@ -438,97 +441,8 @@ void MainWindow::applyFix(const QString&)
         m_doc->edit("fix", [&](Scenario& s) { s = fix->fixed; }, false);
 }
 
-void MainWindow::refresh()
-{
-    const Scenario& s = m_doc->scenario();
-    m_panel->setScenario(s);
-    m_panel->clearErrors();
-    updateTitle();
-    if (auto issue = checkScenario(s)) {
-        const auto fix = suggestFix(s);
-        m_panel->setFieldError(rowForIssueField(QString::fromStdString(issue->field)), QString::fromStdString(issue->reason),
-            fix ? fix->label : QString());
-        m_dashboard->showInvalid(QString::fromStdString(issue->reason));
-        m_teaching->showInvalid(QString::fromStdString(issue->reason));
-        m_topology->showReport(nullptr);
-        m_timeline->showScenario(nullptr);
-        m_reliability->showScenario(nullptr);
-        m_cost->showScenario(nullptr);
-        m_currentValid = false;
-        m_frontier->markScenario(0, 0, false);
-        // A shared cluster sizes each job's data parallelism itself: the scenario's own
-        // DP (or GPU count) not matching does not stop it.
-        if (s.workload.empty())
-            m_cluster->showScenario(nullptr);
-        else
-            m_debounce.start();
-        return;
-    }
-    const Report r = m_evaluator->report(s);
-    if (const auto bad = badQuantity(r)) {
-        // The engine's edge: a number that is not finite is never drawn.
-        const QString why = QString::fromStdString(badQuantityMessage(*bad));
-        m_dashboard->showInvalid(why);
-        m_teaching->showInvalid(why);
-        m_currentValid = false;
-        return;
-    }
-    m_dashboard->showReport(s, r);
-    m_teaching->showReport(s, r);
-    m_breakdown->showReport(r.step);
-    m_topology->showReport(&r.step);
-    m_timeline->showScenario(&s);
-    m_currentFlop = r.step.modelFlopsPerStep * r.steps;
-    m_currentMfu = r.step.mfu;
-    m_currentValid = true;
-    m_frontier->markScenario(m_currentFlop, m_currentMfu, true);
-    m_debounce.start();
-}
 
-void MainWindow::flushPending()
-{
-    if (m_debounce.isActive()) {
-        m_debounce.stop();
-        requestBackground();
-    }
-}
 
-void MainWindow::requestBackground()
-{
-    const Scenario& s = m_doc->scenario();
-    m_cluster->showScenario(&s);
-    if (checkScenario(s))
-        return;
-    SearchOptions so;
-    so.topN = 25;
-    m_evaluator->requestSearch(s, so);
-    m_evaluator->requestScaling(s);
-    m_reliability->showScenario(&s);
-    m_cost->showScenario(&s);
-    // The frontier depends on the GPU, its network and the duration only.
-    // A scenario deadline sets the frontier's duration.
-    if (s.training.deadline > 0) {
-        const QSignalBlocker block(m_months);
-        m_months->setValue(s.training.deadline / units::month);
-    }
-    const QString key = QString("%1|%2|%3|%4|%5").arg(QString::fromStdString(s.hardware.id)).arg(m_months->value())
-                            .arg(s.cluster.scaleOutBandwidth).arg(s.cluster.scaleUpBandwidth).arg(s.cluster.scaleOutLatency);
-    if (key != m_frontierKey) {
-        m_frontierKey = key;
-        FrontierOptions fo;
-        fo.hardware = s.hardware;
-        HardwareSpec net = s.hardware;
-        net.scaleUpBandwidth = s.cluster.scaleUpBandwidth;
-        net.scaleUpLatency = s.cluster.scaleUpLatency;
-        net.scaleOutBandwidth = s.cluster.scaleOutBandwidth;
-        net.scaleOutLatency = s.cluster.scaleOutLatency;
-        net.scaleUpDomain = s.cluster.scaleUpDomain;
-        fo.network = net;
-        fo.months = m_months->value();
-        fo.points = 60;
-        m_evaluator->requestFrontier(fo);
-    }
-}
 
 void MainWindow::showBanner(const QString& text)
 {

@@ -14,6 +14,8 @@
 
 #include <QFont>
 #include <QMainWindow>
+
+#include <array>
 #include <QTimer>
 
 #include <functional>
@@ -111,8 +113,12 @@ protected:
 
 private:
     void buildMenus();
+    // View updates (main_window_views.cpp). One report per edit feeds the dashboard and
+    // the visible tab; the other tabs are brought up to date when shown.
     void refresh();            // after every document change
-    void requestBackground();  // search + scaling (+ frontier when its inputs changed)
+    void requestBackground();  // debounced: the visible tab's analysis (+ frontier when its inputs changed)
+    void showTab(int index, bool background); // bring a tab up to the current scenario
+    void catchUpTab(int index);               // a tab was shown: update it if an edit passed it by
     void applyField(const QString& id, double value, bool merge);
     void applyFix(const QString& id);
     void showBanner(const QString& text);
@@ -154,6 +160,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;
     QString m_frontierKey; // inputs of the frontier last requested
+    Report m_report;       // the current scenario's, when m_currentValid
+    std::array<bool, 9> m_tabStale {}; // per tab: shows an older scenario than the document's
     bool m_haveFrontier = false;
     double m_currentFlop = 0, m_currentMfu = 0;
     bool m_currentValid = false;

@@ -8,6 +8,7 @@
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
+#include "edit_bench.h"
 #include "widgets/teaching_panel.h"
 
 #include <QDockWidget>
@@ -31,7 +32,8 @@ namespace {
 bool wantsScreenshot(int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
+        if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0
+            || std::strcmp(argv[i], "--bench-edits") == 0)
             return true;
     return false;
 }
@@ -45,7 +47,7 @@ int main(int argc, char** argv)
     // Screenshots need no display: choose the offscreen platform before Qt starts.
     if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    dtsim::gui::TimedApplication app(argc, argv);
     QApplication::setApplicationName("dtsim");
     QApplication::setOrganizationName("dtsim");
     QApplication::setDesktopFileName("org.dtsim.dtsim");
@@ -64,6 +66,8 @@ int main(int argc, char** argv)
     p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
     p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
     p.addOption({ "theme", "system, light or dark for this run (View > Theme remembers one).", "NAME" });
+    p.addOption({ "bench-edits", "Time 200 slider edits per preset (offscreen): edit-to-screen p50/p95/max and the longest event-loop block; --preset and --tab narrow it." });
+    p.addOption({ "json", "With --bench-edits: print the figures as JSON." });
     p.process(app);
 
     const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
@@ -92,6 +96,14 @@ int main(int argc, char** argv)
     data.reportJson = [](const dtsim::Scenario& s, const dtsim::Report& r) {
         return QJsonDocument(dtsim::cli::reportToJson(s, r)).toJson(QJsonDocument::Indented);
     };
+    if (p.isSet("bench-edits")) {
+        dtsim::gui::EditBenchOptions o;
+        if (p.isSet("preset"))
+            o.presets << p.value("preset");
+        o.tab = p.value("tab");
+        o.json = p.isSet("json");
+        return dtsim::gui::runEditBench(app, data, o);
+    }
     dtsim::gui::MainWindow window(data);
     {
         // The remembered theme, or the one asked for.
