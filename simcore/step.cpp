@@ -526,22 +526,9 @@ Report simulate(const Scenario& s, const Calibration& c)
     rep.gpuHours = rep.timeToTrain * s.plan.gpus() / 3600.0;
     rep.theoreticalMinTime = rep.step.modelFlopsPerStep * rep.steps / (double(s.plan.gpus()) * rep.step.peakFlopsPerGpu);
 
-    // Sync wall: vary the data-parallel degree at fixed global batch, model split and
-    // micro-batch; the GPU count with the shortest run is where adding GPUs stops paying.
-    rep.syncWallGpus = s.plan.gpus();
+    // The sync wall is the planner's (planner/sync_wall.h); until it runs, this scenario's own count.
+    rep.syncWallGpus = int(s.plan.gpus());
     rep.syncWallTimeToTrain = rep.timeToTrain;
-    Scenario probe = s;
-    for (int dp : dataParallelDegrees(s)) {
-        probe.plan.dp = dp;
-        probe.cluster.gpus = probe.plan.gpus();
-        if (dp == s.plan.dp || firstViolation(probe) != PlanRule::Ok)
-            continue;
-        const double t = simulateStep(probe, c).stepTime * rep.steps;
-        if (beatsSyncWall(t, probe.plan.gpus(), rep.syncWallTimeToTrain, rep.syncWallGpus)) {
-            rep.syncWallTimeToTrain = t;
-            rep.syncWallGpus = probe.plan.gpus();
-        }
-    }
     return rep;
 }
 

@@ -24,14 +24,15 @@ struct StepOptions {
 // The scenario must pass checkPlan(); otherwise results are meaningless.
 StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& o = {});
 
-// Step plus run-level figures: time to train, GPU-hours, sync wall.
-// The sync wall's rule, one for simulate() and the scaling sweep: the shortest run, and
+// The sync wall's rule, one for addSyncWall and the scaling sweep: the shortest run, and
 // of equally short runs the one on the fewest GPUs.
 inline bool beatsSyncWall(double time, long long gpus, double bestTime, long long bestGpus)
 {
     return time < bestTime || (time == bestTime && gpus < bestGpus);
 }
 
+// Step plus run-level figures: time to train, GPU-hours. The sync wall is a sweep over
+// data-parallel degrees, left to the planner (addSyncWall) for the views that show it.
 Report simulate(const Scenario& s, const Calibration& c);
 
 } // namespace dtsim

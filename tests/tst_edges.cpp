@@ -12,6 +12,7 @@
 #include "simcore/scenario_limits.h"
 #include "simcore/step.h"
 #include "test_data.h"
+#include "simcore/planner/sync_wall.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -70,7 +71,7 @@ private slots:
                 "parallel.dp=1", "parallel.zero=0" }));
         QElapsedTimer timer;
         timer.start();
-        const Report r = simulate(s, test::calibration());
+        const Report r = simulateWithSyncWall(s, test::calibration());
         QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(!badQuantity(r));
         QVERIFY(r.syncWallGpus == 1 || r.syncWallGpus == 2147483647);
@@ -86,7 +87,7 @@ private slots:
         QCOMPARE(dataParallelDegrees(s).size(), std::size_t(100)); // 1e9 = 2^9 5^9
         QElapsedTimer timer;
         timer.start();
-        const Report r = simulate(s, test::calibration());
+        const Report r = simulateWithSyncWall(s, test::calibration());
         const ScalingCurves c = scalingCurves(s, test::calibration());
         QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(!badQuantity(r));

@@ -4,6 +4,7 @@
 #include "simcore/plan_check.h"
 #include "simcore/step.h"
 #include "test_data.h"
+#include "simcore/planner/sync_wall.h"
 
 #include <QtTest>
 
@@ -27,7 +28,7 @@ private slots:
         QFETCH(QString, preset);
         const Scenario s = test::preset(preset.toStdString());
         QVERIFY(!checkPlan(s));
-        const Report r = simulate(s, test::calibration());
+        const Report r = simulateWithSyncWall(s, test::calibration());
         auto check = [&](const std::string& key, double computed, double shown) {
             const Explanation e = explainFigure(key, s, r);
             QVERIFY2(!e.title.empty() && !e.formula.empty() && !e.substituted.empty() && !e.result.empty(), key.c_str());

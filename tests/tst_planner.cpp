@@ -6,6 +6,7 @@
 #include "simcore/planner/search.h"
 #include "simcore/step.h"
 #include "test_data.h"
+#include "simcore/planner/sync_wall.h"
 
 #include <QtTest>
 
@@ -134,7 +135,7 @@ private slots:
     {
         const Scenario s = test::preset("gpt3-175b-a100");
         const ScalingCurves curves = scalingCurves(s, test::calibration());
-        const Report r = simulate(s, test::calibration());
+        const Report r = simulateWithSyncWall(s, test::calibration());
         QCOMPARE(curves.syncWallGpus, r.syncWallGpus);
         QVERIFY(curves.fixedBatch.size() >= 5);
         QVERIFY(curves.growingBatch.size() >= 5);

@@ -3,6 +3,7 @@
 // FLOPs, exposed communication never exceeds its un-overlapped time.
 #include "simcore/step.h"
 #include "test_data.h"
+#include "simcore/planner/sync_wall.h"
 
 #include <QtTest>
 
@@ -24,7 +25,7 @@ private slots:
     void resultsAreFinite()
     {
         QFETCH(QString, name);
-        const Report r = simulate(test::preset(name.toStdString()), test::calibration());
+        const Report r = simulateWithSyncWall(test::preset(name.toStdString()), test::calibration());
         for (double v : { r.step.stepTime, r.step.mfu, r.step.hfu, r.step.tflopsPerGpu, r.step.tokensPerSecond,
                  r.step.memory.total, r.timeToTrain, r.theoreticalMinTime, r.gpuHours }) {
             QVERIFY(std::isfinite(v));
@@ -109,7 +110,7 @@ private slots:
     void syncWallIsTheFastestDataParallelDegree()
     {
         const Scenario s = test::preset("gpt3-175b-a100");
-        const Report r = simulate(s, test::calibration());
+        const Report r = simulateWithSyncWall(s, test::calibration());
         // No data-parallel degree that divides the batch beats the reported wall.
         Scenario probe = s;
         for (int dp : { 1, 2, 4, 8, 16, 32, 64, 96, 192 }) {

@@ -1,4 +1,5 @@
 #include "evaluator.h"
+#include "simcore/planner/sync_wall.h"
 
 #include "simcore/step.h"
 #include "simcore/units.h"
@@ -21,7 +22,7 @@ Evaluator::~Evaluator()
             j->cancel->store(true);
 }
 
-Report Evaluator::report(const Scenario& s) const { return simulate(s, m_calibration); }
+Report Evaluator::report(const Scenario& s) const { return simulateWithSyncWall(s, m_calibration); }
 
 Evaluator::Job Evaluator::start(Job& slot)
 {

@@ -1,5 +1,6 @@
 // dtsim-cli simulate, presets and hardware.
 #include "commands.h"
+#include "simcore/planner/sync_wall.h"
 
 #include "cli_common.h"
 #include "report_json.h"
@@ -31,7 +32,7 @@ int runSimulate(const QStringList& args)
         const EngineData d = loadEngineData(p);
         FieldLocator where;
         const Scenario s = loadScenarioArgument(p, d, &where);
-        const Report r = simulate(s, d.calibration);
+        const Report r = simulateWithSyncWall(s, d.calibration);
         if (const auto bad = badQuantity(r))
             where.fail("", badQuantityMessage(*bad));
         if (p.isSet("json"))

@@ -1,5 +1,6 @@
 // dtsim-cli validate: the engine against a published-runs file.
 #include "commands.h"
+#include "simcore/planner/sync_wall.h"
 #include "cli_common.h"
 
 #include "simcore/input_error.h"
@@ -77,7 +78,7 @@ int runValidate(const QStringList& args)
                 }
                 const Scenario& s = std::get<Scenario>(built);
                 const ReportedThroughput measured = reportedThroughput(r, s);
-                QTextStream(stdout) << QString::fromStdString(reportToText(s, simulate(s, calibration)))
+                QTextStream(stdout) << QString::fromStdString(reportToText(s, simulateWithSyncWall(s, calibration)))
                                     << "\nreported: " << measured.tokensPerSecondPerGpu.value_or(0)
                                     << " tokens/s per GPU (from " << QString::fromStdString(measured.basis) << ")\n";
                 return kExitOk;
