@@ -71,6 +71,16 @@ void waitIdle(MainWindow& w, int ms = 20000)
 
 } // namespace
 
+// Colours in an image, sampled every few pixels: a blank or one-colour grab has one or two.
+int distinctColours(const QImage& img, int step = 4)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += step)
+        for (int x = 0; x < img.width(); x += step)
+            colours.insert(img.pixel(x, y));
+    return int(colours.size());
+}
+
 class TestGui : public QObject {
     Q_OBJECT
 private slots:
@@ -378,8 +388,9 @@ private slots:
         QVERIFY(!tab->isStale());
         GanttView* g = tab->gantt();
         g->fit();
+        // Drawn, not blank: the stages' bars bring many colours.
         const QImage img = g->grab().toImage();
-        QVERIFY(!img.isNull());
+        QVERIFY2(distinctColours(img) >= 6, qPrintable(QString::number(distinctColours(img))));
         // Level of detail: far fewer bars drawn than events, at most about one per pixel per lane.
         QVERIFY2(g->drawnBars() < 128 * 3 * 1600, qPrintable(QString::number(g->drawnBars())));
         // Zoom and pan change the visible window; F fits again.
@@ -425,7 +436,8 @@ private slots:
         // The run timeline shows a phase under the middle of the training lane.
         RunTimelineView* view = tab->timeline();
         view->fit();
-        QVERIFY(!view->grab().toImage().isNull());
+        const QImage runImage = view->grab().toImage(); // training, checkpoints and failures in colour
+        QVERIFY2(distinctColours(runImage) >= 4, qPrintable(QString::number(distinctColours(runImage))));
         const RunPhase* ph = view->phaseAt(QPoint(view->width() / 2, view->height() / 4));
         QVERIFY(ph != nullptr);
         // Undo brings the first run back.
