@@ -1,6 +1,9 @@
 #include "framework_facts.h"
 
+#include "framework_stack.h"
 #include "text_match.h"
+
+#include <algorithm>
 
 #include <regex>
 
@@ -15,27 +18,18 @@ using text::lower;
 // hardware's native kernel; PyTorch-native stacks use FlashAttention-2 (SDPA, Triton).
 AttentionKernel attentionKernelOf(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
-    static const std::regex oldYear(R"(\b20(1\d|2[0-2])\b)");
-    if (std::regex_search(f, oldYear))
+    const FrameworkStack f = parseFrameworkStack(r.framework);
+    if (f.namesYearIn(2010, 2022) || f.predatesMegatron2022() || f.t5x)
         return AttentionKernel::Unfused;
-    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq", "t5x" })
-        if (has(f, older))
-            return AttentionKernel::Unfused;
-    for (const char* pytorch : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "torchtitan" })
-        if (has(f, pytorch))
-            return AttentionKernel::Flash2;
-    return AttentionKernel::Native;
+    return f.pytorchNative ? AttentionKernel::Flash2 : AttentionKernel::Native;
 }
 
 // JAX/XLA stacks compile the whole step into one program; PyTorch stacks issue kernels
 // from the host one by one unless the run says it captured CUDA graphs.
 bool runsCapturedGraphs(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
-    for (const char* xla : { "jax", "xla", "maxtext", "paxml", "t5x", "pathways" })
-        if (has(f, xla))
-            return true;
+    if (parseFrameworkStack(r.framework).xla)
+        return true;
     const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
     static const std::regex graphs(R"(cuda[ -]?graph)");
     static const std::regex noGraphs(R"((without|no|disabled?) cuda[ -]?graph)");
@@ -48,14 +42,8 @@ bool runsCapturedGraphs(const RunRecord& r)
 // XLA). Stacks dated before 2022 and the 2020-2021 forks recompute all layers or none.
 bool recomputesPartially(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
-    static const std::regex oldYear(R"(\b20(1\d|2[01])\b)");
-    if (std::regex_search(f, oldYear))
-        return false;
-    for (const char* older : { "megatron-lm v1", "megatron-deepspeed", "gpt-neox", "metaseq" })
-        if (has(f, older))
-            return false;
-    return true;
+    const FrameworkStack f = parseFrameworkStack(r.framework);
+    return !f.namesYearIn(2010, 2021) && !f.predatesMegatron2022();
 }
 
 // Sequence parallelism came in the same Megatron-LM release as partial recomputation
@@ -70,7 +58,7 @@ bool splitsSequenceAcrossTp(const RunRecord& r)
 // it used torch.compile; Megatron/NeMo (Transformer Engine) and JAX/XLA stacks fuse.
 bool usesFusedKernels(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
+    const FrameworkStack f = parseFrameworkStack(r.framework);
     const std::string context = lower(r.framework + " " + r.sourceRef + " " + r.notes + " " + r.parallelismNotes);
     // "torch.compile=off" or "without compile" names compile to say it was not used.
     static const std::regex compiled(R"(compile(?!\s*(=|:)?\s*(off|false|disabled)))");
@@ -82,10 +70,7 @@ bool usesFusedKernels(const RunRecord& r)
     // float8 scaling and casting"); torchtitan's float8 benchmarks all run compiled.
     if (has(lower(r.precision), "torchao") && !std::regex_search(context, notCompiled))
         return true;
-    for (const char* eager : { "composer", "llm-foundry", "fms-fsdp", "pytorch fsdp", "fairscale", "metaseq", "torchtitan" })
-        if (has(f, eager))
-            return false;
-    return true;
+    return !(f.pytorchNative || f.metaseq); // eager PyTorch stacks
 }
 
 namespace {
@@ -93,14 +78,13 @@ namespace {
 // NeMo's and Megatron-Bridge's performance recipes (pretrain_performance_optimizations).
 bool nemoPerformanceRecipe(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
-    return has(f, "nemo") || has(f, "megatron-bridge");
+    return parseFrameworkStack(r.framework).nemoOrBridge;
 }
 
 // Megatron-Bridge's mixture-of-experts performance recipes, and the Hopper parts they name.
 bool megatronBridgeMoe(const RunRecord& r)
 {
-    return has(lower(r.framework), "megatron-bridge") && r.experts.value_or(0) > 0;
+    return parseFrameworkStack(r.framework).megatronBridge && r.experts.value_or(0) > 0;
 }
 bool onHopper(const RunRecord& r)
 {
@@ -121,8 +105,8 @@ std::optional<Precision> gradientFormat(const RunRecord& r, Precision compute)
         return std::nullopt;
     if (nemoPerformanceRecipe(r))
         return Precision::BF16;
-    const std::string f = lower(r.framework);
-    if (compute == Precision::FP16 && (has(f, "megatron") || has(f, "gpt-neox")))
+    const FrameworkStack f = parseFrameworkStack(r.framework);
+    if (compute == Precision::FP16 && (f.megatron || f.gptNeox))
         return Precision::FP16;
     return std::nullopt;
 }
@@ -176,7 +160,7 @@ bool recipeDispatchesPerNode(const RunRecord& r)
 // 1F1B vs interleaved ratio, 1.28, is the one 8 micro-batches give).
 bool splitsReplicaBatchByPipelineRanks(const RunRecord& r)
 {
-    return has(lower(r.framework), "torchtitan");
+    return parseFrameworkStack(r.framework).torchtitan;
 }
 
 // Megatron-LM before its 2021 pipeline release had no gradient accumulation: --batch-size
@@ -186,9 +170,8 @@ bool splitsReplicaBatchByPipelineRanks(const RunRecord& r)
 // unstated micro-batch is then the whole replica batch.
 bool runsReplicaBatchInOnePass(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
-    static const std::regex oldMegatron(R"(megatron-lm (v1\b|\(?20(1\d|20)\b))");
-    return std::regex_search(f, oldMegatron);
+    const FrameworkStack f = parseFrameworkStack(r.framework);
+    return f.megatronLmMajor == 1 || (f.megatronLmYear >= 2010 && f.megatronLmYear <= 2020);
 }
 
 // Megatron-LM through 2022 reduced gradients with its 'local' DDP (the default
@@ -201,16 +184,14 @@ bool runsReplicaBatchInOnePass(const RunRecord& r)
 // pipelining, ZeRO-2/3 reduce from backward hooks (overlap_comm) and do overlap.
 bool reducesGradientsAfterBackward(const RunRecord& r)
 {
-    const std::string f = lower(r.framework);
-    for (const char* deepspeed : { "megatron-deepspeed", "gpt-neox" })
-        if (has(f, deepspeed)) {
-            static const std::regex hookedStage(R"((zero|stage)[- ]?[23]\b)");
-            return r.pp.value_or(1) > 1 || !std::regex_search(lower(r.zeroOrFsdp), hookedStage);
-        }
-    if (!has(f, "megatron-lm") || has(f, "core"))
+    const FrameworkStack f = parseFrameworkStack(r.framework);
+    if (f.deepSpeedFork) {
+        static const std::regex hookedStage(R"((zero|stage)[- ]?[23]\b)");
+        return r.pp.value_or(1) > 1 || !std::regex_search(lower(r.zeroOrFsdp), hookedStage);
+    }
+    if (!f.megatronLm || f.megatronCore)
         return false;
-    static const std::regex oldRelease(R"(\bv[123](\.\d+)*\b|\b20(1\d|2[0-2])\b)");
-    return std::regex_search(f, oldRelease);
+    return f.namesVersionIn(1, 3) || f.namesYearIn(2010, 2022);
 }
 
 // GPT-NeoX's logger through 2022 (megatron/training.py, later megatron/logging.py,
@@ -220,10 +201,10 @@ bool reducesGradientsAfterBackward(const RunRecord& r)
 // Megatron-DeepSpeed's hardware formula (24 x checkpoint factor x B s L h^2 (...)).
 bool logsNeoxFlops(const RunRecord& r)
 {
-    if (!has(lower(r.framework), "gpt-neox"))
+    if (!parseFrameworkStack(r.framework).gptNeox)
         return false;
-    static const std::regex laterYear(R"(\b20(2[3-9]|[3-9]\d)\b)");
-    return !std::regex_search(r.framework + " " + r.sourceRef, laterYear);
+    const std::vector<int> years = yearsNamedIn(r.framework + " " + r.sourceRef);
+    return std::none_of(years.begin(), years.end(), [](int y) { return y >= 2023; });
 }
 
 } // namespace dtsim
