@@ -35,24 +35,31 @@ double sourceFlopsPerToken(const Scenario& s, FlopRule rule)
         return 6.0 * countParameters(m, seq).active;
     if (rule == FlopRule::NeoxLogged) // get_flops: ff = total_params * 6, attn = s * h * L * 60
         return 6.0 * countParameters(m, seq).total + 60.0 * seq * m.hidden * m.layers;
-    // Full attention: 4 qd s per layer forward instead of dtsim's causal 2 qd (s + 1).
-    const ForwardFlops f = forwardFlopsPerToken(m, seq);
-    const double attentionFull = m.layers * 4.0 * m.queryDim() * seq;
-    const double layers = f.denseMatmul + f.expertMatmul + attentionFull;
+    const SourceForwardFlops f = sourceForwardFlopsPerToken(s);
+    const double layers = f.layers;
     double perToken = 3.0 * (layers + f.logits);
     if (rule == FlopRule::HardwareFullAttention && s.plan.recompute == Recompute::Full)
         perToken += layers; // the recomputed forward, logits excluded (Eq. 3)
     return perToken;
 }
 
-ReportedThroughput reportedThroughput(const RunRecord& r, const Scenario& s)
+SourceForwardFlops sourceForwardFlopsPerToken(const Scenario& s)
+{
+    const ModelSpec& m = s.model;
+    const int seq = s.training.seqLen;
+    const ForwardFlops f = forwardFlopsPerToken(m, seq);
+    const double attentionFull = m.layers * 4.0 * m.queryDim() * seq;
+    return { f.denseMatmul + f.expertMatmul + attentionFull, f.logits };
+}
+
+std::optional<MeasuredTokens> measuredTokensPerGpu(const RunRecord& r, const Scenario& s)
 {
     const double gpus = s.plan.gpus();
     const double tokensPerStep = s.training.tokensPerStep();
     if (r.tokensPerSPerGpu)
-        return { *r.tokensPerSPerGpu, "tokens_per_s_per_gpu" };
+        return MeasuredTokens { *r.tokensPerSPerGpu, "tokens_per_s_per_gpu" };
     if (r.tokensPerS)
-        return { *r.tokensPerS / gpus, "tokens_per_s" };
+        return MeasuredTokens { *r.tokensPerS / gpus, "tokens_per_s" };
     if (r.stepTime && *r.stepTime > 0) {
         // The run's own batch (before dtsim rounds micro-batches).
         double tokens = r.globalBatchTokens.value_or(0);
@@ -60,11 +67,17 @@ ReportedThroughput reportedThroughput(const RunRecord& r, const Scenario& s)
             tokens = *r.globalBatchSeqs * s.training.seqLen;
         if (tokens <= 0)
             tokens = tokensPerStep;
-        return { tokens / *r.stepTime / gpus, "step_time_s" };
+        return MeasuredTokens { tokens / *r.stepTime / gpus, "step_time_s" };
     }
     if (r.samplesPerS)
-        return { *r.samplesPerS * s.training.seqLen / gpus, "samples_per_s" };
+        return MeasuredTokens { *r.samplesPerS * s.training.seqLen / gpus, "samples_per_s" };
+    return std::nullopt;
+}
 
+ReportedThroughput reportedThroughput(const RunRecord& r, const Scenario& s)
+{
+    if (const std::optional<MeasuredTokens> t = measuredTokensPerGpu(r, s))
+        return { t->tokensPerSecondPerGpu, t->basis };
     const FlopRule rule = flopRuleOf(r);
     const bool fp8 = s.training.precision == Precision::FP8;
     double peak = (fp8 ? r.peakFp8Tflops : r.peakBf16Tflops).value_or(0) * 1e12;

@@ -26,6 +26,23 @@ FlopRule flopRuleOf(const RunRecord& r);
 // FLOPs per trained token under a source's rule, for the run's model and recompute.
 double sourceFlopsPerToken(const Scenario& s, FlopRule rule);
 
+// Forward FLOPs per token as the sources count them: attention full (4 qd s per layer,
+// not dtsim's causal 2 qd (s + 1)), and the logits apart (Narayanan Eq. 3 does not
+// recompute them).
+struct SourceForwardFlops {
+    double layers = 0;
+    double logits = 0;
+};
+SourceForwardFlops sourceForwardFlopsPerToken(const Scenario& s);
+
+// Tokens/s per GPU from what the row measured in tokens or time (tokens/s per GPU,
+// tokens/s, step time, samples/s), before any FLOP-based field; empty when it gives none.
+struct MeasuredTokens {
+    double tokensPerSecondPerGpu = 0;
+    std::string basis;
+};
+std::optional<MeasuredTokens> measuredTokensPerGpu(const RunRecord& r, const Scenario& s);
+
 struct ReportedThroughput {
     std::optional<double> tokensPerSecondPerGpu;
     std::string basis; // which reported field it came from

@@ -2,6 +2,7 @@
 
 #include "../scenario_limits.h"
 #include "../scenario_rules.h"
+#include "reported_throughput.h"
 
 #include "../loader/hardware_loader.h"
 #include "../memory.h"
@@ -206,19 +207,12 @@ bool impliesRecomputation(const RunRecord& r, const Scenario& s)
 {
     if (!r.tflopsPerGpu || *r.tflopsPerGpu <= 0)
         return false;
-    const double gpus = s.plan.gpus();
-    double tokensPerGpu = 0;
-    if (r.tokensPerSPerGpu)
-        tokensPerGpu = *r.tokensPerSPerGpu;
-    else if (r.tokensPerS)
-        tokensPerGpu = *r.tokensPerS / gpus;
-    else if (r.stepTime && *r.stepTime > 0)
-        tokensPerGpu = s.training.tokensPerStep() / *r.stepTime / gpus;
-    if (tokensPerGpu <= 0)
+    const std::optional<MeasuredTokens> measured = measuredTokensPerGpu(r, s);
+    if (!measured || measured->tokensPerSecondPerGpu <= 0)
         return false;
-    const double implied = *r.tflopsPerGpu * 1e12 / tokensPerGpu;
-    const ForwardFlops f = forwardFlopsPerToken(s.model, s.training.seqLen);
-    const double forward = f.denseMatmul + f.expertMatmul + f.logits + s.model.layers * 4.0 * s.model.queryDim() * s.training.seqLen;
+    const double implied = *r.tflopsPerGpu * 1e12 / measured->tokensPerSecondPerGpu;
+    const SourceForwardFlops f = sourceForwardFlopsPerToken(s);
+    const double forward = f.layers + f.logits;
     return implied > 3.5 * forward;
 }
 
