@@ -40,8 +40,6 @@ std::vector<std::string> sourceFiles()
     return files;
 }
 
-bool inRegistryFolder(const std::string& file) { return file.find("/simcore/fields/") != std::string::npos; }
-
 // "cluster.tiers[0].latency" -> "cluster.tiers[].latency"
 std::string withoutIndices(const std::string& path) { return std::regex_replace(path, std::regex(R"(\[[0-9]+\])"), "[]"); }
 

@@ -13,8 +13,9 @@ void addTrainingFields(std::vector<FieldDef>& f);
 void addHardwareFields(std::vector<FieldDef>& f);
 void addClusterFields(std::vector<FieldDef>& f);
 void addParallelFields(std::vector<FieldDef>& f);
-// Reliability, cost and workload: read by their own loaders; declared here for the
-// panel and the docs.
+void addReliabilityFields(std::vector<FieldDef>& f);
+// The FLOP budget, the cost section and the shared cluster's panel fields (the
+// workload section's lists have their own loader).
 void addRunFields(std::vector<FieldDef>& f);
 
 } // namespace dtsim::fields

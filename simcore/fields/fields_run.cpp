@@ -1,6 +1,6 @@
-// Panel fields of the run: the FLOP budget (a view of the tokens), and the reliability,
-// cost and shared-cluster fields the panel shows (their sections have their own
-// loaders: reliability_loader, cost_loader, workload_loader).
+// The run's fields: the FLOP budget (a view of the tokens), the `cost` section, and the
+// shared-cluster fields the panel shows (the `workload` section has its own loader,
+// workload_loader, for its lists of projects and jobs).
 #include "field_builder.h"
 #include "field_tables.h"
 
@@ -30,37 +30,6 @@ void addRunFields(std::vector<FieldDef>& f)
             .panel("Run", "FLOP budget", 1e-3, 1e11, SliderScale::Log,
                 "Training compute; sets the tokens to budget / (3 x forward FLOPs per token).")
             .shown("e21 FLOP", 1e21));
-
-    f.push_back(flag("reliability.async_checkpoint").bind(&Scenario::reliability, &ReliabilitySpec::asyncCheckpoint)
-            .panel("Reliability", "Asynchronous checkpoints", 0, 1, SliderScale::Linear,
-                "Copy the state to host memory and flush it to storage in the background: training stalls only for the copy."));
-    f.push_back(quantity("reliability.checkpoint_interval", Dimension::Seconds, "s").bind(&Scenario::reliability, &ReliabilitySpec::checkpointInterval)
-            .panel("Reliability", "Checkpoint interval (0 = optimal)", 0, 10000, SliderScale::Linear,
-                "Training time between checkpoints. 0 uses Young's optimum sqrt(2 x checkpoint stall x cluster MTBF).")
-            .shown("min", 60));
-    f.push_back(quantity("reliability.storage_write_bandwidth", Dimension::BytesPerSecond, "B/s")
-            .bind(&Scenario::reliability, &ReliabilitySpec::storageWriteBandwidth)
-            .panel("Reliability", "Storage write (0 = default)", 0, 1e6, SliderScale::Linear,
-                "Aggregate checkpoint write bandwidth of the job's storage. 0: 427 MB/s per GPU (Llama 3's Tectonic peak).")
-            .shown("GB/s", 1e9));
-    f.push_back(flag("reliability.spares").bind(&Scenario::reliability, &ReliabilitySpec::spares)
-            .panel("Reliability", "Hot spares", 0, 1, SliderScale::Linear,
-                "Keep 1% spare nodes powered: a failed node is replaced in 5 minutes instead of about an hour."));
-    f.push_back(quantity("reliability.straggler_slowdown", Dimension::Count, "").bind(&Scenario::reliability, &ReliabilitySpec::stragglerSlowdown)
-            .panel("Reliability", "One slow GPU", 0, 100, SliderScale::Linear, "One GPU slower by this much slows every synchronous step by as much.")
-            .shown("%", 0.01));
-    f.push_back(flag("reliability.backup_workers").bind(&Scenario::reliability, &ReliabilitySpec::backupWorkers)
-            .panel("Reliability", "Backup workers", 0, 1, SliderScale::Linear,
-                "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs."));
-    f.push_back(quantity("reliability.degraded_link.bandwidth_fraction", Dimension::Count, "")
-            .bind(&Scenario::reliability, &ReliabilitySpec::degradedLinkFraction)
-            .panel("Reliability", "Degraded scale-out link", 1, 100, SliderScale::Linear,
-                "One scale-out link at this share of its bandwidth (100% = healthy); rings and all-to-alls run at their slowest link's pace.")
-            .shown("%", 0.01)
-            .edit([](Scenario& s, double v) {
-                s.reliability.degradedLinkFraction = v;
-                s.reliability.degradedLinkLevel = LinkLevel::ScaleOut;
-            }));
 
     // --- cost: all optional; docs/cost.md explains the model ---------------------
     // Prices and factors left at 0 take the shipped defaults (resources/cost/cost.yaml).

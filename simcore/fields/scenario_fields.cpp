@@ -46,7 +46,17 @@ const std::vector<SectionDef>& scenarioSections()
                 sc.cluster.tiers[std::size_t(i)] = NetworkTier {};
         };
         add("parallel", SectionKind::Map, false, "pure data parallel", "how the work is split");
-        add("reliability", SectionKind::External, false, "defaults below", "failures, checkpoints, chaos events");
+        SectionDef* rel = add("reliability", SectionKind::Map, false, "defaults below", "failures, checkpoints, chaos events");
+        rel->written = [](const Scenario& sc) { return !(sc.reliability == ReliabilitySpec {}); };
+        rel->docIntro = "All optional; docs/reliability.md explains the model. Defaults come from\n"
+                        "`resources/reliability/reliability.yaml`.";
+        SectionDef* link = add("reliability.degraded_link", SectionKind::Group, false, "healthy", "one link at a share of its bandwidth");
+        link->written = [](const Scenario& sc) { return sc.reliability.degradedLinkFraction < 1; };
+        SectionDef* chaos = add("reliability.chaos", SectionKind::List, false, "none", "injected events");
+        chaos->maxEntries = 1 << 20;
+        chaos->written = [](const Scenario& sc) { return !sc.reliability.chaos.empty(); };
+        chaos->entries = [](const Scenario& sc) { return int(sc.reliability.chaos.size()); };
+        chaos->resize = [](Scenario& sc, int n) { sc.reliability.chaos.assign(std::size_t(n), ChaosEvent {}); };
         SectionDef* cost = add("cost", SectionKind::Map, false, "rent on demand, us-average", "prices, energy, carbon");
         cost->written = [](const Scenario& sc) { return !(sc.cost == CostSpec {}); };
         cost->docIntro = "All optional; docs/cost.md explains the model. Defaults come from\n"
@@ -69,6 +79,7 @@ const std::vector<FieldDef>& scenarioFields()
         fields::addClusterFields(f);
         fields::addTrainingFields(f);
         fields::addParallelFields(f);
+        fields::addReliabilityFields(f);
         fields::addRunFields(f);
         return f;
     }();

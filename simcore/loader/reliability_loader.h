@@ -10,10 +10,4 @@ namespace dtsim {
 // mitigation sizes and storage defaults, each with its source.
 FailureRates loadFailureRates(const std::string& path);
 
-// Reads a scenario's optional `reliability:` section.
-void readReliabilitySection(YamlReader& r, const YAML::Node& n, ReliabilitySpec& spec);
-
-// The section as YAML, for the scenario writer; nothing when everything is default.
-void writeReliabilitySection(YAML::Emitter& y, const ReliabilitySpec& spec);
-
 } // namespace dtsim

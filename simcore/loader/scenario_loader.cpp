@@ -82,10 +82,7 @@ private:
         case SectionKind::External:
             if (!n)
                 return;
-            if (key == "reliability")
-                readReliabilitySection(r, n, s.reliability);
-            else
-                readWorkloadSection(r, n, s.workload);
+            readWorkloadSection(r, n, s.workload); // the one section with its own loader (lists of projects and jobs)
             return;
         }
     }

@@ -69,10 +69,7 @@ void writeSubsection(YAML::Emitter& y, const Scenario& s, const SectionDef& sub)
         y << YAML::EndSeq;
         return;
     case SectionKind::External:
-        if (sub.path == "reliability")
-            writeReliabilitySection(y, s.reliability);
-        else
-            writeWorkloadSection(y, s.workload);
+        writeWorkloadSection(y, s.workload); // the one section with its own writer (lists of projects and jobs)
         return;
     }
 }

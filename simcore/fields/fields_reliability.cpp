@@ -1,0 +1,115 @@
+// The `reliability` section: checkpoints, storage, mitigations, a degraded link and
+// injected chaos events (docs/reliability.md explains the model).
+#include "field_builder.h"
+#include "field_tables.h"
+
+namespace dtsim::fields {
+
+namespace {
+
+// A ReliabilitySpec member, left out of the file at its default of 0 (the shipped value).
+Field shippedUnlessSet(std::string path, Dimension dim, std::string unit, double ReliabilitySpec::*member, std::string byDefault,
+    std::string help)
+{
+    return std::move(quantity(std::move(path), dim, std::move(unit)).bind(&Scenario::reliability, member)
+                         .byDefault(std::move(byDefault)).help(std::move(help))
+                         .writtenWhen([member](const Scenario& s, int) { return s.reliability.*member > 0; }));
+}
+
+template <typename T>
+Field& bindChaos(Field& f, T ChaosEvent::*member)
+{
+    return f.access([member](const Scenario& s, int i) { return static_cast<double>(s.reliability.chaos[std::size_t(i)].*member); },
+        [member](Scenario& s, double v, int i) { s.reliability.chaos[std::size_t(i)].*member = fromDouble<T>(v); });
+}
+
+bool straggler(const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].kind == ChaosEvent::Kind::Straggler; }
+
+} // namespace
+
+void addReliabilityFields(std::vector<FieldDef>& f)
+{
+    f.push_back(shippedUnlessSet("reliability.storage_write_bandwidth", Dimension::BytesPerSecond, "B/s",
+        &ReliabilitySpec::storageWriteBandwidth, "427 MB/s per GPU", "aggregate checkpoint write bandwidth")
+            .typeText("bandwidth")
+            .panel("Reliability", "Storage write (0 = default)", 0, 1e6, SliderScale::Linear,
+                "Aggregate checkpoint write bandwidth of the job's storage. 0: 427 MB/s per GPU (Llama 3's Tectonic peak).")
+            .shown("GB/s", 1e9));
+    f.push_back(shippedUnlessSet("reliability.storage_read_bandwidth", Dimension::BytesPerSecond, "B/s",
+        &ReliabilitySpec::storageReadBandwidth, "427 MB/s per GPU", "aggregate reload bandwidth")
+            .typeText("bandwidth"));
+    f.push_back(flag("reliability.async_checkpoint").byDefault("`false`").help("stage in host memory, flush in the background")
+            .bind(&Scenario::reliability, &ReliabilitySpec::asyncCheckpoint)
+            .panel("Reliability", "Asynchronous checkpoints", 0, 1, SliderScale::Linear,
+                "Copy the state to host memory and flush it to storage in the background: training stalls only for the copy."));
+    f.push_back(shippedUnlessSet("reliability.staging_bandwidth", Dimension::BytesPerSecond, "B/s", &ReliabilitySpec::stagingBandwidth,
+        "25 GB/s", "per GPU, device to host (async only)")
+            .typeText("bandwidth"));
+    f.push_back(shippedUnlessSet("reliability.checkpoint_interval", Dimension::Seconds, "s", &ReliabilitySpec::checkpointInterval,
+        "Young's optimum", "training time between checkpoints (rounded to whole steps)")
+            .typeText("time")
+            .panel("Reliability", "Checkpoint interval (0 = optimal)", 0, 10000, SliderScale::Linear,
+                "Training time between checkpoints. 0 uses Young's optimum sqrt(2 x checkpoint stall x cluster MTBF).")
+            .shown("min", 60));
+    f.push_back(flag("reliability.spares").byDefault("`true`").help("hot spares: 5 min to replace a node instead of 1 h")
+            .bind(&Scenario::reliability, &ReliabilitySpec::spares)
+            .panel("Reliability", "Hot spares", 0, 1, SliderScale::Linear,
+                "Keep 1% spare nodes powered: a failed node is replaced in 5 minutes instead of about an hour."));
+    f.push_back(quantity("reliability.straggler_slowdown", Dimension::Count, "", Bound::NonNegative).byDefault("`0`")
+            .help("one GPU slower by this fraction (0.15 = 15%)")
+            .bind(&Scenario::reliability, &ReliabilitySpec::stragglerSlowdown)
+            .panel("Reliability", "One slow GPU", 0, 100, SliderScale::Linear, "One GPU slower by this much slows every synchronous step by as much.")
+            .shown("%", 0.01));
+    f.push_back(flag("reliability.backup_workers").byDefault("`false`").help("4% extra ranks hide the straggler")
+            .bind(&Scenario::reliability, &ReliabilitySpec::backupWorkers)
+            .panel("Reliability", "Backup workers", 0, 1, SliderScale::Linear,
+                "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs."));
+
+    // --- reliability.degraded_link ---------------------------------------------------
+    f.push_back(choice("reliability.degraded_link.level", { { "scale_out", int(LinkLevel::ScaleOut) }, { "scale_up", int(LinkLevel::ScaleUp) } })
+            .byDefault("`scale_out`").help("which fabric the slow link is on")
+            .bind(&Scenario::reliability, &ReliabilitySpec::degradedLinkLevel));
+    f.push_back(quantity("reliability.degraded_link.bandwidth_fraction", Dimension::Count, "").required().typeText("0-1")
+            .byDefault("required").help("the link's share of its bandwidth")
+            .bind(&Scenario::reliability, &ReliabilitySpec::degradedLinkFraction)
+            .check([](const Scenario&, double v, int) { return v > 1 ? "a fraction must be at most 1 (write 0.15 for 15%)" : ""; })
+            .panel("Reliability", "Degraded scale-out link", 1, 100, SliderScale::Linear,
+                "One scale-out link at this share of its bandwidth (100% = healthy); rings and all-to-alls run at their slowest link's pace.")
+            .shown("%", 0.01)
+            .edit([](Scenario& s, double v) {
+                s.reliability.degradedLinkFraction = v;
+                s.reliability.degradedLinkLevel = LinkLevel::ScaleOut;
+            }));
+
+    // --- reliability.chaos[] -----------------------------------------------------------
+    {
+        Field at = quantity("reliability.chaos[].at", Dimension::Seconds, "s", Bound::NonNegative);
+        bindChaos(at, &ChaosEvent::atSeconds);
+        f.push_back(std::move(at.required().typeText("time").byDefault("required").help("wall-clock time since the start")));
+    }
+    {
+        Field kind = choice("reliability.chaos[].event", { { "failure", int(ChaosEvent::Kind::Failure) },
+                                                             { "straggler", int(ChaosEvent::Kind::Straggler) },
+                                                             { "corrupt_checkpoint", int(ChaosEvent::Kind::CorruptCheckpoint) } });
+        bindChaos(kind, &ChaosEvent::kind);
+        f.push_back(std::move(kind.required().byDefault("required").help("what happens")));
+    }
+    f.push_back(text("reliability.chaos[].target").byDefault("empty").help("a label such as `switch leaf-7`")
+            .text([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].target; },
+                [](Scenario& s, const std::string& v, int i) { s.reliability.chaos[std::size_t(i)].target = v; })
+            .writtenWhen([](const Scenario& s, int i) { return !s.reliability.chaos[std::size_t(i)].target.empty(); }));
+    {
+        Field slow = quantity("reliability.chaos[].slowdown", Dimension::Count, "");
+        bindChaos(slow, &ChaosEvent::slowdown);
+        f.push_back(std::move(slow.typeText("number > 0").byDefault("straggler: required").help("the straggler's fractional slowdown from then on")
+                .derived([](const Scenario& s, int i) {
+                    return straggler(s, i) ? DerivedDefault::fail("reliability.chaos[" + std::to_string(i) + "].slowdown",
+                                                 "a straggler needs its slowdown (0.15 for 15% slower)")
+                                           : DerivedDefault::of(0);
+                })
+                .check([](const Scenario& s, double, int i) { return straggler(s, i) ? "" : "only a straggler event has a slowdown"; })
+                .writtenWhen(straggler)));
+    }
+}
+
+} // namespace dtsim::fields
