@@ -3,6 +3,7 @@
 #include "simcore/step.h"
 #include "simcore/timeline/timeline.h"
 #include "test_data.h"
+#include "simcore/timeline/critical_path.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,6 +45,37 @@ int countKind(const Trace& t, int row, TaskKind k)
 class TestTimeline : public QObject {
     Q_OBJECT
 private slots:
+    void criticalPathRunsFromStartToEnd()
+    {
+        // A chain of events, each starting where the one before ends, from the step's
+        // first start to its last end (the Timeline tab draws it; simcore computes it).
+        for (const char* name : { "llama2-7b-8xa100", "gpt3-175b-a100" }) {
+            const Trace t = simulateTimeline(test::preset(name), test::calibration());
+            const std::vector<char> critical = criticalPath(t);
+            QCOMPARE(critical.size(), t.events.size());
+            std::vector<const TraceEvent*> path;
+            double lastEnd = 0;
+            for (std::size_t i = 0; i < t.events.size(); ++i) {
+                lastEnd = std::max(lastEnd, t.events[i].start + t.events[i].duration);
+                if (critical[i])
+                    path.push_back(&t.events[i]);
+            }
+            QVERIFY2(path.size() >= 3, name);
+            std::sort(path.begin(), path.end(), [](const TraceEvent* a, const TraceEvent* b) { return a->start < b->start; });
+            const double eps = 1e-9 * t.totalTime;
+            QVERIFY2(std::abs(path.back()->start + path.back()->duration - lastEnd) <= eps, name);
+            // One chain: no two of its events overlap (a gap is a message in flight or a wait),
+            // and its events fill most of the step.
+            double busy = path.front()->duration;
+            for (std::size_t k = 1; k < path.size(); ++k) {
+                QVERIFY2(path[k - 1]->start + path[k - 1]->duration <= path[k]->start + eps, name);
+                busy += path[k]->duration;
+            }
+            QVERIFY2(busy > 0.5 * lastEnd, qPrintable(QString("%1: the path is busy %2 of %3 s").arg(name).arg(busy).arg(lastEnd)));
+            QVERIFY2(path.front()->start <= eps, qPrintable(QString("%1: the path starts at %2 s, not at the step's start").arg(name).arg(path.front()->start)));
+        }
+    }
+
     void agreesWithTheAnalyticalEngineOnEveryPreset()
     {
         for (const std::string& name : test::presetNames()) {

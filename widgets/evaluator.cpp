@@ -1,4 +1,5 @@
 #include "evaluator.h"
+#include "simcore/timeline/critical_path.h"
 #include "simcore/planner/sync_wall.h"
 
 #include "simcore/step.h"
@@ -209,8 +210,11 @@ void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, Ti
                     + formatCount(kMaxTimelineBars) + ": show fewer steps, or one row per stage";
                 return t;
             }
-            if (!cancel->load())
-                t.trace = std::make_shared<const Trace>(simulateTimeline(s, cal, o));
+            if (!cancel->load()) {
+                Trace trace = simulateTimeline(s, cal, o);
+                trace.critical = criticalPath(trace); // here on the worker, not in the view
+                t.trace = std::make_shared<const Trace>(std::move(trace));
+            }
             return t;
         },
         [this, job](const TimelineResult& t) {

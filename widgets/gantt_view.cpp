@@ -52,7 +52,8 @@ void GanttView::setTrace(std::shared_ptr<const Trace> t)
     const bool first = !m_trace;
     m_trace = std::move(t);
     layoutLanes();
-    computeCriticalPath();
+    // The path comes with the trace (criticalPath, computed on the worker).
+    m_critical = m_trace && m_trace->critical.size() == m_trace->events.size() ? m_trace->critical : std::vector<char>(m_trace ? m_trace->events.size() : 0, 0);
     if (m_trace && (first || m_axis.end() > m_trace->totalTime * 1.5 || m_axis.start() >= m_trace->totalTime))
         fit();
     update();
@@ -84,40 +85,6 @@ void GanttView::layoutLanes()
     }
     m_contentHeight = y;
     setMinimumHeight(std::min(900, y + kLegendHeight + 10));
-}
-
-void GanttView::computeCriticalPath()
-{
-    m_critical.assign(m_trace ? m_trace->events.size() : 0, 0);
-    if (!m_trace || m_trace->events.empty())
-        return;
-    // Walk back from the event that ends last: each step takes an event (any row)
-    // ending where the current one starts, preferring the same row.
-    const auto& ev = m_trace->events;
-    std::vector<int> byEnd(ev.size());
-    for (int i = 0; i < int(ev.size()); ++i)
-        byEnd[i] = i;
-    std::sort(byEnd.begin(), byEnd.end(), [&](int a, int b) { return ev[a].start + ev[a].duration < ev[b].start + ev[b].duration; });
-    int cur = byEnd.back();
-    const double eps = 1e-9 * std::max(1.0, m_trace->totalTime);
-    for (int guard = 0; guard < int(ev.size()); ++guard) {
-        m_critical[cur] = 1;
-        const double start = ev[cur].start;
-        if (start <= eps)
-            break;
-        auto it = std::lower_bound(byEnd.begin(), byEnd.end(), start - eps,
-            [&](int i, double t) { return ev[i].start + ev[i].duration < t; });
-        int best = -1;
-        for (; it != byEnd.end() && ev[*it].start + ev[*it].duration <= start + eps; ++it) {
-            if (*it == cur)
-                continue;
-            if (best < 0 || ev[*it].row == ev[cur].row)
-                best = *it;
-        }
-        if (best < 0)
-            break;
-        cur = best;
-    }
 }
 
 void GanttView::fit()

@@ -46,7 +46,6 @@ private:
         std::vector<int> events; // indices into the trace, by start
     };
     void layoutLanes();
-    void computeCriticalPath();
     double timeAt(double x, int width) const;
     double xAt(double t, int width) const;
     void paint(QPainter& p, const QSize& size);

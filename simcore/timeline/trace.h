@@ -35,6 +35,7 @@ struct Trace {
     double totalTime = 0; // of all steps
     int stages = 1;
     int ranksPerStage = 1;
+    std::vector<char> critical; // per event, 1 on the critical path (criticalPath); empty until computed
 };
 
 // Chrome Trace Event JSON ({"traceEvents": [...]}, microseconds), for Perfetto and
