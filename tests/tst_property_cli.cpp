@@ -1,7 +1,10 @@
 // Random values, extremes among them, in every field of every preset, through every
-// command of dtsim-cli, each run with a time limit of 2 s of CPU (measured on the child,
-// so other tests running beside it do not count; a hang is stopped at 20 s of wall
-// time). The property: the command
+// command of dtsim-cli, each run with a limit of 5 s of CPU (measured on the child; a
+// hang is stopped at 20 s of wall time). The limit catches an input that sends a
+// command into a runaway loop (a billion-sequence batch once took 15 s), not speed: the
+// largest legitimate case, a 1000-point idealized K80 frontier on both cores, takes
+// 1.6 s of CPU alone and 2.2-2.6 s beside the sanitizer and fuzzing jobs; speed is
+// `dtsim-cli bench`'s to report. The property: the command
 // either exits 0 with finite, non-negative results, or exits 2 with a message that
 // names where the bad input is (the file and line, the --set, or the option) and the
 // field; never a signal, a hang, a NaN or an infinity.
@@ -176,8 +179,8 @@ private slots:
                     }
                 if (r.cpuSeconds > slowest)
                     slowest = r.cpuSeconds, slowestLine = line;
-                if (r.timedOut || r.cpuSeconds > test::scaledMs(2000) / 1000.0) {
-                    problems << QString("over 2 s (%1 s of CPU): ").arg(r.cpuSeconds, 0, 'f', 2) + line;
+                if (r.timedOut || r.cpuSeconds > test::scaledMs(5000) / 1000.0) {
+                    problems << QString("over 5 s (%1 s of CPU): ").arg(r.cpuSeconds, 0, 'f', 2) + line;
                 } else if (r.code == 0) {
                     ++accepted;
                     if (args.contains("--json")) {
@@ -223,8 +226,8 @@ private slots:
                 points[rng() % 6], "--mode", modes[rng() % 3] };
             const test::CliRun r = test::runCli(args, test::scaledMs(20000));
             const QString line = "dtsim-cli " + args.join(' ');
-            if (r.timedOut || r.cpuSeconds > test::scaledMs(2000) / 1000.0)
-                problems << QString("over 2 s (%1 s of CPU): ").arg(r.cpuSeconds, 0, 'f', 2) + line;
+            if (r.timedOut || r.cpuSeconds > test::scaledMs(5000) / 1000.0)
+                problems << QString("over 5 s (%1 s of CPU): ").arg(r.cpuSeconds, 0, 'f', 2) + line;
             else if (r.code == 0) {
                 const QString bad = badNumber(QJsonDocument::fromJson(r.out).object(), "");
                 if (!bad.isEmpty())
