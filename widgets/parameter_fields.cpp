@@ -15,25 +15,34 @@ const QStringList kGroupOrder { "Model", "Batch", "Parallelism", "Hardware", "Ne
 
 int clampedIndex(double v, std::size_t count) { return std::clamp(static_cast<int>(std::lround(v)), 0, int(count) - 1); }
 
-// A choice among names, stored as an index into `values` of the field.
-void asChoice(FieldSpec& spec, const FieldDef& f, std::vector<int> values, QStringList names)
+// The field's own edit rule when it has one (scenario_rules), else its plain setter.
+void applyEdit(const FieldDef& f, Scenario& s, double v)
+{
+    if (f.edit)
+        f.edit(s, v);
+    else
+        f.set(s, v, 0);
+}
+
+// A combo box over `names` (the row's value is an index into them).
+void listChoice(FieldSpec& spec, QStringList names)
 {
     spec.kind = FieldKind::Choice;
     spec.choices = std::move(names);
     spec.min = 0;
     spec.max = spec.choices.size() - 1;
+}
+
+// A choice among names, stored as an index into `values` of the field.
+void asChoice(FieldSpec& spec, const FieldDef& f, std::vector<int> values, QStringList names)
+{
+    listChoice(spec, std::move(names));
     spec.get = [&f, values](const Scenario& s) {
         const int v = static_cast<int>(std::lround(f.get(s, 0)));
         const auto it = std::find(values.begin(), values.end(), v);
         return it == values.end() ? 0.0 : double(it - values.begin());
     };
-    spec.set = [&f, values](Scenario& s, double index) {
-        const double v = values[std::size_t(clampedIndex(index, values.size()))];
-        if (f.edit)
-            f.edit(s, v);
-        else
-            f.set(s, v, 0);
-    };
+    spec.set = [&f, values](Scenario& s, double index) { applyEdit(f, s, values[std::size_t(clampedIndex(index, values.size()))]); };
 }
 
 QStringList labelsOr(const FieldDef& f, QStringList names)
@@ -65,12 +74,7 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         spec.logScale = f.panel.slider == SliderScale::Log;
         spec.tooltip = QString::fromStdString(f.panel.tooltip.empty() ? f.help : f.panel.tooltip);
         spec.get = [&f](const Scenario& s) { return f.get(s, 0); };
-        spec.set = [&f](Scenario& s, double v) {
-            if (f.edit)
-                f.edit(s, v);
-            else
-                f.set(s, v, 0);
-        };
+        spec.set = [&f](Scenario& s, double v) { applyEdit(f, s, v); };
         switch (f.type) {
         case FieldType::Integer:
             spec.kind = FieldKind::Integer;
@@ -102,10 +106,7 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
             QStringList ids;
             for (const HardwareSpec& h : catalog)
                 ids << QString::fromStdString(h.id);
-            spec.kind = FieldKind::Choice;
-            spec.choices = ids;
-            spec.min = 0;
-            spec.max = ids.size() - 1;
+            listChoice(spec, ids);
             spec.get = [catalog](const Scenario& s) {
                 for (std::size_t i = 0; i < catalog.size(); ++i)
                     if (catalog[i].id == s.hardware.id)
@@ -121,10 +122,7 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
             QStringList names;
             for (const std::string& r : regions)
                 names << QString::fromStdString(r);
-            spec.kind = FieldKind::Choice;
-            spec.choices = names;
-            spec.min = 0;
-            spec.max = names.size() - 1;
+            listChoice(spec, names);
             spec.get = [&f, regions](const Scenario& s) {
                 const auto it = std::find(regions.begin(), regions.end(), f.getText(s, 0));
                 return it == regions.end() ? 0.0 : double(it - regions.begin());

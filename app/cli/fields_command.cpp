@@ -45,9 +45,9 @@ int runFields(const QStringList& args)
     }
     QJsonArray list;
     for (const FieldDef& f : scenarioFields()) {
-        if (!f.inFile() || findSection(std::string(sectionOf(f.path)))
-                && findSection(std::string(sectionOf(f.path)))->kind == SectionKind::External)
-            continue;
+        const SectionDef* section = findSection(std::string(sectionOf(f.path)));
+        if (!f.inFile() || (section && section->kind == SectionKind::External))
+            continue; // a view of other fields, or read by the workload section's own loader
         QJsonArray choices;
         for (const ChoiceName& c : f.choices)
             choices.append(QString::fromStdString(c.name));

@@ -36,6 +36,9 @@ std::vector<ChoiceName> rankOrderNames()
     return names;
 }
 
+// First and last stage sizes are written together, or neither (an even split).
+bool unevenStages(const Scenario& s, int) { return s.plan.firstStageLayers > 0 || s.plan.lastStageLayers > 0; }
+
 Field degree(std::string path, int ParallelPlan::*member, std::string label, std::string tooltip)
 {
     return std::move(integer(std::move(path)).byDefault("`1`").bind(&Scenario::plan, member)
@@ -98,7 +101,7 @@ void addParallelFields(std::vector<FieldDef>& f)
             .help("layers on the first pipeline stage, which also runs the embedding (Megatron-Core's "
                   "`--decoder-first-pipeline-num-layers`); set together with `last_stage_layers`; the middle stages split the rest evenly")
             .bind(&Scenario::plan, &ParallelPlan::firstStageLayers)
-            .writtenWhen([](const Scenario& s, int) { return s.plan.firstStageLayers > 0 || s.plan.lastStageLayers > 0; })
+            .writtenWhen(unevenStages)
             .panel("Parallelism", "First-stage layers (0 = even)", 0, 1000, SliderScale::Linear,
                 "Layers on the first pipeline stage, which also runs the embedding. Set with the last stage's: "
                 "Llama 3 puts one layer fewer on each end (0 splits all stages evenly)."));
@@ -106,7 +109,7 @@ void addParallelFields(std::vector<FieldDef>& f)
             .help("layers on the last stage, which also runs the output layer and the loss; Llama 3 puts 7 on each end of 126 "
                   "layers over 16 stages")
             .bind(&Scenario::plan, &ParallelPlan::lastStageLayers)
-            .writtenWhen([](const Scenario& s, int) { return s.plan.firstStageLayers > 0 || s.plan.lastStageLayers > 0; })
+            .writtenWhen(unevenStages)
             .panel("Parallelism", "Last-stage layers (0 = even)", 0, 1000, SliderScale::Linear,
                 "Layers on the last pipeline stage, which also runs the output layer and the loss."));
     f.push_back(integer("parallel.zero").min(0).typeText("0-3").byDefault("`0`").help("ZeRO stage / FSDP (3)")

@@ -3,6 +3,7 @@
 #include "field_tables.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -86,14 +87,6 @@ const std::vector<FieldDef>& scenarioFields()
     return fields;
 }
 
-const FieldDef* findField(std::string_view path)
-{
-    for (const FieldDef& f : scenarioFields())
-        if (f.path == path)
-            return &f;
-    return nullptr;
-}
-
 const SectionDef* findSection(std::string_view path)
 {
     for (const SectionDef& s : scenarioSections())
@@ -119,22 +112,34 @@ std::string_view keyOf(std::string_view path)
     return dot == std::string_view::npos ? path : path.substr(dot + 1);
 }
 
-std::vector<const FieldDef*> fieldsIn(std::string_view section)
+// Both indexes are built once: the loader, the writer and checkScenario (every edit)
+// walk them section by section.
+const std::vector<const FieldDef*>& fieldsIn(std::string_view section)
 {
-    std::vector<const FieldDef*> out;
-    for (const FieldDef& f : scenarioFields())
-        if (f.inFile() && sectionOf(f.path) == section)
-            out.push_back(&f);
-    return out;
+    static const std::map<std::string, std::vector<const FieldDef*>, std::less<>> index = [] {
+        std::map<std::string, std::vector<const FieldDef*>, std::less<>> m;
+        for (const FieldDef& f : scenarioFields())
+            if (f.inFile())
+                m[std::string(sectionOf(f.path))].push_back(&f);
+        return m;
+    }();
+    static const std::vector<const FieldDef*> none;
+    const auto it = index.find(section);
+    return it == index.end() ? none : it->second;
 }
 
-std::vector<const SectionDef*> sectionsIn(std::string_view section)
+const std::vector<const SectionDef*>& sectionsIn(std::string_view section)
 {
-    std::vector<const SectionDef*> out;
-    for (const SectionDef& s : scenarioSections())
-        if (!s.path.empty() && sectionOf(s.path) == section)
-            out.push_back(&s);
-    return out;
+    static const std::map<std::string, std::vector<const SectionDef*>, std::less<>> index = [] {
+        std::map<std::string, std::vector<const SectionDef*>, std::less<>> m;
+        for (const SectionDef& s : scenarioSections())
+            if (!s.path.empty())
+                m[std::string(sectionOf(s.path))].push_back(&s);
+        return m;
+    }();
+    static const std::vector<const SectionDef*> none;
+    const auto it = index.find(section);
+    return it == index.end() ? none : it->second;
 }
 
 std::string choiceName(const FieldDef& f, int value)

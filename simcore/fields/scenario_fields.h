@@ -15,17 +15,16 @@ namespace dtsim {
 const std::vector<SectionDef>& scenarioSections();
 const std::vector<FieldDef>& scenarioFields();
 
-const FieldDef* findField(std::string_view path);
 const SectionDef* findSection(std::string_view path);
 
 // "parallel" for "parallel.tp", "cluster.tiers" for "cluster.tiers[].latency", "" at the top.
 std::string_view sectionOf(std::string_view fieldPath);
 // "tp" for "parallel.tp".
 std::string_view keyOf(std::string_view path);
-// The fields written directly in a section (not in its subsections).
-std::vector<const FieldDef*> fieldsIn(std::string_view section);
+// The fields written directly in a section (not in its subsections), in file order.
+const std::vector<const FieldDef*>& fieldsIn(std::string_view section);
 // The sections directly inside a section.
-std::vector<const SectionDef*> sectionsIn(std::string_view section);
+const std::vector<const SectionDef*>& sectionsIn(std::string_view section);
 
 // The name a Choice field writes for `value` (its first name), or "" if none.
 std::string choiceName(const FieldDef& f, int value);

@@ -44,8 +44,8 @@ private:
     // `node` null: the section is absent (its fields take their defaults).
     void readMap(const SectionDef& section, const YAML::Node& node, const std::string& name, int entry, Scenario& s)
     {
-        const std::vector<const FieldDef*> fields = fieldsIn(section.path);
-        const std::vector<const SectionDef*> subsections = sectionsIn(section.path);
+        const std::vector<const FieldDef*>& fields = fieldsIn(section.path);
+        const std::vector<const SectionDef*>& subsections = sectionsIn(section.path);
         if (node) {
             r.expectMap(node, name);
             std::vector<std::string_view> keys;
@@ -138,7 +138,7 @@ private:
             s.hardware = gpu(n, name);
             return;
         case FieldType::Topology:
-            return;
+            return; // applied above, present or not
         }
         if (f.check)
             if (const std::string why = f.check(s, v, entry); !why.empty())
@@ -192,7 +192,7 @@ private:
         if (topo)
             c.topology = topo->id;
         if (!topo || !topo->hasScaleUpDomain)
-            c.scaleUpDomain = s.hardware.scaleUpDomain;
+            c.scaleUpDomain = fromGpu.scaleUpDomain;
         if (!topo || !topo->hasScaleUpBandwidth)
             c.scaleUpBandwidth = fromGpu.scaleUpBandwidth;
         if (!topo || !topo->hasScaleUpLatency)
