@@ -410,6 +410,55 @@ private slots:
         QVERIFY(!QJsonDocument::fromJson(json.readAll()).isNull());
     }
 
+    void timelineDraftsDuringADragAndFillsInAfter()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("timeline"));
+        waitIdle(w);
+        TimelineTab* tab = w.timelineTab();
+        QVERIFY(!tab->isStale());
+        auto layerBars = [&] {
+            int n = 0;
+            for (const TraceEvent& e : tab->gantt()->trace()->events)
+                n += e.kind == TaskKind::Forward;
+            return n;
+        };
+        const int fullForwards = layerBars();
+        QVERIFY(tab->gantt()->trace()->critical.empty()); // not asked for
+        // An edit of a drag, before the pause: a draft with one forward bar per pass.
+        QSlider* batch = w.panel()->slider("training.global_batch");
+        batch->setSliderDown(true);
+        batch->setValue(batch->value() + 1);
+        QElapsedTimer t;
+        t.start();
+        while (w.evaluator()->busy() && t.elapsed() < 20000)
+            QApplication::processEvents(); // the worker's draft, not the debounced full timeline
+        QVERIFY(tab->isStale());
+        const int draftForwards = layerBars();
+        const Scenario& s = w.document()->scenario();
+        QCOMPARE(draftForwards, s.plan.pp * 2 * int(s.training.globalBatch / (s.training.microBatch * s.plan.dp)));
+        batch->setSliderDown(false);
+        // The pause: the layers fill in (96 layers on 8 stages x 2 chunks: 6 per pass).
+        waitIdle(w);
+        QVERIFY(!tab->isStale());
+        QCOMPARE(layerBars(), draftForwards * 6);
+        QVERIFY(fullForwards > 0);
+        // The critical path is computed once it is asked for.
+        QCheckBox* critical = nullptr;
+        for (QCheckBox* box : tab->findChildren<QCheckBox*>())
+            if (box->text() == "Critical path")
+                critical = box;
+        QVERIFY(critical);
+        critical->setChecked(true);
+        waitIdle(w);
+        const Trace* trace = tab->gantt()->trace();
+        QCOMPARE(trace->critical.size(), trace->events.size());
+        QVERIFY(std::count(trace->critical.begin(), trace->critical.end(), 1) > 0);
+    }
+
     void reliabilityFollowsTheSliders()
     {
         MainWindow w(appData());

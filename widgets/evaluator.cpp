@@ -189,14 +189,16 @@ void Evaluator::requestCluster(const Scenario& s, const FailureRates& rates, dou
         });
 }
 
-void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd)
+void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd,
+    bool withCriticalPath)
 {
     const Job job = start(m_timeline);
     auto cancel = job.cancel;
     const Calibration cal = m_calibration;
     runJob<TimelineResult>(this,
-        [s, rates, o, checkpointAtEnd, cal, cancel]() mutable {
+        [s, rates, o, checkpointAtEnd, withCriticalPath, cal, cancel]() mutable {
             TimelineResult t;
+            t.draft = !o.perLayer;
             const Report base = simulate(s, cal);
             t.analyticalStep = base.step.stepTime;
             const ReliabilityReport rel = analyzeReliability(s, cal, rates, base);
@@ -212,7 +214,8 @@ void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, Ti
             }
             if (!cancel->load()) {
                 Trace trace = simulateTimeline(s, cal, o);
-                trace.critical = criticalPath(trace); // here on the worker, not in the view
+                if (withCriticalPath)
+                    trace.critical = criticalPath(trace); // here on the worker, not in the view
                 t.trace = std::make_shared<const Trace>(std::move(trace));
             }
             return t;

@@ -45,6 +45,7 @@ struct TimelineResult {
     double analyticalStep = 0;          // the analytical step time, for comparison
     double checkpointSeconds = 0;
     long long intervalSteps = 0;        // checkpoints every so many steps (reliability model)
+    bool draft = false;                 // whole passes, not layers (TimelineOptions::perLayer off)
 };
 // Bars the Gantt chart lays out on the GUI thread within 50 ms: 0.92 M take 30 ms to
 // lay out and 27 ms to paint, 1.84 M take 82 ms (405B preset, a row per TP rank). Past
@@ -82,7 +83,10 @@ public:
         const std::string& secondPolicy);
     // `o` holds the tab's choices (steps, rows, schedule); the checkpoint interval comes
     // from the reliability model, or falls at the end of the window (`checkpointAtEnd`).
-    void requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd);
+    // The critical path is found only when asked (`withCriticalPath`): it costs a
+    // quarter of the simulation.
+    void requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd,
+        bool withCriticalPath);
     bool busy() const { return m_running > 0; }
 
 signals:

@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -177,14 +178,18 @@ bool MainWindow::exportTrace(const QString& path, QString* error)
         return false;
     }
     if (m_timeline->isStale()) {
-        // The trace exported is the one the Timeline tab draws: show it, and let the
-        // worker finish while the window stays responsive.
+        // The trace exported is the one the Timeline tab draws, in full (not a drag's
+        // draft): show it, and let the worker finish while the window stays responsive.
         m_tabs->setCurrentWidget(m_timeline);
-        QEventLoop wait;
-        connect(m_evaluator, &Evaluator::timelineReady, &wait, &QEventLoop::quit, Qt::QueuedConnection);
-        QTimer::singleShot(60000, &wait, &QEventLoop::quit);
-        if (m_timeline->isStale())
+        flushPending();
+        QElapsedTimer waited;
+        waited.start();
+        while (m_timeline->isStale() && waited.elapsed() < 60000) {
+            QEventLoop wait;
+            connect(m_evaluator, &Evaluator::timelineReady, &wait, &QEventLoop::quit, Qt::QueuedConnection);
+            QTimer::singleShot(1000, &wait, &QEventLoop::quit);
             wait.exec();
+        }
     }
     return m_timeline->exportTrace(path, error);
 }

@@ -80,8 +80,9 @@ void MainWindow::showTab(int index, bool background)
             m_topology->showReport(s ? &m_report.step : nullptr);
         break;
     case TimelineTabIndex:
-        if (!background)
-            m_timeline->showScenario(s);
+        // Each edit of a drag draws a draft; the whole timeline follows when edits pause.
+        if (!background || s)
+            m_timeline->showScenario(s, !background);
         break;
     case ScalingTab:
         if (background && s)

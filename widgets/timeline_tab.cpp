@@ -68,9 +68,14 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
 
     connect(m_evaluator, &Evaluator::timelineReady, this, &TimelineTab::showResult);
     for (QCheckBox* box : { m_ranks, m_zeroBubble, m_checkpoint })
-        connect(box, &QCheckBox::toggled, this, &TimelineTab::rebuild);
-    connect(m_steps, &QSpinBox::valueChanged, this, &TimelineTab::rebuild);
-    connect(m_critical, &QCheckBox::toggled, m_gantt, &GanttView::setShowCriticalPath);
+        connect(box, &QCheckBox::toggled, this, [this] { rebuild(); });
+    connect(m_steps, &QSpinBox::valueChanged, this, [this] { rebuild(); });
+    // The path is computed only while it is shown: asking for it computes it.
+    connect(m_critical, &QCheckBox::toggled, this, [this](bool on) {
+        m_gantt->setShowCriticalPath(on);
+        if (on && m_trace && m_trace->critical.empty())
+            rebuild();
+    });
     connect(fit, &QPushButton::clicked, m_gantt, &GanttView::fit);
     // Each export says whether it was written, and why not.
     auto exportTo = [this](const QString& title, const QString& name, const QString& filter,
@@ -88,13 +93,13 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
         [=] { exportTo(tr("Export trace"), "trace.json", tr("Chrome trace (*.json)"), &TimelineTab::exportTrace); });
 }
 
-void TimelineTab::showScenario(const Scenario* s)
+void TimelineTab::showScenario(const Scenario* s, bool draft)
 {
     m_valid = s != nullptr;
     if (s)
         m_scenario = *s;
     m_stale = true;
-    rebuild();
+    rebuild(draft);
 }
 
 void TimelineTab::showEvent(QShowEvent* e)
@@ -104,7 +109,7 @@ void TimelineTab::showEvent(QShowEvent* e)
         rebuild(); // an edit made while the tab was hidden
 }
 
-void TimelineTab::rebuild()
+void TimelineTab::rebuild(bool draft)
 {
     if (!m_valid) {
         m_trace.reset();
@@ -120,13 +125,15 @@ void TimelineTab::rebuild()
     o.steps = m_steps->value();
     o.perRankRows = m_ranks->isChecked();
     o.zeroBubble = m_zeroBubble->isChecked();
-    m_summary->setText(tr("Simulating the steps..."));
-    m_evaluator->requestTimeline(m_scenario, m_rates, o, m_checkpoint->isChecked());
+    o.perLayer = !draft;
+    if (!m_trace)
+        m_summary->setText(tr("Simulating the steps...")); // otherwise the last one stays up until this one is drawn
+    m_evaluator->requestTimeline(m_scenario, m_rates, o, m_checkpoint->isChecked(), m_critical->isChecked());
 }
 
 void TimelineTab::showResult(const TimelineResult& t)
 {
-    m_stale = false;
+    m_stale = t.draft;
     m_trace = t.trace;
     m_gantt->setTrace(t.trace);
     if (!t.trace) {
@@ -137,7 +144,8 @@ void TimelineTab::showResult(const TimelineResult& t)
                           "Checkpoint: %5 every %6 steps.")
                            .arg(t.trace->events.size()).arg(t.trace->rowNames.size())
                            .arg(QString::fromStdString(formatSeconds(t.trace->stepTime)), QString::fromStdString(formatSeconds(t.analyticalStep)))
-                           .arg(QString::fromStdString(formatSeconds(t.checkpointSeconds))).arg(t.intervalSteps));
+                           .arg(QString::fromStdString(formatSeconds(t.checkpointSeconds))).arg(t.intervalSteps)
+        + (t.draft ? tr(" (Whole passes while editing: the layers follow when the edits pause.)") : QString()));
 }
 
 bool TimelineTab::exportPng(const QString& path, QString* error) { return exportWidget(m_gantt, path, error); }

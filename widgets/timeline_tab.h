@@ -22,26 +22,29 @@ class Evaluator;
 struct TimelineResult;
 
 // The event simulation runs on the evaluator's worker, only while the tab is shown
-// (or when it is next shown), and only the latest request's result is drawn.
+// (or when it is next shown), and only the latest request's result is drawn. During a
+// drag each edit asks for a draft, whole pipeline passes as one bar each (a quarter of
+// the bars, the same schedule); the layers follow when the edits pause.
 class TimelineTab : public QWidget {
     Q_OBJECT
 public:
     TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
-    void showScenario(const Scenario* s); // null when the plan is invalid
+    void showScenario(const Scenario* s, bool draft = false); // null when the plan is invalid
     GanttView* gantt() const { return m_gantt; }
     // False with `error` set (when given) if the file could not be written. The trace
     // exported is the one drawn.
     bool exportPng(const QString& path, QString* error = nullptr);
     bool exportSvg(const QString& path, QString* error = nullptr);
     bool exportTrace(const QString& path, QString* error = nullptr);
-    // True while the drawn timeline is not the latest scenario's (asked for, or hidden).
+    // True while the drawn timeline is not the latest scenario's in full (asked for,
+    // hidden, or a draft).
     bool isStale() const { return m_stale; }
 
 protected:
     void showEvent(QShowEvent* e) override;
 
 private:
-    void rebuild();
+    void rebuild(bool draft = false);
     void showResult(const TimelineResult& t);
     Evaluator* m_evaluator;
     FailureRates m_rates;

@@ -4,6 +4,7 @@
 #include "widgets/parameter_fields.h"
 #include "widgets/parameter_panel.h"
 
+#include <QAbstractSpinBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -40,10 +41,18 @@ void settle(MainWindow& w)
     while (w.evaluator()->busy() && guard.elapsed() < 30000);
 }
 
+// "field=value" as the panel shows it, to name the slowest edit.
+QString editedValue(MainWindow& w, const QString& id)
+{
+    const auto* box = qobject_cast<const QAbstractSpinBox*>(w.panel()->editor(id));
+    return id + "=" + (box ? box->text() : QString("?"));
+}
+
 struct PresetFigures {
     QString preset;
     int edits = 0;
     double p50 = 0, p95 = 0, max = 0, longestBlock = 0;
+    QString slowest; // the slowest edit: "field=value"
 };
 
 PresetFigures benchPreset(TimedApplication& app, const AppData& data, const QString& preset, const EditBenchOptions& o)
@@ -81,6 +90,8 @@ PresetFigures benchPreset(TimedApplication& app, const AppData& data, const QStr
         settle(w);
         s->setSliderDown(false);
         latencies.push_back(nowMs() - t0);
+        if (latencies.back() >= *std::max_element(latencies.begin(), latencies.end()))
+            fig.slowest = editedValue(w, id);
     }
     fig.edits = int(latencies.size());
     fig.p50 = percentile(latencies, 0.5);
@@ -113,16 +124,17 @@ int runEditBench(TimedApplication& app, const AppData& data, const EditBenchOpti
         for (const QString& f : QDir(data.presetsDir).entryList({ "*.yaml" }, QDir::Files, QDir::Name))
             presets << f.chopped(5);
     QJsonArray rows;
-    std::printf("%-22s %6s %9s %9s %9s %12s\n", "preset", "edits", "p50 ms", "p95 ms", "max ms", "blocked ms");
+    std::printf("%-22s %6s %9s %9s %9s %12s  %s\n", "preset", "edits", "p50 ms", "p95 ms", "max ms", "blocked ms", "slowest edit");
     double worstP95 = 0, worstBlock = 0;
     for (const QString& p : presets) {
         const PresetFigures f = benchPreset(app, data, p, o);
         worstP95 = std::max(worstP95, f.p95);
         worstBlock = std::max(worstBlock, f.longestBlock);
         if (!o.json)
-            std::printf("%-22s %6d %9.2f %9.2f %9.2f %12.2f\n", qPrintable(f.preset), f.edits, f.p50, f.p95, f.max, f.longestBlock);
+            std::printf("%-22s %6d %9.2f %9.2f %9.2f %12.2f  %s\n", qPrintable(f.preset), f.edits, f.p50, f.p95, f.max, f.longestBlock,
+                qPrintable(f.slowest));
         rows.append(QJsonObject { { "preset", f.preset }, { "edits", f.edits }, { "p50_ms", f.p50 }, { "p95_ms", f.p95 },
-            { "max_ms", f.max }, { "longest_block_ms", f.longestBlock } });
+            { "max_ms", f.max }, { "longest_block_ms", f.longestBlock }, { "slowest_edit", f.slowest } });
     }
     if (o.json) {
         const QJsonObject out { { "tab", o.tab.isEmpty() ? QString("default") : o.tab }, { "presets", rows },

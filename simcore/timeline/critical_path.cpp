@@ -13,11 +13,18 @@ std::vector<char> criticalPath(const Trace& t)
     // current one back: one ending where it starts (preferring the same row), or, across
     // a gap (a message in flight, a wait), the last one to end before it started.
     const auto& ev = t.events;
-    std::vector<int> byEnd(ev.size());
+    // Ends are computed once: the sort and the searches below then read one array.
+    std::vector<double> ends(ev.size());
+    for (std::size_t i = 0; i < ev.size(); ++i)
+        ends[i] = ev[i].start + ev[i].duration;
+    std::vector<std::pair<double, int>> byEndKeys(ev.size());
     for (int i = 0; i < int(ev.size()); ++i)
-        byEnd[i] = i;
-    auto end = [&](int i) { return ev[i].start + ev[i].duration; };
-    std::sort(byEnd.begin(), byEnd.end(), [&](int a, int b) { return end(a) < end(b); });
+        byEndKeys[std::size_t(i)] = { ends[std::size_t(i)], i };
+    std::sort(byEndKeys.begin(), byEndKeys.end());
+    std::vector<int> byEnd(ev.size());
+    for (std::size_t i = 0; i < ev.size(); ++i)
+        byEnd[i] = byEndKeys[i].second;
+    auto end = [&](int i) { return ends[std::size_t(i)]; };
     int cur = byEnd.back();
     const double eps = 1e-9 * std::max(1.0, t.totalTime);
     for (std::size_t guard = 0; guard < ev.size(); ++guard) {

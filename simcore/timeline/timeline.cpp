@@ -54,6 +54,22 @@ struct Event {
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
 
+// Orders events by (start, seq). Small keys are sorted and the 64-byte events moved
+// once: sorting the events themselves took a third of a 40,000-bar timeline's time.
+// The events come in seq order, so a key's index breaks ties as seq would.
+void sortByStart(std::vector<TraceEvent>& events)
+{
+    std::vector<std::pair<double, int>> keys(events.size());
+    for (std::size_t i = 0; i < events.size(); ++i)
+        keys[i] = { events[i].start, int(i) };
+    std::sort(keys.begin(), keys.end());
+    std::vector<TraceEvent> sorted;
+    sorted.reserve(events.size());
+    for (const auto& k : keys)
+        sorted.push_back(events[std::size_t(k.second)]);
+    events = std::move(sorted);
+}
+
 } // namespace
 
 double estimateTimelineEvents(const Scenario& s, const StepReport& rep, const TimelineOptions& o)
@@ -93,6 +109,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
     t.ranksPerStage = o.perRankRows ? plan.tp : 1;
     long long seq = 0;
     std::vector<TraceEvent> stageEvents; // one rank per stage; replicated at the end
+    stageEvents.reserve(std::size_t(std::min(1e7, estimateTimelineEvents(s, rep, o) / t.ranksPerStage)));
 
     const StepBreakdown& bd = rep.breakdown;
     const double dpExposed = bd.exposedComm[int(CommGroup::DP)];
@@ -300,9 +317,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
             copy.seq = e.seq * ranks + rk;
             t.events.push_back(copy);
         }
-    std::sort(t.events.begin(), t.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
-        return a.start != b.start ? a.start < b.start : a.seq < b.seq;
-    });
+    sortByStart(t.events);
     for (int st = 0; st < p; ++st)
         for (int rk = 0; rk < ranks; ++rk)
             t.rowNames.push_back(ranks > 1 ? "stage " + std::to_string(st) + " / TP rank " + std::to_string(rk)
