@@ -351,6 +351,36 @@ private slots:
         expectError("360 s, duration: 1 h", "360 s, duration: 1 kg", "workload.jobs[1].duration", "");
         expectError("checkpoint_interval: 250 s", "checkpoint_interval: 0 s", "workload.checkpoint_interval", "");
         expectError("policy: fifo", "polcy: fifo", "workload", "polcy");
+        // Rules across entries, from the field registry like every other field's.
+        expectError("{name: b, quota", "{name: a, quota", "workload.projects[1].name", "listed twice");
+        expectError("gpus: 8, arrival", "gpus: 8, min_gpus: 16, arrival", "workload.jobs[1].min_gpus", "at most the job's gpus (8)");
+        expectError("gpus: 8, arrival", "gpus: 8, max_gpus: 4, arrival", "workload.jobs[1].max_gpus", "at least the job's gpus (8)");
+        expectError("  jobs:", "  generate: {count: 4, arrivals_per_hour: 1, sizes: [{value: 8}], durations: [{value: 1 h}], "
+                               "project_weights: [1]}\n  jobs:",
+            "workload.generate.project_weights", "one weight per project (2)");
+        expectError("  jobs:", "  generate: {count: 4, arrivals_per_hour: 1, sizes: [], durations: [{value: 1 h}]}\n  jobs:",
+            "workload.generate.sizes", "it is empty");
+    }
+
+    void workloadSavesAndReopensEqual()
+    {
+        // Every part of the section, written by the registry's generic writer and read back.
+        std::string text = kTwoNodes;
+        text.replace(text.find("gpus: 8, arrival"), 16, "gpus: 8, min_gpus: 8, max_gpus: 16, arrival");
+        text.replace(text.find("  jobs:"), 7, "  horizon: 2 days\n  topology_aware: false\n  generate: {count: 40, arrivals_per_hour: 3, "
+            "sizes: [{value: 8, weight: 3}, {value: 16}], durations: [{value: 1 h}, {value: 30 min, weight: 0.5}], "
+            "project_weights: [0, 2], elastic_share: 0.25, seed: 9007199254740992}\n  jobs:");
+        const Scenario s = scenario(text);
+        QCOMPARE(s.workload.jobs[1].maxGpus, 16LL);
+        QCOMPARE(s.workload.generator.seed, 9007199254740992ULL);
+        QCOMPARE(s.workload.generator.durations[1].value, 1800.0);
+        QVERIFY(!s.workload.topologyAware);
+        const Scenario back = scenario(scenarioToYaml(s));
+        QVERIFY(back.workload == s.workload);
+        QVERIFY(back == s);
+        const Scenario preset = test::preset("shared-cluster");
+        QVERIFY(!preset.workload.empty());
+        QVERIFY(scenario(scenarioToYaml(preset)) == preset);
     }
 
     // --- Issue 19: never hang, scale, never a silent wrong answer ---------------------

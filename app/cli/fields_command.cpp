@@ -45,9 +45,8 @@ int runFields(const QStringList& args)
     }
     QJsonArray list;
     for (const FieldDef& f : scenarioFields()) {
-        const SectionDef* section = findSection(std::string(sectionOf(f.path)));
-        if (!f.inFile() || (section && section->kind == SectionKind::External))
-            continue; // a view of other fields, or read by the workload section's own loader
+        if (!f.inFile())
+            continue; // a view of other fields
         QJsonArray choices;
         for (const ChoiceName& c : f.choices)
             choices.append(QString::fromStdString(c.name));

@@ -63,6 +63,8 @@ public:
     Field& help(std::string t) { d.help = std::move(t); return *this; }
     Field& derived(std::function<DerivedDefault(const Scenario&, int)> f) { d.derivedDefault = std::move(f); return *this; }
     Field& check(std::function<std::string(const Scenario&, double, int)> f) { d.check = std::move(f); return *this; }
+    Field& checkText(std::function<std::string(const Scenario&, const std::string&, int)> f) { d.checkText = std::move(f); return *this; }
+    Field& derivedText(std::function<std::string(const Scenario&, int)> f) { d.derivedText = std::move(f); return *this; }
     Field& writtenWhen(std::function<bool(const Scenario&, int)> f) { d.written = std::move(f); return *this; }
     Field& panel(std::string group, std::string label, double min, double max, SliderScale s = SliderScale::Linear, std::string tooltip = {})
     {

@@ -81,6 +81,10 @@ struct FieldDef {
     // Present in the file: a reason to refuse `value`, given the fields read before it
     // ("" = accepted).
     std::function<std::string(const Scenario&, double value, int entry)> check;
+    // Text: the same for a text value (a project named twice, a job's unknown project),
+    // and its value when absent ("j3" for the fourth job's id).
+    std::function<std::string(const Scenario&, const std::string& value, int entry)> checkText;
+    std::function<std::string(const Scenario&, int entry)> derivedText;
     // The writer leaves the field out when this says so (its default then reads back).
     std::function<bool(const Scenario&, int entry)> written;
 
@@ -97,15 +101,17 @@ struct FieldDef {
 };
 
 // A section of the file: a map of fields, an optional group whose presence switches a
-// feature on (model.moe), a list of maps (cluster.tiers), or a section another loader
-// reads (reliability, cost, workload).
-enum class SectionKind { Map, Group, List, External };
+// feature on (model.moe), a list of maps (cluster.tiers), or a list of plain values
+// (workload.generate.project_weights), whose one field is each entry (its key, as in
+// "project_weights[].weight", only names it in messages and docs).
+enum class SectionKind { Map, Group, List, Values };
 
 struct SectionDef {
     std::string path; // "" for the top level, "model", "model.moe", "cluster.tiers"
     SectionKind kind = SectionKind::Map;
     bool required = false;
-    int maxEntries = 0; // List
+    int minEntries = 0; // List, Values
+    int maxEntries = 0;
     std::string defaultText;
     std::string help;
     std::string docIntro; // docs: a paragraph above the section's table
@@ -115,6 +121,9 @@ struct SectionDef {
     // start from their struct's defaults).
     std::function<int(const Scenario&)> entries;
     std::function<void(Scenario&, int)> resize;
+    // Once the section is read: a reason to refuse it as a whole ("" = accepted), for
+    // rules across its entries (quotas adding up to more than the cluster).
+    std::function<std::string(const Scenario&)> check;
 };
 
 } // namespace dtsim

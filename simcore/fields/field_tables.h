@@ -14,8 +14,8 @@ void addHardwareFields(std::vector<FieldDef>& f);
 void addClusterFields(std::vector<FieldDef>& f);
 void addParallelFields(std::vector<FieldDef>& f);
 void addReliabilityFields(std::vector<FieldDef>& f);
-// The FLOP budget, the cost section and the shared cluster's panel fields (the
-// workload section's lists have their own loader).
+// The FLOP budget and the cost section.
 void addRunFields(std::vector<FieldDef>& f);
+void addWorkloadFields(std::vector<FieldDef>& f);
 
 } // namespace dtsim::fields

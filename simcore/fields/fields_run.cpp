@@ -1,25 +1,10 @@
-// The run's fields: the FLOP budget (a view of the tokens), the `cost` section, and the
-// shared-cluster fields the panel shows (the `workload` section has its own loader,
-// workload_loader, for its lists of projects and jobs).
+// The run's fields: the FLOP budget (a view of the tokens) and the `cost` section.
 #include "field_builder.h"
 #include "field_tables.h"
 
 #include "../model.h"
-#include "../sched/cluster_sim.h"
 
 namespace dtsim::fields {
-
-namespace {
-
-std::vector<ChoiceName> namesOf(const std::vector<std::string>& names)
-{
-    std::vector<ChoiceName> out;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        out.push_back({ names[i], int(i) });
-    return out;
-}
-
-} // namespace
 
 void addRunFields(std::vector<FieldDef>& f)
 {
@@ -65,30 +50,6 @@ void addRunFields(std::vector<FieldDef>& f)
     f.push_back(overrideOf("cost.carbon_cap_tonnes", &CostSpec::carbonCapTonnes, "none", "the cost planner rejects plans above it")
             .panel("Cost", "Carbon cap (0 = none)", 0, 1e9, SliderScale::Linear, "The cost planner rejects plans that emit more than this.")
             .shown("t CO2e", 1));
-
-    const std::vector<std::string> policies = policyNames();
-    f.push_back(choice("workload.policy", namesOf(policies))
-            .access(
-                [policies](const Scenario& s, int) {
-                    const auto it = std::find(policies.begin(), policies.end(), s.workload.policy);
-                    return it == policies.end() ? 0.0 : double(it - policies.begin());
-                },
-                [policies](Scenario& s, double v, int) { s.workload.policy = policies[std::size_t(std::clamp<long>(std::lround(v), 0, long(policies.size()) - 1))]; })
-            .panel("Shared cluster", "Scheduling policy", 0, double(policies.size()) - 1, SliderScale::Linear,
-                "The scenario's own policy; the Cluster tab compares it with another."));
-    f.push_back(flag("workload.topology_aware").bind(&Scenario::workload, &WorkloadSpec::topologyAware)
-            .panel("Shared cluster", "Topology-aware placement", 0, 1, SliderScale::Linear,
-                "Place each job in as few pods as possible (best fit), instead of the first free nodes."));
-    f.push_back(quantity("workload.checkpoint_interval", Dimension::Seconds, "s").bind(&Scenario::workload, &WorkloadSpec::checkpointInterval)
-            .panel("Shared cluster", "Job checkpoint interval", 1, 24 * 60, SliderScale::Log,
-                "Every job checkpoints this often; a preemption or failure loses the work since the last one.")
-            .shown("min", 60));
-    f.push_back(quantity("workload.generate.arrivals_per_hour", Dimension::Count, "")
-            .bind(&Scenario::workload, &WorkloadSpec::generator, &JobGenerator::arrivalsPerHour)
-            .panel("Shared cluster", "Job arrivals", 0.1, 1000, SliderScale::Log, "Mean arrival rate of the generated jobs (Poisson).")
-            .shown("per hour", 1));
-    f.push_back(integer("workload.generate.count").min(0).bind(&Scenario::workload, &WorkloadSpec::generator, &JobGenerator::count)
-            .panel("Shared cluster", "Generated jobs", 0, 20000, SliderScale::Linear, "How many jobs the generator draws (listed jobs come on top)."));
 }
 
 } // namespace dtsim::fields

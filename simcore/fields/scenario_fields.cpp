@@ -2,13 +2,74 @@
 
 #include "field_tables.h"
 
+#include "../loader/exact_number.h"
+
 #include <algorithm>
 #include <map>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <tuple>
 
 namespace dtsim {
+
+namespace {
+
+// The shared cluster's sections, with the rules across their entries.
+template <typename Add>
+void addWorkloadSections(Add add)
+{
+    SectionDef* w = add("workload", SectionKind::Group, false, "none", "a shared cluster's projects and job stream");
+    w->written = [](const Scenario& sc) { return !sc.workload.empty(); };
+    w->docIntro = "Optional: makes the scenario a shared cluster (the Cluster tab, `dtsim-cli cluster`).\n"
+                  "The scenario's `cluster` is the shared cluster (its first tier's `span_gpus` is a pod);\n"
+                  "its `model`, `training` and `parallel` shape (TP, PP, CP, ZeRO, recompute) are the\n"
+                  "class of every job, whose speed the engine gives at each allocation. docs/cluster.md\n"
+                  "explains the model. The projects' quotas add up to at most 1.";
+    SectionDef* projects = add("workload.projects", SectionKind::List, true, "required", "projects");
+    projects->minEntries = 1;
+    projects->maxEntries = 1 << 16;
+    projects->entries = [](const Scenario& sc) { return int(sc.workload.projects.size()); };
+    projects->resize = [](Scenario& sc, int n) { sc.workload.projects.assign(std::size_t(n), ProjectSpec {}); };
+    projects->check = [](const Scenario& sc) {
+        double quotas = 0;
+        for (const ProjectSpec& p : sc.workload.projects)
+            quotas += p.quota;
+        return quotas > 1 + 1e-9 ? "the quotas add up to " + exactNumber(quotas) + ", more than the whole cluster" : std::string();
+    };
+    SectionDef* jobs = add("workload.jobs", SectionKind::List, false, "none", "jobs");
+    jobs->maxEntries = 1 << 20;
+    jobs->written = [](const Scenario& sc) { return !sc.workload.jobs.empty(); };
+    jobs->entries = [](const Scenario& sc) { return int(sc.workload.jobs.size()); };
+    jobs->resize = [](Scenario& sc, int n) { sc.workload.jobs.assign(std::size_t(n), JobSpec {}); };
+    SectionDef* gen = add("workload.generate", SectionKind::Group, false, "none", "a generated job stream");
+    gen->written = [](const Scenario& sc) { return sc.workload.generator.count > 0; };
+    using Mix = std::vector<WeightedValue> JobGenerator::*;
+    for (auto [path, mix, help] : { std::tuple<const char*, Mix, const char*> { "workload.generate.sizes", &JobGenerator::sizes, "job sizes, each {value, weight}" },
+             std::tuple<const char*, Mix, const char*> { "workload.generate.durations", &JobGenerator::durations, "job durations, each {value, weight}" } }) {
+        SectionDef* m = add(path, SectionKind::List, true, "required", help);
+        m->minEntries = 1;
+        m->maxEntries = 1 << 16;
+        m->entries = [mix](const Scenario& sc) { return int((sc.workload.generator.*mix).size()); };
+        m->resize = [mix](Scenario& sc, int n) { (sc.workload.generator.*mix).assign(std::size_t(n), WeightedValue {}); };
+    }
+    SectionDef* weights = add("workload.generate.project_weights", SectionKind::Values, false, "equal", "weights, one per project");
+    weights->maxEntries = 1 << 16;
+    weights->written = [](const Scenario& sc) { return !sc.workload.generator.projectWeights.empty(); };
+    weights->entries = [](const Scenario& sc) { return int(sc.workload.generator.projectWeights.size()); };
+    weights->resize = [](Scenario& sc, int n) { sc.workload.generator.projectWeights.assign(std::size_t(n), 0.0); };
+    weights->check = [](const Scenario& sc) {
+        const auto& pw = sc.workload.generator.projectWeights;
+        if (pw.size() != sc.workload.projects.size())
+            return "expected one weight per project (" + std::to_string(sc.workload.projects.size()) + ")";
+        // All zero sent every job to the first project: no project would get any.
+        if (std::all_of(pw.begin(), pw.end(), [](double v) { return !(v > 0); }))
+            return std::string("the weights are all zero, so no project would get a job; give at least one a weight");
+        return std::string();
+    };
+}
+
+} // namespace
 
 const std::vector<SectionDef>& scenarioSections()
 {
@@ -62,7 +123,7 @@ const std::vector<SectionDef>& scenarioSections()
         cost->written = [](const Scenario& sc) { return !(sc.cost == CostSpec {}); };
         cost->docIntro = "All optional; docs/cost.md explains the model. Defaults come from\n"
                          "`resources/cost/cost.yaml`; `training.deadline` is the cost planner's deadline.";
-        add("workload", SectionKind::External, false, "none", "a shared cluster's projects and job stream (docs/cluster.md)");
+        addWorkloadSections(add);
         return s;
     }();
     return sections;
@@ -82,6 +143,7 @@ const std::vector<FieldDef>& scenarioFields()
         fields::addParallelFields(f);
         fields::addReliabilityFields(f);
         fields::addRunFields(f);
+        fields::addWorkloadFields(f);
         return f;
     }();
     return fields;
@@ -178,6 +240,8 @@ std::string valueIssue(const FieldDef& f, const Scenario& s, int entry)
     }
     if (f.check)
         return f.check(s, v, entry);
+    if (f.checkText)
+        return f.checkText(s, f.getText(s, entry), entry);
     return {};
 }
 
@@ -187,17 +251,24 @@ FieldValueIssue sectionIssue(const SectionDef& section, const Scenario& s, int e
         if (std::string why = valueIssue(*f, s, entry); !why.empty())
             return { name.empty() ? std::string(keyOf(f->path)) : name + "." + std::string(keyOf(f->path)), why };
     for (const SectionDef* sub : sectionsIn(section.path)) {
-        // External sections keep their own loaders' rules.
-        if (sub->kind == SectionKind::External || (sub->written && !sub->written(s)))
+        if (sub->written && !sub->written(s))
             continue;
         const std::string subName = name.empty() ? sub->path : name + "." + std::string(keyOf(sub->path));
-        if (sub->kind == SectionKind::List) {
+        if (sub->kind == SectionKind::Values) {
+            const FieldDef& value = *fieldsIn(sub->path).front();
+            for (int i = 0; i < sub->entries(s); ++i)
+                if (std::string why = valueIssue(value, s, i); !why.empty())
+                    return { subName + "[" + std::to_string(i) + "]", why };
+        } else if (sub->kind == SectionKind::List) {
             for (int i = 0; i < sub->entries(s); ++i)
                 if (FieldValueIssue issue = sectionIssue(*sub, s, i, subName + "[" + std::to_string(i) + "]"); !issue.field.empty())
                     return issue;
         } else if (FieldValueIssue issue = sectionIssue(*sub, s, 0, subName); !issue.field.empty()) {
             return issue;
         }
+        if (sub->check)
+            if (std::string why = sub->check(s); !why.empty())
+                return { subName, why };
     }
     return {};
 }
@@ -229,9 +300,11 @@ std::string typeColumn(const FieldDef& f)
     return "";
 }
 
+bool isList(const SectionDef& s) { return s.kind == SectionKind::List || s.kind == SectionKind::Values; }
+
 std::string sectionTitle(const SectionDef& s)
 {
-    return s.kind == SectionKind::List ? s.path + "[]" : s.path;
+    return isList(s) ? s.path + "[]" : s.path;
 }
 
 void writeTable(std::ostringstream& out, const SectionDef& section)
@@ -241,7 +314,10 @@ void writeTable(std::ostringstream& out, const SectionDef& section)
     for (const FieldDef* f : fieldsIn(section.path))
         out << "| `" << keyOf(f->path) << "` | " << typeColumn(*f) << " | " << f->defaultText << " | " << f->help << " |\n";
     for (const SectionDef* sub : sectionsIn(section.path)) {
-        const char* type = sub->kind == SectionKind::List ? "list" : "section";
+        // A list of plain values is one row: its entries' type is the list's.
+        const std::string type = sub->kind == SectionKind::Values ? "list of " + typeColumn(*fieldsIn(sub->path).front())
+            : sub->kind == SectionKind::List                    ? "list"
+                                                                : "section";
         out << "| `" << keyOf(sub->path) << "` | " << type << " | " << sub->defaultText << " | " << sub->help << " |\n";
     }
 }
@@ -254,8 +330,8 @@ std::string fieldReferenceMarkdown()
 {
     std::ostringstream out;
     for (const SectionDef& s : scenarioSections()) {
-        if (s.kind == SectionKind::External)
-            continue;
+        if (s.kind == SectionKind::Values)
+            continue; // a row of its parent's table
         const int depth = s.path.empty() ? 0 : int(std::count(s.path.begin(), s.path.end(), '.'));
         out << (depth == 0 ? "## " : "### ") << (s.path.empty() ? "Top level" : "`" + sectionTitle(s) + "`") << "\n";
         if (!s.docIntro.empty())

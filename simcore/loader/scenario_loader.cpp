@@ -7,7 +7,6 @@
 #include "read_file.h"
 #include "cost_loader.h"
 #include "reliability_loader.h"
-#include "workload_loader.h"
 #include "topology_loader.h"
 #include "yaml_reader.h"
 
@@ -76,26 +75,33 @@ private:
                 readMap(sub, n, name, 0, s);
             return;
         case SectionKind::List:
+        case SectionKind::Values:
             if (n)
                 readList(sub, n, name, s);
-            return;
-        case SectionKind::External:
-            if (!n)
-                return;
-            readWorkloadSection(r, n, s.workload); // the one section with its own loader (lists of projects and jobs)
-            return;
+            break;
         }
+        // Rules across the section's entries, once all of them are read.
+        if (n && sub.check)
+            if (const std::string why = sub.check(s); !why.empty())
+                r.fail(n, name, why);
     }
 
     void readList(const SectionDef& list, const YAML::Node& n, const std::string& name, Scenario& s)
     {
         if (!n.IsSequence())
             r.fail(n, name, "expected a list of " + list.help);
+        if (n.size() < static_cast<std::size_t>(list.minEntries))
+            r.fail(n, name, "expected a list of " + list.help + "; it is empty");
         if (n.size() > static_cast<std::size_t>(list.maxEntries))
             r.fail(n, name, "at most " + std::to_string(list.maxEntries) + " entries");
         list.resize(s, int(n.size()));
-        for (std::size_t i = 0; i < n.size(); ++i)
-            readMap(list, n[i], name + "[" + std::to_string(i) + "]", int(i), s);
+        for (std::size_t i = 0; i < n.size(); ++i) {
+            const std::string entry = name + "[" + std::to_string(i) + "]";
+            if (list.kind == SectionKind::Values)
+                readValue(*fieldsIn(list.path).front(), n[i], entry, int(i), s); // the entry is the value
+            else
+                readMap(list, n[i], entry, int(i), s);
+        }
     }
 
     void readField(const FieldDef& f, const YAML::Node& map, const std::string& section, int entry, Scenario& s)
@@ -114,8 +120,15 @@ private:
                     r.failField(d.errorField, d.error);
                 f.set(s, d.value, entry);
             }
+            if (f.derivedText)
+                f.setText(s, f.derivedText(s, entry), entry);
             return;
         }
+        readValue(f, n, name, entry, s);
+    }
+
+    void readValue(const FieldDef& f, const YAML::Node& n, const std::string& name, int entry, Scenario& s)
+    {
         double v = 0;
         switch (f.type) {
         case FieldType::Integer:
@@ -131,9 +144,14 @@ private:
             v = choiceValue(f, n, name);
             break;
         case FieldType::Text:
-        case FieldType::Region:
-            f.setText(s, r.string(n, name), entry);
+        case FieldType::Region: {
+            const std::string text = r.string(n, name);
+            if (f.checkText)
+                if (const std::string why = f.checkText(s, text, entry); !why.empty())
+                    r.fail(n, name, why);
+            f.setText(s, text, entry);
             return;
+        }
         case FieldType::Gpu:
             s.hardware = gpu(n, name);
             return;

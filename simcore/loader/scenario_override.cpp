@@ -9,7 +9,7 @@ namespace {
 
 struct PathStep {
     std::string key;
-    long index = -1; // "tiers[1]" selects entry 1 of the list under "tiers"
+    long index = -1; // "key[1]": entry 1 of the list under that key
 };
 
 std::vector<PathStep> splitPath(const Override& o, const std::string& where)

@@ -4,7 +4,6 @@
 #include "exact_number.h"
 #include "cost_loader.h"
 #include "reliability_loader.h"
-#include "workload_loader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -19,11 +18,8 @@ namespace {
 // them, skipping those whose `written` says the default reads back the same.
 void writeFields(YAML::Emitter& y, const Scenario& s, const SectionDef& section, int entry);
 
-void writeField(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entry)
+void writeValue(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entry)
 {
-    if (f.written && !f.written(s, entry))
-        return;
-    y << YAML::Key << std::string(keyOf(f.path)) << YAML::Value;
     switch (f.type) {
     case FieldType::Integer:
         y << static_cast<long long>(std::llround(f.get(s, entry)));
@@ -44,6 +40,14 @@ void writeField(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entr
         y << f.getText(s, entry);
         break;
     }
+}
+
+void writeField(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entry)
+{
+    if (f.written && !f.written(s, entry))
+        return;
+    y << YAML::Key << std::string(keyOf(f.path)) << YAML::Value;
+    writeValue(y, s, f, entry);
 }
 
 void writeSubsection(YAML::Emitter& y, const Scenario& s, const SectionDef& sub)
@@ -68,8 +72,13 @@ void writeSubsection(YAML::Emitter& y, const Scenario& s, const SectionDef& sub)
         }
         y << YAML::EndSeq;
         return;
-    case SectionKind::External:
-        writeWorkloadSection(y, s.workload); // the one section with its own writer (lists of projects and jobs)
+    case SectionKind::Values:
+        if (sub.written && !sub.written(s))
+            return;
+        y << YAML::Key << std::string(keyOf(sub.path)) << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (int i = 0; i < sub.entries(s); ++i)
+            writeValue(y, s, *fieldsIn(sub.path).front(), i);
+        y << YAML::EndSeq;
         return;
     }
 }
