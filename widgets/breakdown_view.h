@@ -1,6 +1,8 @@
 #pragma once
 // Where a step's time goes (stacked by component) and where a GPU's memory goes
 // (stacked against its capacity). Qt Charts.
+#include "tab_page.h"
+
 #include "simcore/report.h"
 
 #include <QWidget>
@@ -11,10 +13,16 @@ QT_END_NAMESPACE
 
 namespace dtsim::gui {
 
-class BreakdownView : public QWidget {
+// Draws the shared step report on every edit.
+class BreakdownView : public QWidget, public TabPage {
     Q_OBJECT
 public:
     explicit BreakdownView(QWidget* parent = nullptr);
+    void follow(const TabInput& in, TabMoment when) override
+    {
+        if (when == TabMoment::Edit && in.report)
+            showReport(in.report->step);
+    }
     void showReport(const StepReport& r);
     int stepSeriesCount() const { return m_stepSeries; }
 

@@ -3,6 +3,7 @@
 // policies side by side: a cluster Gantt for each, utilization and queue length over
 // time for both, and a per-project table. The simulations run on the worker thread.
 #include "evaluator.h"
+#include "tab_page.h"
 
 #include <QWidget>
 
@@ -19,10 +20,17 @@ namespace dtsim::gui {
 
 class ClusterGanttView;
 
-class ClusterTab : public QWidget {
+class ClusterTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
     ClusterTab(Evaluator* evaluator, FailureRates rates, CostRates cost, QWidget* parent = nullptr);
+    // Simulated when edits pause. A shared cluster sizes each job's data parallelism
+    // itself: the scenario's own DP (or GPU count) not matching does not stop it.
+    void follow(const TabInput& in, TabMoment when) override
+    {
+        if (when == TabMoment::Pause)
+            showScenario(in.document.workload.empty() && !in.valid ? nullptr : &in.document);
+    }
     void showScenario(const Scenario* s); // null when the scenario cannot run
     bool hasResult() const { return m_comparison != nullptr; }
     const ClusterComparison* comparison() const { return m_comparison.get(); }

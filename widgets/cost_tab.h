@@ -3,6 +3,7 @@
 // GPU count; cost against time to train (what a deadline buys); and the same run on
 // every GPU type ("procurement view"). Qt Charts; the study runs on the worker thread.
 #include "evaluator.h"
+#include "tab_page.h"
 
 #include <QWidget>
 
@@ -13,10 +14,16 @@ QT_END_NAMESPACE
 
 namespace dtsim::gui {
 
-class CostTab : public QWidget {
+class CostTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
     CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, FailureRates rates, CostRates cost, QWidget* parent = nullptr);
+    // The study when edits pause; an invalid plan clears the tab at once.
+    void follow(const TabInput& in, TabMoment when) override
+    {
+        if (when == TabMoment::Pause || !in.valid)
+            showScenario(in.valid);
+    }
     void showScenario(const Scenario* s); // null when the plan is invalid
     bool hasResult() const { return m_hasResult; }
     const CostStudy& study() const { return m_study; }

@@ -108,27 +108,14 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_panel->setMinimumWidth(330);
     m_tabs = new QTabWidget(split);
 
-    auto* frontierPage = new QWidget(m_tabs);
-    auto* fl = new QVBoxLayout(frontierPage);
-    fl->setContentsMargins(0, 0, 0, 0);
-    auto* months = new QHBoxLayout;
-    months->addWidget(new QLabel(tr("Training duration:"), frontierPage));
-    m_months = new QDoubleSpinBox(frontierPage);
-    m_months->setRange(0.1, 120);
-    m_months->setValue(3);
-    m_months->setSuffix(tr(" months"));
-    m_months->setToolTip(tr("Frontier runs must finish within this time."));
-    months->addWidget(m_months);
-    months->addStretch(1);
-    fl->addLayout(months);
-    m_frontier = new FrontierView(frontierPage);
-    fl->addWidget(m_frontier, 1);
-    m_tabs->addTab(frontierPage, tr("Frontier"));
-    m_scaling = new ScalingView(m_tabs);
+    // Every tab is a TabPage (tab_page.h): the window says when, the tab what.
+    m_frontier = new FrontierTab(m_evaluator, m_tabs);
+    m_tabs->addTab(m_frontier, tr("Frontier"));
+    m_scaling = new ScalingView(m_evaluator, m_tabs);
     m_tabs->addTab(m_scaling, tr("Scaling"));
     m_breakdown = new BreakdownView(m_tabs);
     m_tabs->addTab(m_breakdown, tr("Breakdown"));
-    m_plans = new PlansView(m_tabs);
+    m_plans = new PlansView(m_evaluator, m_tabs);
     m_tabs->addTab(m_plans, tr("Best plans"));
     m_topology = new TopologyEditor(m_doc, m_data.topologies, m_tabs);
     m_tabs->addTab(m_topology, tr("Topology"));
@@ -163,7 +150,6 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(120); // coalesce a slider drag into few background requests
     connect(&m_debounce, &QTimer::timeout, this, &MainWindow::requestBackground);
-    connect(m_months, &QDoubleSpinBox::valueChanged, this, [this] { m_debounce.start(); });
 
     connect(m_doc, &ScenarioDocument::changed, this, &MainWindow::refresh);
     connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
@@ -176,18 +162,6 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
             s.cluster.gpus = plan.gpus();
         }, false);
     });
-    connect(m_evaluator, &Evaluator::frontierReady, this, [this](const Frontier& real, const Frontier& ideal) {
-        m_haveFrontier = true;
-        const Scenario& s = m_doc->scenario();
-        m_frontier->showFrontier(real, ideal,
-            tr("%1, %2 months: largest run at >= 80% of the best utilization %3 FLOP, largest feasible %4 FLOP")
-                .arg(QString::fromStdString(s.hardware.name)).arg(m_months->value())
-                .arg(real.maxFlopAt80, 0, 'e', 1).arg(real.maxFlopAny, 0, 'e', 1));
-        m_frontier->markScenario(m_currentFlop, m_currentMfu, m_currentValid);
-    });
-    connect(m_evaluator, &Evaluator::searchReady, m_plans, &PlansView::showResult);
-    connect(m_evaluator, &Evaluator::scalingReady, this,
-        [this](const ScalingCurves& c) { m_scaling->showCurves(c, m_doc->scenario().cluster.gpus); });
     // Background work shows as a busy bar in the status bar; the newest request
     // cancels the older ones, so the bar never outlives the latest change by much.
     auto* progress = new QProgressBar(this);
@@ -196,9 +170,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     progress->hide();
     statusBar()->addPermanentWidget(progress);
     connect(m_evaluator, &Evaluator::busyChanged, this, [this, progress](bool busy) {
-        statusBar()->showMessage(busy ? tr("Updating frontier, plans and scaling...") : tr("Ready"));
+        statusBar()->showMessage(busy ? tr("Updating %1...").arg(m_tabs->tabText(m_tabs->currentIndex())) : tr("Ready"));
         progress->setVisible(busy);
-        m_frontier->setBusy(busy);
     });
 
     buildMenus();
@@ -213,8 +186,7 @@ MainWindow::~MainWindow()
     // Children die after this body; stop document and evaluator signals reaching a
     // half-destroyed window.
     disconnect(m_doc, nullptr, this, nullptr);
-    disconnect(m_evaluator, nullptr, this, nullptr);
-    disconnect(m_evaluator, nullptr, m_plans, nullptr);
+    disconnect(m_evaluator, nullptr, nullptr, nullptr);
 }
 
 void MainWindow::buildMenus()
@@ -352,8 +324,8 @@ bool MainWindow::setTheme(const QString& name, bool remember)
         QSettings().setValue("view/theme", name);
     restyleCharts(this);
     // Redraw everything from the model with the new palette.
+    m_frontier->recomputeNext();
     refresh();
-    m_frontierKey.clear();
     requestBackground();
     return true;
 }

@@ -9,6 +9,7 @@
 #include "simcore/reliability/reliability.h"
 
 #include "autosave.h"
+#include "frontier_tab.h"
 
 #include "simcore/report.h"
 
@@ -26,7 +27,6 @@ class QAction;
 class QTabWidget;
 class QLabel;
 class QMenu;
-class QDoubleSpinBox;
 
 namespace dtsim::gui {
 
@@ -35,6 +35,7 @@ class ParameterPanel;
 class Dashboard;
 class Evaluator;
 class FrontierView;
+class FrontierTab;
 class ScalingView;
 class BreakdownView;
 class PlansView;
@@ -95,7 +96,7 @@ public:
     ParameterPanel* panel() const { return m_panel; }
     Dashboard* dashboard() const { return m_dashboard; }
     Evaluator* evaluator() const { return m_evaluator; }
-    FrontierView* frontierView() const { return m_frontier; }
+    FrontierView* frontierView() const { return m_frontier->view(); }
     PlansView* plansView() const { return m_plans; }
     BreakdownView* breakdownView() const { return m_breakdown; }
     TopologyEditor* topologyEditor() const { return m_topology; }
@@ -104,7 +105,7 @@ public:
     ClusterTab* clusterTab() const { return m_cluster; }
     CostTab* costTab() const { return m_cost; }
     QString bannerText() const;
-    bool hasFrontier() const { return m_haveFrontier; }
+    bool hasFrontier() const { return m_frontier->hasFrontier(); }
     void flushPending(); // start debounced background work now
 
 protected:
@@ -116,7 +117,7 @@ private:
     // View updates (main_window_views.cpp). One report per edit feeds the dashboard and
     // the visible tab; the other tabs are brought up to date when shown.
     void refresh();            // after every document change
-    void requestBackground();  // debounced: the visible tab's analysis (+ frontier when its inputs changed)
+    void requestBackground();  // debounced: the visible tab's own analysis
     void showTab(int index, bool background); // bring a tab up to the current scenario
     void catchUpTab(int index);               // a tab was shown: update it if an edit passed it by
     void applyField(const QString& id, double value, bool merge);
@@ -133,7 +134,7 @@ private:
     Dashboard* m_dashboard = nullptr;
     Evaluator* m_evaluator = nullptr;
     QTabWidget* m_tabs = nullptr;
-    FrontierView* m_frontier = nullptr;
+    FrontierTab* m_frontier = nullptr;
     ScalingView* m_scaling = nullptr;
     BreakdownView* m_breakdown = nullptr;
     PlansView* m_plans = nullptr;
@@ -156,14 +157,10 @@ private:
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
     QString m_openError; // why the last file did not open; kept beside a recovery offer
-    QDoubleSpinBox* m_months = nullptr;
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;
-    QString m_frontierKey; // inputs of the frontier last requested
     Report m_report;       // the current scenario's, when m_currentValid
     std::array<bool, 9> m_tabStale {}; // per tab: shows an older scenario than the document's
-    bool m_haveFrontier = false;
-    double m_currentFlop = 0, m_currentMfu = 0;
     bool m_currentValid = false;
 };
 

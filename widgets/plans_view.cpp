@@ -1,5 +1,7 @@
 #include "plans_view.h"
 
+#include "evaluator.h"
+
 #include "simcore/units.h"
 
 #include <QHeaderView>
@@ -21,8 +23,11 @@ public:
 
 } // namespace
 
-PlansView::PlansView(QWidget* parent) : QWidget(parent)
+PlansView::PlansView(Evaluator* evaluator, QWidget* parent)
+    : QWidget(parent)
+    , m_evaluator(evaluator)
 {
+    connect(m_evaluator, &Evaluator::searchReady, this, &PlansView::showResult);
     auto* layout = new QVBoxLayout(this);
     m_summary = new QLabel(tr("Searching..."), this);
     layout->addWidget(m_summary);
@@ -37,6 +42,15 @@ PlansView::PlansView(QWidget* parent) : QWidget(parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { applyRow(row); });
+}
+
+void PlansView::follow(const TabInput& in, TabMoment when)
+{
+    if (when != TabMoment::Pause || !in.valid)
+        return;
+    SearchOptions o;
+    o.topN = 25;
+    m_evaluator->requestSearch(*in.valid, o);
 }
 
 int PlansView::rowCount() const { return m_table->rowCount(); }

@@ -1,5 +1,7 @@
 #pragma once
 // The planner's best plans as a sortable table; double-click or "Apply" applies one.
+#include "tab_page.h"
+
 #include "simcore/planner/search.h"
 
 #include <QWidget>
@@ -9,10 +11,14 @@ class QLabel;
 
 namespace dtsim::gui {
 
-class PlansView : public QWidget {
+class Evaluator;
+
+// The search runs on the evaluator's worker when edits pause.
+class PlansView : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    explicit PlansView(QWidget* parent = nullptr);
+    explicit PlansView(Evaluator* evaluator, QWidget* parent = nullptr);
+    void follow(const TabInput& in, TabMoment when) override;
     void showResult(const SearchResult& r);
     int rowCount() const;
     void applyRow(int row);
@@ -21,6 +27,7 @@ signals:
     void applyPlan(const dtsim::ParallelPlan& plan, int microBatch);
 
 private:
+    Evaluator* m_evaluator;
     QTableWidget* m_table = nullptr;
     QLabel* m_summary = nullptr;
     SearchResult m_result;

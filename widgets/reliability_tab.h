@@ -4,6 +4,7 @@
 // to train over the Monte Carlo trials (against the clean run when chaos events are
 // injected). The Monte Carlo runs on the evaluator's worker thread.
 #include "evaluator.h"
+#include "tab_page.h"
 
 #include "simcore/reliability/reliability.h"
 #include "simcore/scenario.h"
@@ -18,10 +19,16 @@ namespace dtsim::gui {
 
 class RunTimelineView;
 
-class ReliabilityTab : public QWidget {
+class ReliabilityTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
     ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
+    // The Monte Carlo when edits pause; an invalid plan clears the tab at once.
+    void follow(const TabInput& in, TabMoment when) override
+    {
+        if (when == TabMoment::Pause || !in.valid)
+            showScenario(in.valid);
+    }
     void showScenario(const Scenario* s); // null when the plan is invalid
     RunTimelineView* timeline() const { return m_timeline; }
     QCustomPlot* histogram() const { return m_histogram; }

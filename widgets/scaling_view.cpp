@@ -1,5 +1,6 @@
 #include "scaling_view.h"
 
+#include "evaluator.h"
 #include "palette_colors.h"
 
 #include <QVBoxLayout>
@@ -7,8 +8,11 @@
 
 namespace dtsim::gui {
 
-ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
+ScalingView::ScalingView(Evaluator* evaluator, QWidget* parent)
+    : QWidget(parent)
+    , m_evaluator(evaluator)
 {
+    connect(m_evaluator, &Evaluator::scalingReady, this, [this](const ScalingCurves& c) { showCurves(c, m_currentGpus); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
@@ -25,6 +29,14 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent)
     m_plot->yAxis2->setRange(0, 110);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
+}
+
+void ScalingView::follow(const TabInput& in, TabMoment when)
+{
+    if (when != TabMoment::Pause || !in.valid)
+        return;
+    m_currentGpus = in.valid->cluster.gpus;
+    m_evaluator->requestScaling(*in.valid);
 }
 
 void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
@@ -68,7 +80,9 @@ void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
     if (ymax > 0)
         m_plot->yAxis->setRange(ymin / 2, ymax * 2);
 
-    auto vline = [&](double x, const QString& text, QColor color) {
+    // The two labels sit on opposite sides of their lines, so they stay apart when the
+    // scenario is at the sync wall.
+    auto vline = [&](double x, const QString& text, QColor color, Qt::Alignment side) {
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(x, 1e-9);
         line->point2->setCoords(x, 1e9);
@@ -76,14 +90,15 @@ void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
         auto* label = new QCPItemText(m_plot);
         label->position->setType(QCPItemPosition::ptPlotCoords);
         label->position->setCoords(x, ymax > 0 ? ymax * 1.6 : 1);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        label->setPositionAlignment(side | Qt::AlignTop);
+        label->setPadding(QMargins(4, 0, 4, 0));
         label->setText(text);
         label->setColor(color);
     };
     if (c.syncWallGpus > 0)
-        vline(double(c.syncWallGpus), tr("sync wall"), QColor(192, 57, 43));
+        vline(double(c.syncWallGpus), tr("sync wall"), QColor(192, 57, 43), Qt::AlignRight);
     if (currentGpus > 0)
-        vline(double(currentGpus), tr("this scenario"), foreground());
+        vline(double(currentGpus), tr("this scenario"), foreground(), Qt::AlignLeft);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -5,6 +5,7 @@
 #include "simcore/reliability/reliability.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/scenario.h"
+#include "tab_page.h"
 
 #include <QWidget>
 
@@ -25,10 +26,16 @@ struct TimelineResult;
 // (or when it is next shown), and only the latest request's result is drawn. During a
 // drag each edit asks for a draft, whole pipeline passes as one bar each (a quarter of
 // the bars, the same schedule); the layers follow when the edits pause.
-class TimelineTab : public QWidget {
+class TimelineTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
     TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
+    // Each edit of a drag draws a draft; the whole timeline follows when edits pause.
+    void follow(const TabInput& in, TabMoment when) override
+    {
+        if (when == TabMoment::Edit || in.valid)
+            showScenario(in.valid, when == TabMoment::Edit);
+    }
     void showScenario(const Scenario* s, bool draft = false); // null when the plan is invalid
     GanttView* gantt() const { return m_gantt; }
     // False with `error` set (when given) if the file could not be written. The trace

@@ -4,6 +4,7 @@
 // Every edit goes through the document's undo stack.
 #include "simcore/loader/topology_loader.h"
 #include "simcore/report.h"
+#include "tab_page.h"
 
 #include <QWidget>
 
@@ -18,10 +19,16 @@ namespace dtsim::gui {
 class ScenarioDocument;
 class TopologyView;
 
-class TopologyEditor : public QWidget {
+// Draws the shared step report's traffic on every edit.
+class TopologyEditor : public QWidget, public TabPage {
     Q_OBJECT
 public:
     TopologyEditor(ScenarioDocument* doc, std::vector<Topology> shipped, QWidget* parent = nullptr);
+    void follow(const TabInput& in, TabMoment when) override
+    {
+        if (when == TabMoment::Edit)
+            showReport(in.report ? &in.report->step : nullptr);
+    }
     void showReport(const StepReport* report); // null when the plan is invalid
     TopologyView* view() const { return m_view; }
     void setOverlay(int group); // CommGroup index or -1

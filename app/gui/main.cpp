@@ -142,7 +142,7 @@ int main(int argc, char** argv)
     window.flushPending();
     QElapsedTimer timer;
     timer.start();
-    while ((window.evaluator()->busy() || !window.hasFrontier()) && timer.elapsed() < 30000 && ok)
+    while (window.evaluator()->busy() && timer.elapsed() < 30000 && ok) // the shown tab's analysis (flushPending asked for it)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents(); // queued replots

@@ -1,0 +1,39 @@
+#pragma once
+// The Frontier tab: the training run's duration and the frontier for the scenario's GPU
+// and network over it, with the scenario marked. The frontier is computed on the
+// evaluator's worker when its inputs (GPU, links, duration) change, not on every edit.
+#include "tab_page.h"
+
+#include <QString>
+#include <QWidget>
+
+class QDoubleSpinBox;
+
+namespace dtsim::gui {
+
+class Evaluator;
+class FrontierView;
+
+class FrontierTab : public QWidget, public TabPage {
+    Q_OBJECT
+public:
+    FrontierTab(Evaluator* evaluator, QWidget* parent = nullptr);
+    void follow(const TabInput& in, TabMoment when) override;
+    FrontierView* view() const { return m_view; }
+    bool hasFrontier() const { return m_have; }
+    void recomputeNext() { m_key.clear(); } // the next pause recomputes (a new theme redraws it)
+
+private:
+    void request();
+    Evaluator* m_evaluator;
+    FrontierView* m_view = nullptr;
+    QDoubleSpinBox* m_months = nullptr;
+    HardwareSpec m_gpu, m_network; // of the last valid scenario
+    bool m_haveScenario = false;
+    QString m_key; // the inputs of the frontier last requested
+    bool m_have = false;
+    double m_flop = 0, m_mfu = 0;
+    bool m_valid = false;
+};
+
+} // namespace dtsim::gui
