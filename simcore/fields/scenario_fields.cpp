@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
-#include <tuple>
 
 namespace dtsim {
 
@@ -44,10 +43,15 @@ void addWorkloadSections(Add add)
     jobs->resize = [](Scenario& sc, int n) { sc.workload.jobs.assign(std::size_t(n), JobSpec {}); };
     SectionDef* gen = add("workload.generate", SectionKind::Group, false, "none", "a generated job stream");
     gen->written = [](const Scenario& sc) { return sc.workload.generator.count > 0; };
-    using Mix = std::vector<WeightedValue> JobGenerator::*;
-    for (auto [path, mix, help] : { std::tuple<const char*, Mix, const char*> { "workload.generate.sizes", &JobGenerator::sizes, "job sizes, each {value, weight}" },
-             std::tuple<const char*, Mix, const char*> { "workload.generate.durations", &JobGenerator::durations, "job durations, each {value, weight}" } }) {
-        SectionDef* m = add(path, SectionKind::List, true, "required", help);
+    struct MixList {
+        const char* path;
+        std::vector<WeightedValue> JobGenerator::*member;
+        const char* help;
+    };
+    for (const MixList& list : { MixList { "workload.generate.sizes", &JobGenerator::sizes, "job sizes, each {value, weight}" },
+             MixList { "workload.generate.durations", &JobGenerator::durations, "job durations, each {value, weight}" } }) {
+        const auto mix = list.member; // a plain variable: clang 14 cannot capture a structured binding
+        SectionDef* m = add(list.path, SectionKind::List, true, "required", list.help);
         m->minEntries = 1;
         m->maxEntries = 1 << 16;
         m->entries = [mix](const Scenario& sc) { return int((sc.workload.generator.*mix).size()); };
