@@ -67,6 +67,19 @@ private slots:
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
     }
 
+    void traceNeedsAnOutput()
+    {
+        // Issue 22, item 15: without -o it wrote trace.json into the working folder.
+        QTemporaryDir dir;
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start(DTSIM_CLI_PATH, { "trace", "llama2-7b-8xa100" });
+        QVERIFY(p.waitForFinished(scaledMs(20000)));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(p.readAllStandardError().contains("-o trace.json"), "the message says how to name the output");
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+
     void traceToStandardOutput()
     {
         const CliRun r = runCli({ "trace", "llama2-7b-8xa100", "-o", "-" }, scaledMs(20000));

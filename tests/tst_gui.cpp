@@ -12,6 +12,7 @@
 #include "widgets/plans_view.h"
 #include "widgets/scenario_document.h"
 #include "widgets/gantt_view.h"
+#include "widgets/frontier_tab.h"
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/cost_tab.h"
@@ -283,6 +284,35 @@ private slots:
         QVERIFY2(w.bannerText().contains("bad.yaml:2"), qPrintable(w.bannerText()));
         QVERIFY(!w.openFile(dir.path() + "/missing.yaml"));
         QVERIFY(w.bannerText().contains("not found"));
+    }
+
+    void frontierDurationKeepsTheUsersValue()
+    {
+        // Issue 22, item 1: on a preset with a deadline the duration snapped back to it on
+        // every pause, and "(updating...)" stayed while the app was idle.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gtx580-2012"));
+        w.resize(1600, 1000);
+        w.show();
+        waitIdle(w);
+        auto* tab = w.findChild<FrontierTab*>();
+        QVERIFY(tab);
+        QDoubleSpinBox* months = tab->duration();
+        const double deadlineMonths = w.document()->scenario().training.deadline / units::month;
+        QVERIFY(std::abs(months->value() - deadlineMonths) < 0.01);
+        months->setValue(6);
+        waitIdle(w);
+        QCOMPARE(months->value(), 6.0);
+        QVERIFY2(tab->view()->status().contains("6 months"), qPrintable(tab->view()->status()));
+        QVERIFY2(!tab->view()->status().contains("updating"), qPrintable(tab->view()->status()));
+        // Another field's edit keeps it; a new deadline sets it.
+        qobject_cast<QDoubleSpinBox*>(w.panel()->editor("model.layers"))->setValue(24);
+        waitIdle(w);
+        QCOMPARE(months->value(), 6.0);
+        w.document()->edit("test", [](Scenario& s) { s.training.deadline = 2 * units::month; }, false);
+        waitIdle(w);
+        QCOMPARE(months->value(), 2.0);
+        QVERIFY(!tab->view()->status().contains("updating"));
     }
 
     void backgroundViewsFillAndPlansApply()

@@ -36,13 +36,13 @@ FrontierTab::FrontierTab(Evaluator* evaluator, QWidget* parent)
     connect(m_months, &QDoubleSpinBox::valueChanged, this, &FrontierTab::request);
     connect(m_evaluator, &Evaluator::frontierReady, this, [this](const Frontier& real, const Frontier& ideal) {
         m_have = true;
+        m_view->setBusy(false);
         m_view->showFrontier(real, ideal,
             tr("%1, %2 months: largest run at >= 80% of the best utilization %3 FLOP, largest feasible %4 FLOP")
                 .arg(QString::fromStdString(m_gpu.name)).arg(m_months->value())
                 .arg(real.maxFlopAt80, 0, 'e', 1).arg(real.maxFlopAny, 0, 'e', 1));
         m_view->markScenario(m_flop, m_mfu, m_valid);
     });
-    connect(m_evaluator, &Evaluator::busyChanged, m_view, &FrontierView::setBusy);
 }
 
 void FrontierTab::follow(const TabInput& in, TabMoment when)
@@ -67,10 +67,13 @@ void FrontierTab::follow(const TabInput& in, TabMoment when)
     m_network.scaleOutLatency = s.cluster.scaleOutLatency;
     m_network.scaleUpDomain = s.cluster.scaleUpDomain;
     m_haveScenario = true;
-    if (s.training.deadline > 0) {
+    // A new deadline sets the duration; the user's own duration stands until then (it
+    // snapped back to the deadline on every pause).
+    if (s.training.deadline > 0 && s.training.deadline != m_deadline) {
         const QSignalBlocker block(m_months);
         m_months->setValue(s.training.deadline / units::month);
     }
+    m_deadline = s.training.deadline;
     request();
 }
 
@@ -89,6 +92,7 @@ void FrontierTab::request()
     fo.network = m_network;
     fo.months = m_months->value();
     fo.points = 60;
+    m_view->setBusy(true); // until this frontier arrives (a newer request replaces it)
     m_evaluator->requestFrontier(fo);
 }
 

@@ -20,6 +20,7 @@ public:
     FrontierTab(Evaluator* evaluator, QWidget* parent = nullptr);
     void follow(const TabInput& in, TabMoment when) override;
     FrontierView* view() const { return m_view; }
+    QDoubleSpinBox* duration() const { return m_months; }
     bool hasFrontier() const { return m_have; }
     void recomputeNext() { m_key.clear(); } // the next pause recomputes (a new theme redraws it)
 
@@ -30,6 +31,7 @@ private:
     QDoubleSpinBox* m_months = nullptr;
     HardwareSpec m_gpu, m_network; // of the last valid scenario
     bool m_haveScenario = false;
+    double m_deadline = -1; // the scenario deadline last applied to the duration
     QString m_key; // the inputs of the frontier last requested
     bool m_have = false;
     double m_flop = 0, m_mfu = 0;

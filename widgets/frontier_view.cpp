@@ -174,9 +174,14 @@ void FrontierView::markScenario(double trainingFlop, double mfu, bool valid)
 
 void FrontierView::setBusy(bool busy)
 {
-    if (busy && !m_status->text().endsWith(tr(" (updating...)")))
-        m_status->setText(m_status->text() + tr(" (updating...)"));
+    const QString suffix = tr(" (updating...)");
+    QString text = m_status->text();
+    if (text.endsWith(suffix))
+        text.chop(suffix.size());
+    m_status->setText(busy ? text + suffix : text);
 }
+
+QString FrontierView::status() const { return m_status->text(); }
 
 int FrontierView::pointCount() const
 {

@@ -18,7 +18,8 @@ public:
     explicit FrontierView(QWidget* parent = nullptr);
     void showFrontier(const Frontier& realistic, const Frontier& idealized, const QString& title);
     void markScenario(double trainingFlop, double mfu, bool valid);
-    void setBusy(bool busy);
+    void setBusy(bool busy); // while a frontier for new inputs is computed
+    QString status() const;  // the title line
     QCustomPlot* plot() const { return m_plot; }
     int pointCount() const;
 

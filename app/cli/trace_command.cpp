@@ -27,7 +27,7 @@ int runTrace(const QStringList& args)
 {
     QCommandLineParser p;
     p.addPositionalArgument("FILE", "Scenario YAML file, or the name of a preset.");
-    p.addOption({ { "o", "output" }, "Write the Chrome trace JSON here (default trace.json; - for standard output).", "OUT", "trace.json" });
+    p.addOption({ { "o", "output" }, "Write the Chrome trace JSON here (required; - for standard output).", "OUT" });
     p.addOption({ "steps", "Training steps to simulate (default 1).", "N", "1" });
     p.addOption({ "ranks", "One row per TP rank of each stage." });
     p.addOption({ "zero-bubble", "Use the ZB-H1 zero-bubble schedule (pipeline runs only)." });
@@ -35,7 +35,10 @@ int runTrace(const QStringList& args)
     if (!parseCommand(p, "trace", args, 1))
         return kExitBadInput;
     try {
-        // Where it goes, checked before any work: a FIFO or a device is not a file.
+        // Where it goes, checked before any work: named by the user (a default file name
+        // wrote into whatever folder the shell was in), and not a FIFO or a device.
+        if (!p.isSet("output"))
+            throw InputError("-o", 0, "", "say where to write the trace: -o trace.json, or -o - for standard output");
         const std::string output = p.value("output").toStdString();
         if (const std::string why = unwritableTarget(output); !why.empty())
             throw InputError("-o", 0, "", why);
