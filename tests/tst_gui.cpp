@@ -7,6 +7,8 @@
 #include "widgets/dashboard.h"
 #include "widgets/evaluator.h"
 #include "widgets/frontier_view.h"
+#include "simcore/loader/hardware_loader.h"
+#include <qcustomplot.h>
 #include "widgets/main_window.h"
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
@@ -313,6 +315,46 @@ private slots:
         waitIdle(w);
         QCOMPARE(months->value(), 2.0);
         QVERIFY(!tab->view()->status().contains("updating"));
+    }
+
+    void frontierShowsBothModesOnANamedNetwork()
+    {
+        // Issue 22, item 2: the GTX 580 demo. The window used the preset's network without
+        // saying so and showed only the realistic reading; the CLI's idealized one is the
+        // docs' (docs/frontier.md).
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gtx580-2012"));
+        w.resize(1600, 1000);
+        w.show();
+        waitIdle(w);
+        auto* tab = w.findChild<FrontierTab*>();
+        QVERIFY(tab && w.hasFrontier());
+        QCOMPARE(tab->network()->currentIndex(), 0); // the GPU's own, as the CLI
+        // As the preset opens (its 90-day deadline: 2.96 months).
+        const QString status = tab->view()->status();
+        QVERIFY2(status.contains("own server") && status.contains("idealized"), qPrintable(status));
+        // What `dtsim-cli frontier --gpu gtx580 --months 3 --mode idealized` computes.
+        FrontierOptions o;
+        o.hardware = *findHardware(test::catalog(), "gtx580");
+        o.months = 3;
+        o.mode = FrontierMode::Idealized;
+        const double cliAt80 = computeFrontier(o, test::calibration()).maxFlopAt80;
+        QVERIFY(cliAt80 > 1e24);
+        const double windowAt80 = tab->view()->idealized().maxFlopAt80;
+        QVERIFY2(std::abs(windowAt80 / cliAt80 - 1) <= 0.10, qPrintable(QString("window %1, CLI %2").arg(windowAt80).arg(cliAt80)));
+        // The scenario's network is one switch away, and named.
+        tab->network()->setCurrentIndex(1);
+        waitIdle(w);
+        QVERIFY2(tab->view()->status().contains("this scenario's network"), qPrintable(tab->view()->status()));
+        // Every point has a tooltip.
+        QCustomPlot* plot = tab->view()->plot();
+        plot->replot();
+        const FrontierPoint& p = tab->view()->idealized().points.front();
+        const QPoint at(int(plot->axisRect(0)->axis(QCPAxis::atBottom)->coordToPixel(p.flop)),
+            int(plot->axisRect(0)->axis(QCPAxis::atLeft)->coordToPixel(100 * p.mfu)));
+        const QString tip = tab->view()->pointTip(at);
+        QVERIFY2(tip.contains("GPUs") && tip.contains("TP") && tip.contains("days"), qPrintable(tip));
+        QVERIFY(tab->view()->pointTip(QPoint(-100, -100)).isEmpty());
     }
 
     void backgroundViewsFillAndPlansApply()

@@ -5,6 +5,7 @@
 
 #include "simcore/units.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -28,19 +29,31 @@ FrontierTab::FrontierTab(Evaluator* evaluator, QWidget* parent)
     m_months->setKeyboardTracking(false); // one frontier per value, not per keystroke
     m_months->setToolTip(tr("Frontier runs must finish within this time."));
     months->addWidget(m_months);
+    months->addSpacing(16);
+    months->addWidget(new QLabel(tr("Network:"), this));
+    m_networkChoice = new QComboBox(this);
+    // The GPU's own first: the frontier is what the GPU type can do (as dtsim-cli frontier
+    // --gpu and docs/frontier.md compute it); the scenario's links are the what-if.
+    m_networkChoice->addItems({ tr("the GPU's own server"), tr("this scenario's") });
+    m_networkChoice->setToolTip(tr("The standard server of the GPU (as dtsim-cli frontier --gpu computes it), or the "
+                                   "scenario's links (its cluster section)."));
+    months->addWidget(m_networkChoice);
     months->addStretch(1);
     column->addLayout(months);
     m_view = new FrontierView(this);
     column->addWidget(m_view, 1);
 
     connect(m_months, &QDoubleSpinBox::valueChanged, this, &FrontierTab::request);
+    connect(m_networkChoice, &QComboBox::currentIndexChanged, this, &FrontierTab::request);
     connect(m_evaluator, &Evaluator::frontierReady, this, [this](const Frontier& real, const Frontier& ideal) {
         m_have = true;
         m_view->setBusy(false);
         m_view->showFrontier(real, ideal,
-            tr("%1, %2 months: largest run at >= 80% of the best utilization %3 FLOP, largest feasible %4 FLOP")
-                .arg(QString::fromStdString(m_gpu.name)).arg(m_months->value())
-                .arg(real.maxFlopAt80, 0, 'e', 1).arg(real.maxFlopAny, 0, 'e', 1));
+            tr("%1, %2 months, on %3.\nLargest run at >= 80% of its best utilization: realistic %4 FLOP, idealized "
+               "(Epoch's assumptions) %5 FLOP. Largest feasible: %6 and %7 FLOP.")
+                .arg(QString::fromStdString(m_gpu.name)).arg(m_months->value()).arg(m_requestedNetwork)
+                .arg(real.maxFlopAt80, 0, 'e', 2).arg(ideal.maxFlopAt80, 0, 'e', 2)
+                .arg(real.maxFlopAny, 0, 'e', 2).arg(ideal.maxFlopAny, 0, 'e', 2));
         m_view->markScenario(m_flop, m_mfu, m_valid);
     });
 }
@@ -81,17 +94,26 @@ void FrontierTab::request()
 {
     if (!m_haveScenario)
         return;
-    const QString key = QString("%1|%2|%3|%4|%5|%6|%7").arg(QString::fromStdString(m_gpu.id)).arg(m_months->value())
-                            .arg(m_network.scaleOutBandwidth).arg(m_network.scaleUpBandwidth).arg(m_network.scaleOutLatency)
-                            .arg(m_network.scaleUpLatency).arg(m_network.scaleUpDomain);
+    const bool own = m_networkChoice->currentIndex() == 0;
+    const HardwareSpec& net = own ? m_gpu : m_network;
+    const QString key = QString("%1|%2|%3|%4|%5|%6|%7|%8").arg(QString::fromStdString(m_gpu.id)).arg(m_months->value())
+                            .arg(net.scaleOutBandwidth).arg(net.scaleUpBandwidth).arg(net.scaleOutLatency)
+                            .arg(net.scaleUpLatency).arg(net.scaleUpDomain).arg(own);
     if (key == m_key)
         return;
     m_key = key;
+    // Named in the title: the frontier depends on it as much as on the GPU.
+    m_requestedNetwork = tr("%1 (%2 per GPU out of the server at %3; %4 GPUs per server at %5)")
+                             .arg(own ? tr("the %1's own server").arg(QString::fromStdString(m_gpu.name)) : tr("this scenario's network"))
+                             .arg(QString::fromStdString(formatRate(net.scaleOutBandwidth)), QString::fromStdString(formatSeconds(net.scaleOutLatency)))
+                             .arg(net.scaleUpDomain)
+                             .arg(QString::fromStdString(formatRate(net.scaleUpBandwidth)));
     FrontierOptions fo;
     fo.hardware = m_gpu;
-    fo.network = m_network;
+    if (!own)
+        fo.network = m_network;
     fo.months = m_months->value();
-    fo.points = 60;
+    fo.points = 100; // the CLI's grid: the window's readings are the CLI's
     m_view->setBusy(true); // until this frontier arrives (a newer request replaces it)
     m_evaluator->requestFrontier(fo);
 }

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QWidget>
 
+class QComboBox;
 class QDoubleSpinBox;
 
 namespace dtsim::gui {
@@ -21,6 +22,9 @@ public:
     void follow(const TabInput& in, TabMoment when) override;
     FrontierView* view() const { return m_view; }
     QDoubleSpinBox* duration() const { return m_months; }
+    // 0: the GPU's own network (its standard server's, as `dtsim-cli frontier --gpu`
+    // uses), 1: the scenario's (its links).
+    QComboBox* network() const { return m_networkChoice; }
     bool hasFrontier() const { return m_have; }
     void recomputeNext() { m_key.clear(); } // the next pause recomputes (a new theme redraws it)
 
@@ -29,10 +33,12 @@ private:
     Evaluator* m_evaluator;
     FrontierView* m_view = nullptr;
     QDoubleSpinBox* m_months = nullptr;
+    QComboBox* m_networkChoice = nullptr;
     HardwareSpec m_gpu, m_network; // of the last valid scenario
     bool m_haveScenario = false;
     double m_deadline = -1; // the scenario deadline last applied to the duration
     QString m_key; // the inputs of the frontier last requested
+    QString m_requestedNetwork; // its network, in words
     bool m_have = false;
     double m_flop = 0, m_mfu = 0;
     bool m_valid = false;

@@ -3,7 +3,11 @@
 #include "palette_colors.h"
 #include "plot_style.h"
 
+#include "simcore/units.h"
+
 #include <QLabel>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -30,6 +34,7 @@ FrontierView::FrontierView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_status = new QLabel(this);
+    m_status->setWordWrap(true);
     layout->addWidget(m_status);
     m_plot = new QCustomPlot(this);
     layout->addWidget(m_plot, 1);
@@ -41,7 +46,7 @@ FrontierView::FrontierView(QWidget* parent) : QWidget(parent)
     top->axis(QCPAxis::atBottom)->setRange(1e20, 1e32);
 
     m_degrees = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_degrees);
+    m_plot->plotLayout()->addElement(1, 0, m_degrees); // row 0 once the legend's row is inserted above
     m_plot->plotLayout()->setRowStretchFactor(0, 2);
     m_plot->plotLayout()->setRowStretchFactor(1, 1);
     useLogTicks(m_degrees->axis(QCPAxis::atBottom));
@@ -55,9 +60,53 @@ FrontierView::FrontierView(QWidget* parent) : QWidget(parent)
     m_degrees->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    // Bottom-left of the MFU plot: the emptiest corner (utilization is high at small C).
-    top->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
+    // The legend in a row above the plots, not over them: inside, it hid the scenario's
+    // mark and curve data somewhere on every GPU.
+    top->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setMargins(QMargins(6, 2, 6, 2));
     restyle();
+    // Every point says what it is: the plan, the cluster, the days and the bill.
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const QString text = pointTip(e->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPosition().toPoint(), text, m_plot);
+    });
+}
+
+QString FrontierView::pointTip(const QPoint& at) const
+{
+    const FrontierPoint* best = nullptr;
+    QString which;
+    double bestDistance = 12; // pixels
+    const QCPAxisRect* top = m_plot->axisRect(0);
+    const QCPAxis* x = top->axis(QCPAxis::atBottom);
+    const QCPAxis* y = top->axis(QCPAxis::atLeft);
+    for (const auto& [curve, name] : { std::pair { &m_realistic, tr("realistic") }, std::pair { &m_idealized, tr("idealized") } })
+        for (const FrontierPoint& p : curve->points) {
+            if (!p.feasible)
+                continue;
+            const double d = std::hypot(x->coordToPixel(p.flop) - at.x(), y->coordToPixel(100 * p.mfu) - at.y());
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = &p;
+                which = name;
+            }
+        }
+    if (!best)
+        return {};
+    return tr("<b>%1</b>: %2 FLOP at %3% MFU<br>%4 parameters (%5 layers, hidden %6)<br>"
+              "%7 GPUs: TP %8 x PP %9 x DP %10<br>%11, GPUs bought at launch price %12")
+        .arg(which).arg(best->flop, 0, 'e', 2).arg(100 * best->mfu, 0, 'f', 1)
+        .arg(QString::fromStdString(formatCount(best->parameters))).arg(best->layers).arg(best->hidden)
+        .arg(QString::fromStdString(formatCount(double(best->gpus)))).arg(best->tp).arg(best->pp).arg(best->dp)
+        .arg(QString::fromStdString(formatDuration(best->days * units::day)))
+        .arg(best->costUsd > 0 ? "$" + QString::fromStdString(formatCount(best->costUsd)) : tr("unknown"));
 }
 
 void FrontierView::restyle()
@@ -96,37 +145,50 @@ void FrontierView::showFrontier(const Frontier& realistic, const Frontier& ideal
     addCurve(realistic, tr("realistic"), seriesColor(0), Qt::SolidLine);
     addCurve(idealized, tr("idealized (Epoch's assumptions)"), seriesColor(1), Qt::DashLine);
 
-    // 80% of the best realistic utilization, and where runs stop being feasible.
-    auto* eighty = new QCPItemStraightLine(m_plot);
-    eighty->setClipAxisRect(top);
-    eighty->point1->setAxes(x, y);
-    eighty->point2->setAxes(x, y);
-    eighty->point1->setCoords(1e20, 80 * realistic.bestMfu);
-    eighty->point2->setCoords(1e32, 80 * realistic.bestMfu);
-    eighty->setPen(QPen(gridColor().darker(150), 1, Qt::DashDotLine));
-    auto* eightyLabel = new QCPItemText(m_plot);
-    eightyLabel->setClipAxisRect(top);
-    eightyLabel->position->setAxes(x, y);
-    eightyLabel->position->setCoords(2e20, 80 * realistic.bestMfu + 2);
-    eightyLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    eightyLabel->setText(tr("80% of best"));
-    eightyLabel->setColor(foreground());
-    if (realistic.maxFlopAny > 0) {
-        auto* wall = new QCPItemStraightLine(m_plot);
-        wall->setClipAxisRect(top);
-        wall->point1->setAxes(x, y);
-        wall->point2->setAxes(x, y);
-        wall->point1->setCoords(realistic.maxFlopAny, 0);
-        wall->point2->setCoords(realistic.maxFlopAny, 100);
-        wall->setPen(QPen(QColor(192, 57, 43), 1.5, Qt::DashLine));
-        auto* label = new QCPItemText(m_plot);
-        label->setClipAxisRect(top);
-        label->position->setAxes(x, y);
-        label->position->setCoords(realistic.maxFlopAny, 66);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        label->setText(tr("latency wall "));
-        label->setColor(QColor(192, 57, 43));
+    // Each curve's own readings, in its colour: 80% of its best utilization (and the
+    // largest run above it), and its latency wall (where runs stop being feasible).
+    auto line = [&](double x1, double y1, double x2, double y2, QPen pen) {
+        auto* l = new QCPItemStraightLine(m_plot);
+        l->setClipAxisRect(top);
+        l->point1->setAxes(x, y);
+        l->point2->setAxes(x, y);
+        l->point1->setCoords(x1, y1);
+        l->point2->setCoords(x2, y2);
+        l->setPen(pen);
+    };
+    auto label = [&](double at, double mfu, Qt::Alignment align, const QString& text, QColor color) {
+        auto* t = new QCPItemText(m_plot);
+        t->setClipAxisRect(top);
+        t->position->setAxes(x, y);
+        t->position->setCoords(at, mfu);
+        t->setPositionAlignment(align);
+        t->setPadding(QMargins(3, 1, 3, 1));
+        t->setText(text);
+        t->setColor(color);
+    };
+    int k = 0;
+    for (const auto& [f, name] : { std::pair { &realistic, tr("realistic") }, std::pair { &idealized, tr("idealized") } }) {
+        const QColor color = seriesColor(k);
+        const double eighty = 80 * f->bestMfu;
+        line(1e20, eighty, 1e32, eighty, QPen(color, 1, Qt::DashDotLine));
+        label(2e20, eighty, Qt::AlignLeft | (k == 0 ? Qt::AlignTop : Qt::AlignBottom), tr("80% of best, %1").arg(name), color);
+        if (f->maxFlopAt80 > 0) { // a tick where the curve last stands above the line
+            auto* tick = new QCPItemLine(m_plot);
+            tick->setClipAxisRect(top);
+            tick->start->setAxes(x, y);
+            tick->end->setAxes(x, y);
+            tick->start->setCoords(f->maxFlopAt80, eighty - 4);
+            tick->end->setCoords(f->maxFlopAt80, eighty + 4);
+            tick->setPen(QPen(color, 2.5));
+        }
+        if (f->maxFlopAny > 0) {
+            line(f->maxFlopAny, 0, f->maxFlopAny, 100, QPen(color, 1.5, Qt::DashLine));
+            label(f->maxFlopAny, k == 0 ? 66 : 60, Qt::AlignRight | Qt::AlignTop, tr("latency wall, %1").arg(name), color);
+        }
+        ++k;
     }
+    m_realistic = realistic;
+    m_idealized = idealized;
 
     // Degrees below.
     QCPAxis* dx = m_degrees->axis(QCPAxis::atBottom);

@@ -21,10 +21,16 @@ public:
     void setBusy(bool busy); // while a frontier for new inputs is computed
     QString status() const;  // the title line
     QCustomPlot* plot() const { return m_plot; }
+    const Frontier& realistic() const { return m_realistic; } // as drawn
+    const Frontier& idealized() const { return m_idealized; }
     int pointCount() const;
+
+    // The tooltip of the frontier point under `at` (plot pixels), or "" if none is near.
+    QString pointTip(const QPoint& at) const;
 
 private:
     void restyle();
+    Frontier m_realistic, m_idealized; // as drawn
     QCustomPlot* m_plot = nullptr;
     QCPAxisRect* m_degrees = nullptr;
     QLabel* m_status = nullptr;
