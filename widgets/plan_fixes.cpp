@@ -1,6 +1,7 @@
 #include "plan_fixes.h"
 
 #include <QObject>
+#include <QStringList>
 
 #include <cstdlib>
 
@@ -8,17 +9,25 @@ namespace dtsim::gui {
 
 namespace {
 
-// The value nearest `current` in [1, limit] that satisfies `ok`.
+// The value nearest `current` in [1, limit] that satisfies `ok` (`current` itself when
+// none does). It searched only within `limit` of `current`: TP 512 with 128 heads
+// found nothing and offered "Set TP to 512".
 int nearest(int current, int limit, const auto& ok)
 {
-    for (int d = 0; d <= limit; ++d) {
-        if (current - d >= 1 && ok(current - d))
-            return current - d;
-        if (current + d <= limit && ok(current + d))
-            return current + d;
-    }
-    return current;
+    int best = current;
+    long long bestDistance = -1;
+    for (int v = 1; v <= limit; ++v)
+        if (ok(v)) {
+            const long long d = std::llabs(static_cast<long long>(v) - current);
+            if (bestDistance < 0 || d < bestDistance) {
+                best = v;
+                bestDistance = d;
+            }
+        }
+    return best;
 }
+
+std::optional<PlanFix> fixFirstRule(const Scenario& s);
 
 } // namespace
 
@@ -30,6 +39,30 @@ QString rowForIssueField(const QString& field)
 }
 
 std::optional<PlanFix> suggestFix(const Scenario& s)
+{
+    // One rule's fix can break another (a new TP no longer divides the GPUs): follow the
+    // chain, and offer the fix only if it ends in a plan the rules accept.
+    std::optional<PlanFix> fix = fixFirstRule(s);
+    if (!fix)
+        return std::nullopt;
+    QStringList labels { fix->label };
+    for (int step = 0; step < 6 && firstViolation(fix->fixed) != PlanRule::Ok; ++step) {
+        const std::optional<PlanFix> next = fixFirstRule(fix->fixed);
+        if (!next)
+            return std::nullopt;
+        labels << next->label;
+        fix->fixed = next->fixed;
+    }
+    if (firstViolation(fix->fixed) != PlanRule::Ok)
+        return std::nullopt;
+    labels.removeDuplicates();
+    fix->label = labels.join(QObject::tr(", then "));
+    return fix;
+}
+
+namespace {
+
+std::optional<PlanFix> fixFirstRule(const Scenario& s)
 {
     PlanFix fix { {}, s };
     Scenario& f = fix.fixed;
@@ -65,9 +98,19 @@ std::optional<PlanFix> suggestFix(const Scenario& s)
     case PlanRule::EpExperts:
     case PlanRule::EpDataParallel:
     case PlanRule::EpNeedsMoe: {
-        const int ep = m.isMoe() ? nearest(p.ep, m.moe.experts, [&](int e) { return m.moe.experts % e == 0 && (p.dp * p.cp) % e == 0; }) : 1;
-        p.ep = ep;
-        fix.label = QObject::tr("Set EP to %1").arg(ep);
+        auto regroups = [&](int e) {
+            ParallelPlan q = p;
+            q.ep = e;
+            return q.expertDataParallel() != 0;
+        };
+        const int ep = m.isMoe() ? nearest(p.ep, m.moe.experts, [&](int e) { return m.moe.experts % e == 0 && regroups(e); }) : 1;
+        if (regroups(ep)) {
+            p.ep = ep;
+            fix.label = QObject::tr("Set EP to %1").arg(ep);
+        } else { // no EP regroups the ranks at this expert TP: the experts take the layers' TP
+            p.expertTp = 0;
+            fix.label = QObject::tr("Set expert TP to TP (%1)").arg(p.tp);
+        }
         return fix;
     }
     case PlanRule::PpLayers:
@@ -110,6 +153,12 @@ std::optional<PlanFix> suggestFix(const Scenario& s)
         p.cp = cp;
         return fix;
     }
+    case PlanRule::ScaleUpDomain: {
+        const int domain = nearest(f.cluster.scaleUpDomain, f.cluster.gpusPerNode, [&](int d) { return f.cluster.gpusPerNode % d == 0; });
+        f.cluster.scaleUpDomain = domain;
+        fix.label = QObject::tr("Set the scale-up domain to %1").arg(domain);
+        return fix;
+    }
     case PlanRule::SpSequence:
         p.sequenceParallel = false;
         fix.label = QObject::tr("Turn sequence parallelism off");
@@ -118,5 +167,7 @@ std::optional<PlanFix> suggestFix(const Scenario& s)
         return std::nullopt;
     }
 }
+
+} // namespace
 
 } // namespace dtsim::gui
