@@ -1,5 +1,7 @@
 #include "scenario_rules.h"
 
+#include <limits>
+
 #include <algorithm>
 
 namespace dtsim {
@@ -78,6 +80,13 @@ void setPrecision(Scenario& s, Precision p)
     s.training.precision = p;
     if (isScaledLowPrecision(p) && recipePrecision(s.training.scaling) != p)
         s.training.scaling = defaultScaling(p);
+}
+
+void keepGpuCount(Scenario& s)
+{
+    const long long model = static_cast<long long>(s.plan.tp) * s.plan.pp * s.plan.cp;
+    if (model > 0 && s.cluster.gpus % model == 0 && s.cluster.gpus / model <= std::numeric_limits<int>::max())
+        s.plan.dp = static_cast<int>(s.cluster.gpus / model);
 }
 
 } // namespace dtsim

@@ -28,6 +28,9 @@ void setExperts(Scenario& s, int experts); // 0 = dense (ep back to 1); top_k cl
 void setTopK(Scenario& s, int topK);       // a dense model routes nothing: unchanged
 void setPrecision(Scenario& s, Precision p); // keeps an FP8/FP4 scaling recipe that computes in the new format
 void setScaling(Scenario& s, ScalingRecipe r); // 16- and 32-bit runs scale nothing: unchanged
+// After TP, PP or CP changed: DP takes the GPUs the model-parallel degrees leave, when
+// they divide the cluster (otherwise the plan stays as it is, and the rules say why).
+void keepGpuCount(Scenario& s);
 
 // The scaling recipe a precision uses when the file names none.
 ScalingRecipe defaultScaling(Precision p);

@@ -273,6 +273,50 @@ private slots:
         QVERIFY(w.dashboard()->value("step") != "-");
     }
 
+    void movingTpKeepsTheGpuCount()
+    {
+        // Issue 22, item 5: dragging TP was a dead end (DP stayed, every TP but one broke
+        // the GPU product), and the explanation sat under DP, hidden while searching "tp".
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100")); // TP 8 x PP 8 x DP 16 = 1024
+        QVERIFY(w.panel()->keepsGpuCount());
+        auto* tp = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.tp"));
+        for (int t : { 4, 2, 16, 8 }) {
+            tp->setValue(t);
+            const Scenario& s = w.document()->scenario();
+            QCOMPARE(s.plan.tp, t);
+            QCOMPARE(s.plan.gpus(), 1024LL);
+            QVERIFY2(w.dashboard()->value("step") != "-", qPrintable(QString("TP %1").arg(t)));
+        }
+        // The slider's whole travel keeps the GPU count wherever TP x PP divides it (TP 1
+        // breaks another rule: 12 micro-batches are not a multiple of PP 8 once DP is 128).
+        QSlider* slider = w.panel()->slider("parallel.tp");
+        int kept = 0;
+        for (int pos = slider->minimum(); pos <= slider->maximum(); pos += std::max(1, (slider->maximum() - slider->minimum()) / 40)) {
+            slider->setValue(pos);
+            const Scenario& s = w.document()->scenario();
+            if (1024 % (s.plan.tp * 8) == 0) {
+                QCOMPARE(s.plan.gpus(), 1024LL);
+                QVERIFY(firstViolation(s) != PlanRule::GpuProduct);
+                ++kept;
+            }
+        }
+        QVERIFY(kept >= 4);
+        tp->setValue(8);
+        QCOMPARE(w.document()->scenario().plan.dp, 16);
+        // Off: each degree moves alone, and the rule's explanation stays in view while
+        // the search shows only TP.
+        w.panel()->keepGpuCountBox()->setChecked(false);
+        w.panel()->findChild<QLineEdit*>()->setText("tensor");
+        tp->setValue(4);
+        QCOMPARE(w.document()->scenario().plan.dp, 16);
+        QCOMPARE(w.dashboard()->value("step"), QString("-"));
+        QWidget* dpRow = w.panel()->editor("parallel.dp")->parentWidget();
+        QVERIFY(!w.panel()->errorText("parallel.dp").isEmpty());
+        QVERIFY(!dpRow->isHidden());
+        QVERIFY(w.panel()->editor("model.layers")->parentWidget()->isHidden());
+    }
+
     void badFileShowsAnErrorNotACrash()
     {
         MainWindow w(appData());
@@ -726,8 +770,9 @@ private slots:
         auto* tp = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.tp"));
         const double before = tp->value();
         auto* dp = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.dp"));
-        tp->setValue(before / 2);
-        dp->setValue(dp->value() * 2);
+        const double dpBefore = dp->value();
+        tp->setValue(before / 2); // DP follows (the panel keeps the GPU count)
+        QCOMPARE(dp->value(), dpBefore * 2);
         QVERIFY(w.teachingPanel()->text() != text);
         QVERIFY(w.teachingPanel()->text().contains(w.dashboard()->value("mfu")));
         w.teachingPanel()->selectFigure("memory");

@@ -21,6 +21,7 @@
 #include "view_export.h"
 #include "topology_editor.h"
 
+#include "simcore/scenario_rules.h"
 #include "simcore/input_error.h"
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/loader/scenario_writer.h"
@@ -403,8 +404,14 @@ bool MainWindow::selectTab(const QString& name)
 
 void MainWindow::applyField(const QString& id, double value, bool merge)
 {
-    if (const FieldSpec* f = m_panel->field(id))
-        m_doc->edit(id, [&](Scenario& s) { f->set(s, value); }, merge);
+    if (const FieldSpec* f = m_panel->field(id)) {
+        const bool rebalance = f->rebalancesDp && m_panel->keepsGpuCount();
+        m_doc->edit(id, [&](Scenario& s) {
+            f->set(s, value);
+            if (rebalance)
+                keepGpuCount(s);
+        }, merge);
+    }
 }
 
 void MainWindow::applyFix(const QString&)

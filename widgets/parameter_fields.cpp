@@ -75,6 +75,7 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         spec.tooltip = QString::fromStdString(f.panel.tooltip.empty() ? f.help : f.panel.tooltip);
         spec.get = [&f](const Scenario& s) { return f.get(s, 0); };
         spec.set = [&f](Scenario& s, double v) { applyEdit(f, s, v); };
+        spec.rebalancesDp = f.shapesModelParallel;
         switch (f.type) {
         case FieldType::Integer:
             spec.kind = FieldKind::Integer;

@@ -29,6 +29,7 @@ struct FieldSpec {
     QString tooltip;
     std::function<double(const Scenario&)> get;
     std::function<void(Scenario&, double)> set;
+    bool rebalancesDp = false; // TP, PP, CP: with "keep the GPU count" on, DP follows
 };
 
 // `catalog` provides the GPU choices, `regions` the grid regions (resources/cost).

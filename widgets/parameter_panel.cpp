@@ -186,6 +186,13 @@ ParameterPanel::ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent)
     m_search->setClearButtonEnabled(true);
     outer->addWidget(m_search);
     connect(m_search, &QLineEdit::textChanged, this, &ParameterPanel::filter);
+    // Without it, dragging TP was a dead end: every TP but one broke tp x pp x cp x dp =
+    // GPUs, and the dashboard showed "-".
+    m_keepGpus = new QCheckBox(tr("Keep the GPU count (DP follows TP, PP, CP)"), this);
+    m_keepGpus->setChecked(true);
+    m_keepGpus->setToolTip(tr("Moving tensor, pipeline or context parallelism gives data parallelism the GPUs they "
+                              "leave. Off: each degree moves alone and the plan rules say what to fix."));
+    outer->addWidget(m_keepGpus);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -237,12 +244,14 @@ void ParameterPanel::setFieldError(const QString& id, const QString& message, co
 {
     if (ParameterRow* row = m_rows.value(id))
         row->setError(message, fixLabel);
+    filter(m_search->text());
 }
 
 void ParameterPanel::clearErrors()
 {
     for (ParameterRow* row : std::as_const(m_rows))
         row->setError({}, {});
+    filter(m_search->text());
 }
 
 QSlider* ParameterPanel::slider(const QString& id) const
@@ -257,6 +266,8 @@ QWidget* ParameterPanel::editor(const QString& id) const
     return row ? row->editor() : nullptr;
 }
 
+bool ParameterPanel::keepsGpuCount() const { return m_keepGpus->isChecked(); }
+
 QString ParameterPanel::errorText(const QString& id) const
 {
     ParameterRow* row = m_rows.value(id);
@@ -269,7 +280,9 @@ void ParameterPanel::filter(const QString& text)
         const FieldSpec& f = row->spec();
         const bool match = text.isEmpty() || f.label.contains(text, Qt::CaseInsensitive)
             || f.id.contains(text, Qt::CaseInsensitive) || f.tooltip.contains(text, Qt::CaseInsensitive);
-        row->setVisible(match);
+        // A row with an error stays in view whatever the filter: the DP row's "tp x pp x
+        // cp x dp must equal the GPUs" was hidden while searching for TP.
+        row->setVisible(match || !row->error().isEmpty());
     }
 }
 

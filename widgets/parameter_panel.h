@@ -12,6 +12,7 @@ class QSlider;
 class QLabel;
 class QPushButton;
 class QGroupBox;
+class QCheckBox;
 
 namespace dtsim::gui {
 
@@ -32,6 +33,9 @@ public:
     QSlider* slider(const QString& id) const;   // for tests
     QWidget* editor(const QString& id) const;   // spin box, combo box or check box
     QString errorText(const QString& id) const; // empty when none
+    // "Keep the GPU count": moving TP, PP or CP rebalances DP (on by default).
+    bool keepsGpuCount() const;
+    QCheckBox* keepGpuCountBox() const { return m_keepGpus; }
 
 signals:
     void edited(const QString& id, double storedValue, bool merge);
@@ -44,6 +48,7 @@ private:
     QHash<QString, ParameterRow*> m_rows;
     QList<QGroupBox*> m_groups;
     QLineEdit* m_search = nullptr;
+    QCheckBox* m_keepGpus = nullptr;
 };
 
 } // namespace dtsim::gui

@@ -92,6 +92,9 @@ struct FieldDef {
     // (scenario_rules.h); absent: `set`.
     PanelPlace panel;
     std::function<void(Scenario&, double)> edit;
+    // A model-parallel degree (TP, PP, CP): with the panel's "keep the GPU count" on,
+    // an edit also rebalances DP (keepGpuCount).
+    bool shapesModelParallel = false;
 
     // A view of other fields (the panel's FLOP budget sets the tokens): never in a file.
     bool derivedOnly = false;

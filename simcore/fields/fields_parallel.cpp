@@ -51,12 +51,12 @@ void addParallelFields(std::vector<FieldDef>& f)
 {
     f.push_back(degree("parallel.tp", &ParallelPlan::tp, "Tensor parallel (TP)",
         "Splits every layer's matrices; 2-4 collectives per layer on T h elements. Must divide heads.")
-            .help("tensor parallel; divides heads, KV heads, FFN widths"));
+            .help("tensor parallel; divides heads, KV heads, FFN widths").shapesModelParallel());
     f.push_back(degree("parallel.pp", &ParallelPlan::pp, "Pipeline parallel (PP)", "Stages of consecutive layers; bubble (PP-1)/(v m).")
-            .help("pipeline stages; <= layers (uneven splits allowed)"));
+            .help("pipeline stages; <= layers (uneven splits allowed)").shapesModelParallel());
     f.push_back(degree("parallel.cp", &ParallelPlan::cp, "Context parallel (CP)",
         "Splits each sequence; ring attention passes K/V (CP-1) times per layer.")
-            .help("context parallel; divides `seq_len`"));
+            .help("context parallel; divides `seq_len`").shapesModelParallel());
     f.push_back(degree("parallel.dp", &ParallelPlan::dp, "Data parallel (DP)", "Model replicas; gradient all-reduce or reduce-scatter per step.")
             .byDefault("`gpus / (tp * pp * cp)`").help("data parallel")
             .derived([](const Scenario& s, int) {
