@@ -121,15 +121,15 @@ double GanttView::xAt(double t, int width) const
     return m_axis.x(t, kLabelWidth, width - kLabelWidth);
 }
 
-void GanttView::paintEvent(QPaintEvent*)
+void GanttView::paintEvent(QPaintEvent* e)
 {
     QPainter p(this);
-    paint(p, size());
+    paint(p, size(), e->rect());
 }
 
 void GanttView::renderTo(QPainter& painter, const QSize& size) { paint(painter, size); }
 
-void GanttView::paint(QPainter& p, const QSize& size)
+void GanttView::paint(QPainter& p, const QSize& size, const QRect& exposed)
 {
     const int w = size.width();
     p.fillRect(QRect(QPoint(0, 0), size), background());
@@ -152,6 +152,9 @@ void GanttView::paint(QPainter& p, const QSize& size)
 
     // Lanes. Bars narrower than a pixel accumulate into one folded block per lane.
     for (const Lane& lane : m_lanes) {
+        // In a scroll area only a window of the lanes is exposed: the rest cost nothing.
+        if (exposed.isValid() && (lane.y + lane.height < exposed.top() || lane.y > exposed.bottom()))
+            continue;
         if (lane.stream == Stream::Compute) {
             p.setPen(foreground());
             p.drawText(QRect(4, lane.y, kLabelWidth - 8, lane.height), Qt::AlignVCenter | Qt::AlignLeft,

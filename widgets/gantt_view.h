@@ -48,7 +48,8 @@ private:
     void layoutLanes();
     double timeAt(double x, int width) const;
     double xAt(double t, int width) const;
-    void paint(QPainter& p, const QSize& size);
+    // `exposed`: the part to draw (a paint event's rect); lanes outside it are skipped.
+    void paint(QPainter& p, const QSize& size, const QRect& exposed = {});
 
     std::shared_ptr<const Trace> m_trace;
     std::vector<Lane> m_lanes;

@@ -45,7 +45,6 @@
 #include <QDateTime>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QProgressBar>
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QEventLoop>
@@ -163,16 +162,16 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
             s.cluster.gpus = plan.gpus();
         }, false);
     });
-    // Background work shows as a busy bar in the status bar; the newest request
-    // cancels the older ones, so the bar never outlives the latest change by much.
-    auto* progress = new QProgressBar(this);
-    progress->setRange(0, 0);
-    progress->setMaximumWidth(160);
-    progress->hide();
-    statusBar()->addPermanentWidget(progress);
-    connect(m_evaluator, &Evaluator::busyChanged, this, [this, progress](bool busy) {
+    // Background work shows as a word in the status bar; the newest request cancels the
+    // older ones, so it never outlives the latest change by much. Not a busy QProgressBar:
+    // painting its animation held the event loop for up to 130 ms while a large
+    // timeline was computed (dtsim --bench-edits --tab timeline).
+    auto* working = new QLabel(tr("working..."), this);
+    working->hide();
+    statusBar()->addPermanentWidget(working);
+    connect(m_evaluator, &Evaluator::busyChanged, this, [this, working](bool busy) {
         statusBar()->showMessage(busy ? tr("Updating %1...").arg(m_tabs->tabText(m_tabs->currentIndex())) : tr("Ready"));
-        progress->setVisible(busy);
+        working->setVisible(busy);
     });
 
     buildMenus();
