@@ -47,6 +47,10 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <QScrollArea>
+#include <QScrollBar>
+
+#include <set>
 #include <qcustomplot.h>
 
 using namespace dtsim;
@@ -315,6 +319,60 @@ private slots:
         QVERIFY(!w.panel()->errorText("parallel.dp").isEmpty());
         QVERIFY(!dpRow->isHidden());
         QVERIFY(w.panel()->editor("model.layers")->parentWidget()->isHidden());
+    }
+
+    void theWheelScrollsThePanelUnlessAControlHasFocus()
+    {
+        // Issue 22, item 7: scrolling the panel over a slider changed its value.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.resize(1600, 1000);
+        w.show();
+        QSlider* vocab = w.panel()->slider("model.vocab");
+        const int before = w.document()->scenario().model.vocab;
+        auto* scroll = w.panel()->findChild<QScrollArea*>();
+        const int scrolled = scroll->verticalScrollBar()->value();
+        auto wheel = [](QWidget* target) {
+            QWheelEvent e(QPointF(10, 5), target->mapToGlobal(QPointF(10, 5)), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                Qt::NoScrollPhase, false);
+            QApplication::sendEvent(target, &e);
+        };
+        wheel(vocab);
+        QCOMPARE(w.document()->scenario().model.vocab, before);
+        QVERIFY(scroll->verticalScrollBar()->value() > scrolled); // the panel scrolled instead
+        // Focused (clicked or tabbed to), the wheel moves it.
+        vocab->setFocus();
+        QTRY_VERIFY(vocab->hasFocus());
+        wheel(vocab);
+        QVERIFY(w.document()->scenario().model.vocab != before);
+    }
+
+    void slidersReachTheValuesModelsUse()
+    {
+        // Issue 22, item 8: every log slider snapped to powers of two (Layers 126 -> 128 ->
+        // 256), so 80 or 96 layers needed typing.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        auto reachable = [&](const QString& id) {
+            QSlider* s = w.panel()->slider(id);
+            std::set<long long> values;
+            for (int pos = s->minimum(); pos <= s->maximum(); ++pos) {
+                s->setValue(pos);
+                values.insert(std::llround(qobject_cast<QDoubleSpinBox*>(w.panel()->editor(id))->value()));
+            }
+            return values;
+        };
+        const auto layers = reachable("model.layers");
+        for (long long l : { 24, 32, 40, 48, 60, 80, 96, 126 })
+            QVERIFY2(layers.count(l), qPrintable(QString("%1 layers").arg(l)));
+        const auto hidden = reachable("model.hidden");
+        for (long long h : hidden)
+            QVERIFY2(h % 64 == 0, qPrintable(QString("hidden %1").arg(h)));
+        for (long long h : { 2048, 4096, 5120, 8192, 12288, 16384 })
+            QVERIFY2(hidden.count(h), qPrintable(QString("hidden %1").arg(h)));
+        // Parallel degrees stay powers of two.
+        for (long long t : reachable("parallel.tp"))
+            QVERIFY2((t & (t - 1)) == 0, qPrintable(QString("TP %1").arg(t)));
     }
 
     void badFileShowsAnErrorNotACrash()

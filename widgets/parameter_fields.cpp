@@ -71,7 +71,9 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         spec.displayScale = f.panel.displayScale;
         spec.min = f.panel.min;
         spec.max = f.panel.max;
-        spec.logScale = f.panel.slider == SliderScale::Log;
+        spec.logScale = f.panel.slider == SliderScale::Log || f.panel.slider == SliderScale::Powers2;
+        spec.powersOfTwo = f.panel.slider == SliderScale::Powers2;
+        spec.step = f.panel.step;
         spec.tooltip = QString::fromStdString(f.panel.tooltip.empty() ? f.help : f.panel.tooltip);
         spec.get = [&f](const Scenario& s) { return f.get(s, 0); };
         spec.set = [&f](Scenario& s, double v) { applyEdit(f, s, v); };

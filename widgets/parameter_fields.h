@@ -25,6 +25,8 @@ struct FieldSpec {
     FieldKind kind = FieldKind::Integer;
     double min = 1, max = 1;   // in displayed units
     bool logScale = false;     // slider moves in log steps
+    bool powersOfTwo = false;  // integer slider values are powers of two
+    double step = 1;           // else integer slider values are multiples of this (in shown units)
     QStringList choices;       // for Choice (value = index)
     QString tooltip;
     std::function<double(const Scenario&)> get;

@@ -12,6 +12,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QCoreApplication>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -92,6 +94,13 @@ public:
         }
         }
         m_editor->setToolTip(spec.tooltip);
+        // The wheel scrolls the panel; it changes a value only once the control has focus
+        // (a scroll over a slider set Vocabulary 128256 to 131072).
+        for (QWidget* input : { static_cast<QWidget*>(m_slider), m_editor })
+            if (input) {
+                input->setFocusPolicy(Qt::StrongFocus);
+                input->installEventFilter(panel);
+            }
 
         m_error = new QLabel(this);
         m_error->setWordWrap(true);
@@ -149,8 +158,21 @@ private:
         double v = m_spec.logScale && m_spec.min > 0 ? m_spec.min * std::pow(m_spec.max / m_spec.min, f)
                                                      : m_spec.min + f * (m_spec.max - m_spec.min);
         if (m_spec.kind == FieldKind::Integer) {
-            // Integer fields on a log slider snap to "nice" values: powers of two.
-            v = m_spec.logScale && v >= 1 ? std::exp2(std::round(std::log2(v))) : std::round(v);
+            // Powers of two where only those make sense (parallel degrees, batch sizes);
+            // elsewhere multiples of the field's step (any layer count, widths of 64).
+            // Every log slider snapped to powers of two: Layers went 126 -> 128 -> 256.
+            // On a log slider the unit also grows with the value, to a power of two no finer
+            // than one slider step there, so every multiple of it can be reached (16384
+            // was skipped over by steps of 125 between multiples of 64).
+            double unit = std::max(1.0, m_spec.step);
+            if (m_spec.logScale && m_spec.min > 0) {
+                const double stepRatio = std::pow(m_spec.max / m_spec.min, 1.0 / kSliderSteps) - 1;
+                unit = std::max(unit, std::exp2(std::ceil(std::log2(std::max(1.0, v * stepRatio)))));
+            }
+            if (m_spec.powersOfTwo && v >= 1)
+                v = std::exp2(std::round(std::log2(v)));
+            else
+                v = std::round(v / unit) * unit;
             v = std::clamp(v, m_spec.min, m_spec.max);
         }
         return v;
@@ -195,6 +217,7 @@ ParameterPanel::ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent)
     outer->addWidget(m_keepGpus);
 
     auto* scroll = new QScrollArea(this);
+    m_scroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* content = new QWidget(scroll);
@@ -264,6 +287,16 @@ QWidget* ParameterPanel::editor(const QString& id) const
 {
     ParameterRow* row = m_rows.value(id);
     return row ? row->editor() : nullptr;
+}
+
+bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    auto* input = qobject_cast<QWidget*>(watched);
+    if (event->type() == QEvent::Wheel && input && !input->hasFocus()) {
+        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event); // scroll instead
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 bool ParameterPanel::keepsGpuCount() const { return m_keepGpus->isChecked(); }

@@ -13,6 +13,7 @@ class QLabel;
 class QPushButton;
 class QGroupBox;
 class QCheckBox;
+class QScrollArea;
 
 namespace dtsim::gui {
 
@@ -41,6 +42,9 @@ signals:
     void edited(const QString& id, double storedValue, bool merge);
     void fixRequested(const QString& id);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void filter(const QString& text);
 
@@ -49,6 +53,7 @@ private:
     QList<QGroupBox*> m_groups;
     QLineEdit* m_search = nullptr;
     QCheckBox* m_keepGpus = nullptr;
+    QScrollArea* m_scroll = nullptr;
 };
 
 } // namespace dtsim::gui

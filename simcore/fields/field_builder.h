@@ -77,6 +77,7 @@ public:
         return *this;
     }
     Field& shown(std::string unit, double scale) { d.panel.unit = std::move(unit); d.panel.displayScale = scale; return *this; }
+    Field& sliderStep(double step) { d.panel.step = step; return *this; }
     Field& labels(std::vector<std::string> l) { d.panel.choiceLabels = std::move(l); return *this; }
     Field& edit(std::function<void(Scenario&, double)> f) { d.edit = std::move(f); return *this; }
     Field& derivedOnly() { d.derivedOnly = true; return *this; }

@@ -25,7 +25,10 @@ enum class FieldType {
     Region,   // a grid region of the cost data (the panel holds the list)
 };
 
-enum class SliderScale { Linear, Log };
+// How a slider maps its travel to values: evenly, or in equal ratios. `Powers2`: equal
+// ratios, integer values snapped to powers of two (where only those make sense: the
+// parallel degrees, the batch and sequence sizes).
+enum class SliderScale { Linear, Log, Powers2 };
 
 struct ChoiceName {
     std::string name; // as written in YAML; the first name of a value is the one saved
@@ -51,6 +54,7 @@ struct PanelPlace {
     double displayScale = 1.0; // shown = stored / displayScale
     double min = 0, max = 1;   // slider range, in shown units
     SliderScale slider = SliderScale::Linear;
+    double step = 1; // integer fields (not Powers2): the slider's values are multiples of it
     std::vector<std::string> choiceLabels; // Choice: one per distinct value; empty: the YAML names
     std::string tooltip;                   // empty: the field's help
 };

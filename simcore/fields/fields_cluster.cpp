@@ -47,7 +47,8 @@ void addClusterFields(std::vector<FieldDef>& f)
             .writtenWhen([](const Scenario& s, int) { return !s.cluster.topology.empty(); }));
     f.push_back(integer("cluster.gpus").required().byDefault("required").help("must equal `dp * tp * pp * cp`")
             .bind(&Scenario::cluster, &ClusterSpec::gpus)
-            .panel("Hardware", "GPUs", 1, 1 << 24, SliderScale::Log, "GPUs in the job; must equal TP x PP x DP x CP."));
+            .panel("Hardware", "GPUs", 1, 1 << 24, SliderScale::Log, "GPUs in the job; must equal TP x PP x DP x CP.")
+            .sliderStep(8));
     f.push_back(integer("cluster.scale_up_domain").byDefault("catalogue")
             .help("GPUs on one NVLink/NVSwitch/PCIe fabric (72 for NVL72)")
             .bind(&Scenario::cluster, &ClusterSpec::scaleUpDomain)

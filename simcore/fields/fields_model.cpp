@@ -36,6 +36,7 @@ void addModelFields(std::vector<FieldDef>& f)
             .bind(&Scenario::model, &ModelSpec::hidden)
             .panel("Model", "Hidden size", 64, 131072, SliderScale::Log,
                 "Model width h. Dense parameters grow as 12 l h^2; GEMM sizes and TP traffic (T h per collective) scale with it.")
+            .sliderStep(64)
             .edit([](Scenario& s, double v) { setHidden(s, asInt(v)); }));
     f.push_back(integer("model.heads").required().byDefault("required").help("attention (query) heads")
             .bind(&Scenario::model, &ModelSpec::heads)
@@ -67,11 +68,13 @@ void addModelFields(std::vector<FieldDef>& f)
                             + " makes the default ffn_hidden (4 x hidden) larger than dtsim counts; give model.ffn_hidden");
                 return DerivedDefault::of(double(width));
             })
-            .panel("Model", "FFN size", 64, 524288, SliderScale::Log, "MLP inner width (4 h for GPT, ~3.5 h for SwiGLU models)."));
+            .panel("Model", "FFN size", 64, 524288, SliderScale::Log, "MLP inner width (4 h for GPT, ~3.5 h for SwiGLU models).")
+            .sliderStep(64));
     f.push_back(flag("model.gated_mlp").byDefault("`false`").help("SwiGLU/GeGLU (three matrices)").bind(&Scenario::model, &ModelSpec::gatedMlp));
     f.push_back(integer("model.vocab").required().byDefault("required").help("vocabulary size")
             .bind(&Scenario::model, &ModelSpec::vocab)
-            .panel("Model", "Vocabulary", 256, 1048576, SliderScale::Log, "Tokens in the vocabulary; the logits GEMM costs 2 h V FLOPs per token."));
+            .panel("Model", "Vocabulary", 256, 1048576, SliderScale::Log, "Tokens in the vocabulary; the logits GEMM costs 2 h V FLOPs per token.")
+            .sliderStep(128));
     f.push_back(flag("model.tied_embeddings").byDefault("`false`").help("output head shares the embedding").bind(&Scenario::model, &ModelSpec::tiedEmbeddings));
     f.push_back(flag("model.linear_bias").byDefault("`false`").help("biases on linear layers (GPT-2/3)").bind(&Scenario::model, &ModelSpec::linearBias));
     f.push_back(choice("model.norm", { { "layernorm", int(NormKind::LayerNorm) }, { "rmsnorm", int(NormKind::RmsNorm) } })

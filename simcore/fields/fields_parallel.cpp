@@ -42,7 +42,7 @@ bool unevenStages(const Scenario& s, int) { return s.plan.firstStageLayers > 0 |
 Field degree(std::string path, int ParallelPlan::*member, std::string label, std::string tooltip)
 {
     return std::move(integer(std::move(path)).byDefault("`1`").bind(&Scenario::plan, member)
-                         .panel("Parallelism", std::move(label), 1, 65536, SliderScale::Log, std::move(tooltip)));
+                         .panel("Parallelism", std::move(label), 1, 65536, SliderScale::Powers2, std::move(tooltip)));
 }
 
 } // namespace
