@@ -633,6 +633,33 @@ private slots:
         QVERIFY(std::count(trace->critical.begin(), trace->critical.end(), 1) > 0);
     }
 
+    void timelineKeysWorkAfterAToolbarClick()
+    {
+        // Issue 22, item 9: after a click on a toolbar checkbox, W/S/A/D did nothing until
+        // the chart was clicked.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama2-7b-8xa100"));
+        w.resize(1600, 1000);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(w.selectTab("timeline"));
+        waitIdle(w);
+        TimelineTab* tab = w.timelineTab();
+        GanttView* g = tab->gantt();
+        QCheckBox* critical = nullptr;
+        for (QCheckBox* box : tab->findChildren<QCheckBox*>())
+            if (box->text() == "Critical path")
+                critical = box;
+        QVERIFY(critical);
+        QTest::mouseClick(critical, Qt::LeftButton, Qt::NoModifier, QPoint(5, critical->height() / 2));
+        QVERIFY(critical->isChecked());
+        waitIdle(w);
+        const double span = g->visibleEnd() - g->visibleStart();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QVERIFY2(g->visibleEnd() - g->visibleStart() < span, "W zooms after the click");
+    }
+
     void reliabilityFollowsTheSliders()
     {
         MainWindow w(appData());

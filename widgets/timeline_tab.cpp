@@ -10,6 +10,7 @@
 #include "simcore/units.h"
 
 #include <QBuffer>
+#include <QAbstractButton>
 #include <QCheckBox>
 #include <QFile>
 #include <QFileDialog>
@@ -77,6 +78,11 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
             rebuild();
     });
     connect(fit, &QPushButton::clicked, m_gantt, &GanttView::fit);
+    // A click on the toolbar hands the keyboard back to the chart: W/S/A/D stopped
+    // working after a checkbox took the focus, until the chart was clicked.
+    for (QAbstractButton* b : std::initializer_list<QAbstractButton*> { m_ranks, m_zeroBubble, m_critical, m_checkpoint, fit })
+        connect(b, &QAbstractButton::clicked, m_gantt, [this] { m_gantt->setFocus(Qt::OtherFocusReason); });
+    connect(m_steps, &QSpinBox::editingFinished, m_gantt, [this] { m_gantt->setFocus(Qt::OtherFocusReason); });
     // Each export says whether it was written, and why not.
     auto exportTo = [this](const QString& title, const QString& name, const QString& filter,
                         bool (TimelineTab::*run)(const QString&, QString*)) {
