@@ -15,6 +15,7 @@
 #include "widgets/scenario_document.h"
 #include "widgets/gantt_view.h"
 #include "widgets/frontier_tab.h"
+#include "widgets/stale_note.h"
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/cost_tab.h"
@@ -373,6 +374,37 @@ private slots:
         // Parallel degrees stay powers of two.
         for (long long t : reachable("parallel.tp"))
             QVERIFY2((t & (t - 1)) == 0, qPrintable(QString("TP %1").arg(t)));
+    }
+
+    void tabsSayWhenTheyShowAnEarlierScenario()
+    {
+        // Issue 22, item 6: the Breakdown kept an earlier valid scenario's chart while the
+        // dashboard showed "-", without a word.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("breakdown"));
+        waitIdle(w);
+        auto note = [&]() -> QString {
+            for (StaleNote* n : w.findChildren<StaleNote*>())
+                if (n->isVisible())
+                    return n->text();
+            return {};
+        };
+        QVERIFY(note().isEmpty());
+        qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.tp"))->setValue(7); // 96 heads
+        QCOMPARE(w.dashboard()->value("step"), QString("-"));
+        QVERIFY2(note().contains("not valid"), qPrintable(note()));
+        for (const char* tab : { "scaling", "plans", "topology", "reliability", "cost" }) {
+            QVERIFY(w.selectTab(tab));
+            QVERIFY2(note().contains("not valid"), tab);
+        }
+        QVERIFY(w.selectTab("timeline")); // it clears and says so itself
+        QVERIFY(note().isEmpty());
+        QVERIFY(w.selectTab("scaling"));
+        w.document()->undoStack()->undo();
+        QVERIFY(note().isEmpty());
     }
 
     void badFileShowsAnErrorNotACrash()

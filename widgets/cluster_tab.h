@@ -26,6 +26,7 @@ public:
     ClusterTab(Evaluator* evaluator, FailureRates rates, CostRates cost, QWidget* parent = nullptr);
     // Simulated when edits pause. A shared cluster sizes each job's data parallelism
     // itself: the scenario's own DP (or GPU count) not matching does not stop it.
+    bool saysWhenInvalid() const override { return true; } // jobs size their own plans
     void follow(const TabInput& in, TabMoment when) override
     {
         if (when == TabMoment::Pause)

@@ -19,6 +19,7 @@ class FrontierTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
     FrontierTab(Evaluator* evaluator, QWidget* parent = nullptr);
+    bool saysWhenInvalid() const override { return true; } // the curves are the GPU's, not the plan's
     void follow(const TabInput& in, TabMoment when) override;
     FrontierView* view() const { return m_view; }
     QDoubleSpinBox* duration() const { return m_months; }

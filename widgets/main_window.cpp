@@ -12,6 +12,7 @@
 #include "plans_view.h"
 #include "scaling_view.h"
 #include "scenario_document.h"
+#include "stale_note.h"
 #include "timeline_tab.h"
 #include "reliability_tab.h"
 #include "cluster_tab.h"
@@ -127,6 +128,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_cost, tr("Cost"));
     m_cluster = new ClusterTab(m_evaluator, m_data.failureRates, m_data.costRates, m_tabs);
     m_tabs->addTab(m_cluster, tr("Cluster"));
+    m_staleNote = new StaleNote(m_tabs);
     // Only the visible tab follows every edit; another catches up when it is shown.
     m_tabStale.fill(true);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::catchUpTab);

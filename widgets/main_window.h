@@ -36,6 +36,7 @@ class Dashboard;
 class Evaluator;
 class FrontierView;
 class FrontierTab;
+class StaleNote;
 class ScalingView;
 class BreakdownView;
 class PlansView;
@@ -120,6 +121,7 @@ private:
     void requestBackground();  // debounced: the visible tab's own analysis
     void showTab(int index, bool background); // bring a tab up to the current scenario
     void catchUpTab(int index);               // a tab was shown: update it if an edit passed it by
+    void updateStaleNote();                   // the note over the shown tab, if its results are not the document's
     void applyField(const QString& id, double value, bool merge);
     void applyFix(const QString& id);
     void showBanner(const QString& text);
@@ -156,6 +158,7 @@ private:
     } m_beforePresentation;
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
+    StaleNote* m_staleNote = nullptr; // over the shown tab while the plan is invalid
     QString m_openError; // why the last file did not open; kept beside a recovery offer
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;

@@ -7,6 +7,7 @@
 #include "parameter_panel.h"
 #include "plan_fixes.h"
 #include "scenario_document.h"
+#include "stale_note.h"
 #include "tab_page.h"
 #include "teaching_panel.h"
 
@@ -56,12 +57,25 @@ void MainWindow::showTab(int index, bool background)
     const Scenario& doc = m_doc->scenario();
     tab->follow({ doc, m_currentValid ? &doc : nullptr, m_currentValid ? &m_report : nullptr },
         background ? TabMoment::Pause : TabMoment::Edit);
+    if (index == m_tabs->currentIndex())
+        updateStaleNote();
     if (background)
         m_tabStale[std::size_t(index)] = false;
 }
 
+void MainWindow::updateStaleNote()
+{
+    auto* tab = dynamic_cast<TabPage*>(m_tabs->currentWidget());
+    if (m_currentValid || !tab || tab->saysWhenInvalid())
+        m_staleNote->hideNote();
+    else
+        m_staleNote->showOn(m_tabs->currentWidget(),
+            tr("The plan is not valid (the panel says why): what this tab shows is from the last valid scenario."));
+}
+
 void MainWindow::catchUpTab(int index)
 {
+    updateStaleNote();
     if (index < 0 || index >= int(m_tabStale.size()) || !m_tabStale[std::size_t(index)])
         return;
     showTab(index, false);

@@ -26,6 +26,9 @@ class TabPage {
 public:
     virtual ~TabPage() = default;
     virtual void follow(const TabInput& in, TabMoment when) = 0;
+    // Whether the tab itself says when the plan is not valid (it clears, or its figures
+    // do not depend on the plan). Otherwise the window lays a note over it.
+    virtual bool saysWhenInvalid() const { return false; }
 };
 
 } // namespace dtsim::gui

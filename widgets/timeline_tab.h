@@ -31,6 +31,7 @@ class TimelineTab : public QWidget, public TabPage {
 public:
     TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
     // Each edit of a drag draws a draft; the whole timeline follows when edits pause.
+    bool saysWhenInvalid() const override { return true; } // it clears and says so
     void follow(const TabInput& in, TabMoment when) override
     {
         if (when == TabMoment::Edit || in.valid)
