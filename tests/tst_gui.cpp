@@ -926,6 +926,29 @@ private slots:
             QVERIFY(tabs->isTabVisible(i));
     }
 
+    void presentationModeLeavesByF11AndWhenEnteredBeforeShowing()
+    {
+        // Issue 22, item 3: F11 did not leave (the hidden menu bar took its shortcut along),
+        // and --present then Esc lost the parameter panel for the session.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        w.setPresentationMode(true); // as --present does, before the window is shown
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(!w.panel()->isVisible());
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(!w.presentationMode());
+        QVERIFY(w.panel()->isVisible());
+        QTest::keyClick(&w, Qt::Key_F11);
+        QVERIFY(w.presentationMode());
+        QVERIFY(w.menuBar()->isHidden());
+        QTest::keyClick(&w, Qt::Key_F11);
+        QVERIFY(!w.presentationMode());
+        QVERIFY(w.panel()->isVisible());
+        QVERIFY(w.menuBar()->isVisible());
+    }
+
     void themesRecolourTheCharts()
     {
         MainWindow w(appData());

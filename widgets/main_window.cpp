@@ -302,6 +302,7 @@ void MainWindow::buildMenus()
     m_presentationAction = view->addAction(tr("&Presentation mode"), this, [this](bool on) { setPresentationMode(on); });
     m_presentationAction->setCheckable(true);
     m_presentationAction->setShortcuts({ QKeySequence(Qt::Key_F11) });
+    addAction(m_presentationAction); // its F11 works with the menu bar hidden, as it is while presenting
     QMenu* shown = view->addMenu(tr("Views in presentation mode"));
     for (int i = 0; i < m_tabs->count(); ++i) {
         QAction* a = shown->addAction(m_tabs->tabText(i));
@@ -358,8 +359,10 @@ void MainWindow::setPresentationMode(bool on)
     if (on && !m_presenting) {
         m_beforePresentation.font = font();
         m_beforePresentation.state = windowState();
-        m_beforePresentation.panel = m_panel->isVisible();
-        m_beforePresentation.teaching = m_teachingDock->isVisible();
+        // Whether they were hidden, not whether they are on screen: entered before the
+        // window was shown (--present), isVisible() said false and the panel never came back.
+        m_beforePresentation.panel = !m_panel->isHidden();
+        m_beforePresentation.teaching = !m_teachingDock->isHidden();
         QFont big = font();
         big.setPointSizeF(big.pointSizeF() * 1.5);
         setFont(big);
