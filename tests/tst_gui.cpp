@@ -909,6 +909,9 @@ private slots:
         QVERIFY(w.windowState() & Qt::WindowFullScreen);
         QVERIFY(w.font().pointSizeF() > 1.4 * size);
         QVERIFY(!w.panel()->isVisible());
+        // The charts' text grows with the window's (issue 22, item 3).
+        QCPAxis* axis = w.frontierView()->plot()->axisRect(0)->axis(QCPAxis::atLeft);
+        QVERIFY2(axis->labelFont().pointSizeF() > 1.4 * size, qPrintable(QString::number(axis->labelFont().pointSizeF())));
         auto* tabs = w.findChild<QTabWidget*>();
         int visible = 0;
         for (int i = 0; i < tabs->count(); ++i)
@@ -922,6 +925,7 @@ private slots:
         QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
         QCOMPARE(w.font().pointSizeF(), size);
         QVERIFY(w.panel()->isVisible());
+        QVERIFY(std::abs(axis->labelFont().pointSizeF() - size) < 0.01);
         for (int i = 0; i < tabs->count(); ++i)
             QVERIFY(tabs->isTabVisible(i));
     }

@@ -369,6 +369,7 @@ void MainWindow::setPresentationMode(bool on)
         m_panel->hide();
         menuBar()->hide();
         statusBar()->hide();
+        resizeChartText(this);
         setWindowState(windowState() | Qt::WindowFullScreen);
     }
     if (on) {
@@ -389,6 +390,7 @@ void MainWindow::setPresentationMode(bool on)
         m_teachingDock->setVisible(m_beforePresentation.teaching);
         menuBar()->show();
         statusBar()->show();
+        resizeChartText(this);
         setWindowState(m_beforePresentation.state);
     }
     m_presenting = on;

@@ -96,4 +96,36 @@ void restyleCharts(QWidget* root)
     }
 }
 
+void resizeChartText(QWidget* root)
+{
+    for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
+        QFont text = plot->font();
+        QFont small = text;
+        small.setPointSizeF(text.pointSizeF() * 0.85); // legends and tick labels a step down
+        for (QCPAxisRect* rect : plot->axisRects())
+            for (QCPAxis* a : rect->axes()) {
+                a->setLabelFont(text);
+                a->setTickLabelFont(small);
+            }
+        if (plot->legend)
+            plot->legend->setFont(small);
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+                t->setFont(small);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        QChart* chart = view->chart();
+        const QFont text = view->font();
+        QFont title = text;
+        title.setBold(true);
+        chart->setTitleFont(title);
+        chart->legend()->setFont(text);
+        for (QAbstractAxis* a : chart->axes()) {
+            a->setLabelsFont(text);
+            a->setTitleFont(text);
+        }
+    }
+}
+
 } // namespace dtsim::gui

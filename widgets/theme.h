@@ -16,5 +16,9 @@ QStringList themeNames(); // system, light, dark
 bool applyTheme(const QString& name); // false for an unknown name
 QString currentTheme();
 void restyleCharts(QWidget* root);
+// Sizes every chart's text from its widget's font (which follows the window's): the
+// chart libraries copy a font when an axis or legend is made, so a larger window font
+// (presentation mode) did not reach the charts drawn before it.
+void resizeChartText(QWidget* root);
 
 } // namespace dtsim::gui
