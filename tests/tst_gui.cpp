@@ -953,6 +953,24 @@ private slots:
         QVERIFY(w.menuBar()->isVisible());
     }
 
+    void presentationAt1366FitsTheDashboard()
+    {
+        // Issue 22, item 3: at 1366x768, presentation mode cut the dashboard's figures off
+        // ("16.1 da"). The tiles now take as many rows as they need.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.setPresentationMode(true);
+        w.setWindowState(Qt::WindowNoState);
+        w.resize(1366, 768);
+        w.show();
+        QApplication::processEvents();
+        QVERIFY2(w.width() <= 1366, qPrintable(QString::number(w.width()))); // not pushed wider than the screen
+        for (QLabel* value : w.dashboard()->findChildren<QLabel*>())
+            if (value->objectName().startsWith("dashboard-"))
+                QVERIFY2(value->width() >= value->sizeHint().width(),
+                    qPrintable(QString("%1: %2 < %3").arg(value->text()).arg(value->width()).arg(value->sizeHint().width())));
+    }
+
     void themesRecolourTheCharts()
     {
         MainWindow w(appData());

@@ -14,10 +14,12 @@ namespace {
 struct Tile {
     const char* key;
     const char* title;
+    const char* widest; // the widest figure it shows, to size it once
 };
-constexpr Tile kTiles[] = { { "step", "Step time" }, { "mfu", "MFU" }, { "tflops", "TFLOP/s per GPU" },
-    { "tokens", "Tokens/s" }, { "memory", "Memory per GPU" }, { "ttt", "Time to train" },
-    { "min", "At 100% of peak" }, { "gpuh", "GPU-hours" }, { "wall", "Sync wall" } };
+constexpr Tile kTiles[] = { { "step", "Step time", "00.0 min" }, { "mfu", "MFU", "00.0%" },
+    { "tflops", "TFLOP/s per GPU", "0000.0" }, { "tokens", "Tokens/s", "000 k" },
+    { "memory", "Memory per GPU", "000 GB / 000 GB" }, { "ttt", "Time to train", "000 days" },
+    { "min", "At 100% of peak", "000 days" }, { "gpuh", "GPU-hours", "000 M" }, { "wall", "Sync wall", "00000 GPUs" } };
 }
 
 Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
@@ -25,7 +27,7 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(8, 4, 8, 4);
     grid->setHorizontalSpacing(18);
-    int col = 0;
+    m_grid = grid;
     for (const Tile& t : kTiles) {
         auto* title = new QLabel(tr(t.title), this);
         title->setStyleSheet("color: palette(mid);");
@@ -34,12 +36,60 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
         value->setObjectName(QString("dashboard-%1").arg(t.key));
         value->setCursor(Qt::PointingHandCursor);
         value->installEventFilter(this);
-        grid->addWidget(title, 0, col);
-        grid->addWidget(value, 1, col);
         m_values.insert(t.key, value);
-        ++col;
+        m_order.push_back(value);
     }
     scaleFonts();
+}
+
+int Dashboard::tileWidth(int i) const
+{
+    // Its title or the widest figure it shows, so an edit never reflows the tiles.
+    return std::max(m_titles[i]->fontMetrics().horizontalAdvance(m_titles[i]->text()),
+        m_order[std::size_t(i)]->fontMetrics().horizontalAdvance(kTiles[i].widest));
+}
+
+void Dashboard::reflow()
+{
+    // As many tiles a row as fit: at 1366 px in presentation mode one row cut the
+    // figures off ("16.1 da").
+    const int spacing = m_grid->horizontalSpacing();
+    const int available = width() - m_grid->contentsMargins().left() - m_grid->contentsMargins().right();
+    const int count = int(m_order.size());
+    // The fewest rows whose columns (each as wide as its widest tile) fit.
+    int columns = 1;
+    for (int rows = 1; rows <= count; ++rows) {
+        const int c = (count + rows - 1) / rows;
+        int needed = -spacing;
+        for (int col = 0; col < c; ++col) {
+            int widest = 0;
+            for (int i = col; i < count; i += c)
+                widest = std::max(widest, tileWidth(i));
+            needed += widest + spacing;
+        }
+        if (needed <= available) {
+            columns = c;
+            break;
+        }
+    }
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (int i = 0; i < count; ++i) {
+        m_grid->removeWidget(m_titles[i]);
+        m_grid->removeWidget(m_order[std::size_t(i)]);
+    }
+    for (int i = 0; i < count; ++i) {
+        const int row = 2 * (i / columns), col = i % columns;
+        m_grid->addWidget(m_titles[i], row, col);
+        m_grid->addWidget(m_order[std::size_t(i)], row + 1, col);
+    }
+}
+
+void Dashboard::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    reflow();
 }
 
 void Dashboard::scaleFonts()
@@ -53,6 +103,9 @@ void Dashboard::scaleFonts()
         l->setFont(title);
     for (QLabel* l : m_values)
         l->setFont(value);
+    m_columns = 0; // wider type: lay the tiles out again
+    if (!m_order.empty())
+        reflow();
 }
 
 void Dashboard::changeEvent(QEvent* e)

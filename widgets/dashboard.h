@@ -6,7 +6,10 @@
 #include <QHash>
 #include <QWidget>
 
+#include <vector>
+
 class QLabel;
+class QGridLayout;
 
 namespace dtsim::gui {
 
@@ -24,12 +27,18 @@ signals:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void set(const QString& key, const QString& text, const QString& tip = {}, bool alarm = false);
     void scaleFonts();
+    void reflow();          // as many tiles a row as the width takes
+    int tileWidth(int i) const; // tile i's width at its widest figure
     QHash<QString, QLabel*> m_values;
     QList<QLabel*> m_titles;
+    std::vector<QLabel*> m_order; // the values, in tile order
+    QGridLayout* m_grid = nullptr;
+    int m_columns = 0;
 };
 
 } // namespace dtsim::gui

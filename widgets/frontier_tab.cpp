@@ -104,7 +104,7 @@ void FrontierTab::request()
     m_key = key;
     // Named in the title: the frontier depends on it as much as on the GPU.
     m_requestedNetwork = tr("%1 (%2 per GPU out of the server at %3; %4 GPUs per server at %5)")
-                             .arg(own ? tr("the %1's own server").arg(QString::fromStdString(m_gpu.name)) : tr("this scenario's network"))
+                             .arg(own ? tr("its own server") : tr("this scenario's network"))
                              .arg(QString::fromStdString(formatRate(net.scaleOutBandwidth)), QString::fromStdString(formatSeconds(net.scaleOutLatency)))
                              .arg(net.scaleUpDomain)
                              .arg(QString::fromStdString(formatRate(net.scaleUpBandwidth)));

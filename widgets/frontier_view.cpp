@@ -245,6 +245,17 @@ void FrontierView::setBusy(bool busy)
 
 QString FrontierView::status() const { return m_status->text(); }
 
+void FrontierView::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    // The legend's row wraps before its entries run into each other (narrow windows,
+    // presentation type): about 150 px an entry at the window's font.
+    const int perEntry = fontMetrics().horizontalAdvance("idealized (Epoch's assumptions)") / 2 + 40;
+    const int columns = std::max(2, width() / std::max(1, perEntry));
+    m_plot->legend->setWrap(columns >= 7 ? 0 : columns);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 int FrontierView::pointCount() const
 {
     return m_plot->graphCount() > 0 ? m_plot->graph(0)->dataCount() : 0;

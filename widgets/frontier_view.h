@@ -28,6 +28,9 @@ public:
     // The tooltip of the frontier point under `at` (plot pixels), or "" if none is near.
     QString pointTip(const QPoint& at) const;
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void restyle();
     Frontier m_realistic, m_idealized; // as drawn
