@@ -28,6 +28,7 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     grid->setContentsMargins(8, 4, 8, 4);
     grid->setHorizontalSpacing(18);
     m_grid = grid;
+    grid->setSizeConstraint(QLayout::SetNoConstraint); // the rows follow the width (reflow), not the other way
     for (const Tile& t : kTiles) {
         auto* title = new QLabel(tr(t.title), this);
         title->setStyleSheet("color: palette(mid);");
@@ -84,6 +85,15 @@ void Dashboard::reflow()
         m_grid->addWidget(m_titles[i], row, col);
         m_grid->addWidget(m_order[std::size_t(i)], row + 1, col);
     }
+}
+
+QSize Dashboard::minimumSizeHint() const
+{
+    int widest = 0;
+    for (int i = 0; i < int(m_order.size()); ++i)
+        widest = std::max(widest, tileWidth(i));
+    const QMargins m = m_grid->contentsMargins();
+    return { widest + m.left() + m.right(), m_grid->minimumSize().height() };
 }
 
 void Dashboard::resizeEvent(QResizeEvent* e)

@@ -20,6 +20,8 @@ public:
     void showReport(const Scenario& s, const Report& r);
     void showInvalid(const QString& reason);
     QString value(const QString& key) const; // for tests: "step", "mfu", ...
+    // As narrow as its widest tile: narrower windows take more rows of tiles.
+    QSize minimumSizeHint() const override;
 
 signals:
     void figureClicked(const QString& key); // a number was clicked: explain it

@@ -44,6 +44,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QDateTime>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QActionGroup>
@@ -178,9 +180,35 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
 
     buildMenus();
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
+        resize(1600, 1000);
     restoreState(settings.value("window/state").toByteArray());
     updateTitle();
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    // Once laid out (before, the minimum size is not yet known): fit the screen.
+    if (!m_fitted) {
+        m_fitted = true;
+        fitToScreen();
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen); // after the window system placed it
+    }
+}
+
+void MainWindow::fitToScreen()
+{
+    // A geometry saved on a larger screen (or the first run's 1600x1000) is shrunk onto
+    // this one, as far as the window's minimum allows, and moved into view.
+    const QRect room = (screen() ? screen() : QGuiApplication::primaryScreen())->availableGeometry();
+    const QSize least = minimumSizeHint();
+    const QSize size(std::max(least.width(), std::min(width(), room.width())), std::max(least.height(), std::min(height(), room.height())));
+    if (size != this->size())
+        resize(size);
+    if (!room.contains(frameGeometry()))
+        move(std::clamp(x(), room.left(), std::max(room.left(), room.right() - width())),
+            std::clamp(y(), room.top(), std::max(room.top(), room.bottom() - height())));
 }
 
 MainWindow::~MainWindow()

@@ -112,9 +112,15 @@ public:
 protected:
     void closeEvent(QCloseEvent* e) override;
     void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void buildMenus();
+    void fitToScreen(); // onto the screen's available area, as far as the minimum size allows
+public:
+    // The size the caller gives is kept, larger than the screen or not (screenshots).
+    void keepSizeOnShow() { m_fitted = true; }
+private:
     // View updates (main_window_views.cpp). One report per edit feeds the dashboard and
     // the visible tab; the other tabs are brought up to date when shown.
     void refresh();            // after every document change
@@ -151,6 +157,7 @@ private:
     std::vector<QAction*> m_presentationTabs;
     bool m_presenting = false;
     bool m_restyling = false;
+    bool m_fitted = false; // fitted onto the screen at the first show
     struct {
         QFont font;
         Qt::WindowStates state;

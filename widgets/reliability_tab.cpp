@@ -48,8 +48,10 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     controls->addWidget(m_trials);
     controls->addWidget(new QLabel(tr("Seed"), this));
     controls->addWidget(m_seed);
-    controls->addWidget(new QLabel(tr("Storage, checkpoint policy, spares and stragglers: the Reliability group on the left; "
-                                      "chaos events: the scenario's reliability.chaos list."), this), 1);
+    auto* hint = new QLabel(tr("Storage, checkpoint policy, spares and stragglers: the Reliability group on the left; "
+                               "chaos events: the scenario's reliability.chaos list."), this);
+    hint->setWordWrap(true); // on one line it kept the window 1419 px wide at least
+    controls->addWidget(hint, 1);
     layout->addLayout(controls);
 
     m_summary = new QLabel(this);

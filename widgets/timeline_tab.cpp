@@ -12,6 +12,8 @@
 #include <QBuffer>
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QMenu>
+#include <QToolButton>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -53,11 +55,17 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
     auto* fit = new QPushButton(tr("Fit (F)"), this);
     bar->addWidget(fit);
     bar->addStretch(1);
-    auto* png = new QPushButton(tr("PNG..."), this);
-    auto* svg = new QPushButton(tr("SVG..."), this);
-    auto* json = new QPushButton(tr("Chrome trace..."), this);
-    for (QPushButton* b : { png, svg, json })
-        bar->addWidget(b);
+    // One button for the three exports: three kept the tab (and the window) 1013 px wide
+    // at least, more than a 1366 px screen leaves beside the panel.
+    auto* exports = new QToolButton(this);
+    exports->setText(tr("Export"));
+    exports->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(exports);
+    QAction* png = exportMenu->addAction(tr("PNG..."));
+    QAction* svg = exportMenu->addAction(tr("SVG..."));
+    QAction* json = exportMenu->addAction(tr("Chrome trace (Perfetto)..."));
+    exports->setMenu(exportMenu);
+    bar->addWidget(exports);
     column->addLayout(bar);
     m_summary = new QLabel(this);
     column->addWidget(m_summary);
@@ -91,11 +99,11 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
         if (!p.isEmpty() && !(this->*run)(p, &error))
             QMessageBox::warning(this, title, tr("Could not export %1: %2").arg(p, error));
     };
-    connect(png, &QPushButton::clicked, this,
+    connect(png, &QAction::triggered, this,
         [=] { exportTo(tr("Export timeline"), "timeline.png", tr("PNG (*.png)"), &TimelineTab::exportPng); });
-    connect(svg, &QPushButton::clicked, this,
+    connect(svg, &QAction::triggered, this,
         [=] { exportTo(tr("Export timeline"), "timeline.svg", tr("SVG (*.svg)"), &TimelineTab::exportSvg); });
-    connect(json, &QPushButton::clicked, this,
+    connect(json, &QAction::triggered, this,
         [=] { exportTo(tr("Export trace"), "trace.json", tr("Chrome trace (*.json)"), &TimelineTab::exportTrace); });
 }
 

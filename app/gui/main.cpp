@@ -61,7 +61,8 @@ int main(int argc, char** argv)
     p.addPositionalArgument("FILE", "Scenario YAML file to open.", "[FILE]");
     p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
     p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster.", "NAME" });
-    p.addOption({ "screenshot", "Render the window at 1600x1000 to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
+    p.addOption({ "screenshot", "Render the window to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
+    p.addOption({ "size", "The window's size for --screenshot (default 1600x1000; presentation mode fills the screen).", "WxH" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
     p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
@@ -136,8 +137,21 @@ int main(int argc, char** argv)
         return app.exec();
     }
 
-    // Screenshot: lay out at 1600x1000, let the background work finish, grab, exit.
-    window.resize(1600, 1000);
+    // Screenshot: lay out at the size asked (1600x1000), let the background work finish,
+    // grab, exit.
+    QSize size(1600, 1000);
+    if (p.isSet("size")) {
+        const QStringList wh = p.value("size").split('x');
+        bool okW = false, okH = false;
+        size = wh.size() == 2 ? QSize(wh[0].toInt(&okW), wh[1].toInt(&okH)) : QSize();
+        if (!okW || !okH || size.width() < 200 || size.height() < 200 || size.width() > 8192 || size.height() > 8192) {
+            std::fprintf(stderr, "dtsim: --size: \"%s\" is not WIDTHxHEIGHT from 200x200 to 8192x8192\n", qPrintable(p.value("size")));
+            return 2;
+        }
+    }
+    window.keepSizeOnShow();
+    if (!p.isSet("present"))
+        window.resize(size);
     window.show();
     window.flushPending();
     QElapsedTimer timer;
