@@ -15,6 +15,7 @@
 #include "widgets/scenario_document.h"
 #include "widgets/gantt_view.h"
 #include "widgets/frontier_tab.h"
+#include "widgets/help_menu.h"
 #include "widgets/stale_note.h"
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
@@ -61,7 +62,8 @@ namespace {
 
 AppData appData()
 {
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(), QString(), {} };
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(), QString(), {},
+        QString::fromStdString(test::dataPath("docs")) };
 }
 
 // Background work takes longer under the sanitizers (packaging/sanitize.sh sets
@@ -995,6 +997,37 @@ private slots:
             QSKIP("the 1366x768 screen is tested by tst_gui_1366 (offscreen with tests/screens/1366x768.json)");
         QTRY_VERIFY2(room.contains(w.frameGeometry()), qPrintable(QString("%1x%2 at %3,%4 on %5x%6").arg(w.width()).arg(w.height())
                                                                  .arg(w.x()).arg(w.y()).arg(room.width()).arg(room.height())));
+    }
+
+    void helpMenuPresetNamesAndPercentiles()
+    {
+        // Issue 22, item 14: no Help menu; presets listed by file name; "P50 105, P90 105,
+        // P99 105 days" while the histogram spanned 104.5 to 105.6.
+        MainWindow w(appData());
+        QMenu* help = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->text().remove('&') == "Help")
+                help = a->menu();
+        QVERIFY(help);
+        QVERIFY(w.findChild<QAction*>("help-keys") && w.findChild<QAction*>("help-about"));
+        QVERIFY(aboutText().contains("General Public License") && shortcutsText().contains("F11"));
+        auto* manual = w.findChild<QMenu*>("help-manual");
+        QVERIFY(manual);
+        QStringList pages;
+        for (QAction* a : manual->actions())
+            pages << a->text();
+        QVERIFY2(pages.contains("README") && pages.contains("scenario") && pages.contains("frontier"), qPrintable(pages.join(", ")));
+        // Presets by the names they give themselves.
+        QStringList presets;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->data().toString() == "gpt3-175b-a100")
+                presets << a->text();
+        QCOMPARE(presets, QStringList { "GPT-3 175B on 1,024 A100 (Megatron-LM)" });
+        const double day = units::day;
+        QCOMPARE(ReliabilityTab::percentiles(104.9 * day, 105.3 * day, 105.6 * day), QString("P50 104.9, P90 105.3, P99 105.6 days"));
+        QCOMPARE(ReliabilityTab::percentiles(40 * day, 52 * day, 70 * day), QString("P50 40, P90 52, P99 70 days"));
+        QCOMPARE(ReliabilityTab::percentiles(30 * 3600, 30.5 * 3600, 31 * 3600), QString("P50 30.0, P90 30.5, P99 31.0 hours"));
+        QCOMPARE(ReliabilityTab::percentiles(105 * day, 105 * day, 105 * day), QString("P50 105, P90 105, P99 105 days")); // equal: equal
     }
 
     void themesRecolourTheCharts()

@@ -12,6 +12,7 @@
 #include "plans_view.h"
 #include "scaling_view.h"
 #include "scenario_document.h"
+#include "help_menu.h"
 #include "stale_note.h"
 #include "timeline_tab.h"
 #include "reliability_tab.h"
@@ -223,11 +224,25 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QMenu* presets = file->addMenu(tr("New from &preset"));
-    for (const QString& name : presetNames())
-        presets->addAction(name, this, [this, name] {
+    // Listed by the names they give themselves (the file name is the tooltip), in
+    // file order; a preset that does not load is listed by its file name.
+    for (const QString& name : presetNames()) {
+        QString title = name, description;
+        try {
+            const Scenario s = loadScenarioFile(QDir(m_data.presetsDir).filePath(name + ".yaml").toStdString(), m_data.catalog, {}, m_data.topologies);
+            if (!s.name.empty())
+                title = QString::fromStdString(s.name);
+            description = QString::fromStdString(s.description);
+        } catch (const InputError&) {
+        }
+        QAction* a = presets->addAction(title, this, [this, name] {
             if (maybeSave())
                 openPreset(name);
         });
+        a->setToolTip(QString("%1.yaml%2").arg(name, description.isEmpty() ? QString() : ": " + description));
+        a->setData(name);
+    }
+    presets->setToolTipsVisible(true);
     // The user's own presets: any scenario saved into this folder.
     const QDir user(userPresetsDir());
     const QStringList mine = user.entryList({ "*.yaml" }, QDir::Files, QDir::Name);
@@ -339,6 +354,7 @@ void MainWindow::buildMenus()
         a->setData(QString(kTabNames[i]));
         m_presentationTabs.push_back(a);
     }
+    addHelpMenu(this, m_data.docsDir);
     // Esc leaves presentation mode (the menu bar is hidden there).
     auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(leave, &QShortcut::activated, this, [this] {

@@ -59,6 +59,7 @@ struct AppData {
     // The full report as JSON (the CLI's `simulate --json` document); supplied by the
     // app so the views do not depend on the command line. Empty: no JSON export.
     std::function<QByteArray(const Scenario&, const Report&)> reportJson;
+    QString docsDir; // the manual (README.md and docs/), shipped with the package: Help opens it offline
 };
 
 class MainWindow : public QMainWindow {

@@ -28,6 +28,28 @@ QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
 
 } // namespace
 
+// P50, P90 and P99 with as many decimals as tell them apart: they printed "105, 105,
+// 105 days" while the histogram spanned 104.5 to 105.6 days.
+QString ReliabilityTab::percentiles(double p50, double p90, double p99)
+{
+    const bool days = p50 >= 2 * units::day;
+    const double unit = days ? units::day : units::hour;
+    // The fewest decimals (up to 3) that keep apart the percentiles that differ.
+    const double v[3] = { p50 / unit, p90 / unit, p99 / unit };
+    auto apart = [&](int d) {
+        for (int i = 0; i < 2; ++i)
+            if (std::abs(v[i + 1] - v[i]) > 1e-9 && QString::number(v[i], 'f', d) == QString::number(v[i + 1], 'f', d))
+                return false;
+        return true;
+    };
+    int decimals = 0;
+    while (decimals < 3 && !apart(decimals))
+        ++decimals;
+    return tr("P50 %1, P90 %2, P99 %3 %4")
+        .arg(p50 / unit, 0, 'f', decimals).arg(p90 / unit, 0, 'f', decimals).arg(p99 / unit, 0, 'f', decimals)
+        .arg(days ? tr("days") : tr("hours"));
+}
+
 ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent)
     : QWidget(parent)
     , m_evaluator(evaluator)
@@ -79,7 +101,13 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     m_histogram->legend->setBrush(background());
     m_histogram->legend->setTextColor(foreground());
     m_histogram->legend->setBorderPen(QPen(gridColor()));
-    m_histogram->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    // The legend in a row above the histogram: inside, it covered the P50 and
+    // "expected" lines.
+    m_histogram->axisRect()->insetLayout()->take(m_histogram->legend);
+    m_histogram->plotLayout()->insertRow(0);
+    m_histogram->plotLayout()->addElement(0, 0, m_histogram->legend);
+    m_histogram->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_histogram->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
 
     connect(m_trials, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
     connect(m_seed, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
@@ -147,10 +175,10 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
     row(tr("Interval"), tr("every %1, %2 steps (Young's optimum %3)").arg(duration(r.interval)).arg(r.intervalSteps).arg(duration(r.youngInterval)));
     row(tr("Recovery"), tr("%1 per failure (drain %2, provision %3, load %4, reinit %5) plus the lost work")
                             .arg(duration(r.recovery), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad), seconds(r.reinit)));
-    row(tr("Time to train"), tr("failure-free %1; expected <b>%2</b> (+%3%); Monte Carlo P50 %4, P90 %5, P99 %6")
+    row(tr("Time to train"), tr("failure-free %1; expected <b>%2</b> (+%3%); Monte Carlo %4")
                                  .arg(duration(r.failureFreeTime), duration(r.expectedTime))
                                  .arg(100 * r.overheadFraction, 0, 'f', 1)
-                                 .arg(duration(m.p50), duration(m.p90), duration(m.p99)));
+                                 .arg(percentiles(m.p50, m.p90, m.p99)));
     row(tr("Goodput"), tr("%1% over %2 trials, %3 failures a run; GPU-hours lost: %4")
                            .arg(100 * m.goodput, 0, 'f', 1).arg(o.trials).arg(m.failuresMean, 0, 'f', 1).arg(lost));
     if (o.trials < o.trialsAsked)

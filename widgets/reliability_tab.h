@@ -30,6 +30,8 @@ public:
             showScenario(in.valid);
     }
     void showScenario(const Scenario* s); // null when the plan is invalid
+    // "P50 104.9, P90 105.3, P99 105.6 days": decimals enough to tell them apart.
+    static QString percentiles(double p50, double p90, double p99);
     RunTimelineView* timeline() const { return m_timeline; }
     QCustomPlot* histogram() const { return m_histogram; }
     bool hasResult() const { return m_hasResult; }

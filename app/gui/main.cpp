@@ -16,6 +16,7 @@
 #include "../cli/report_json.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QIcon>
 #include <QSettings>
 #include <QJsonDocument>
@@ -85,6 +86,7 @@ int main(int argc, char** argv)
         return 2;
     }
     data.presetsDir = QString::fromStdString(d.presetsDir());
+    data.docsDir = QDir(d.root).filePath("docs");
     try {
         data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
         data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
