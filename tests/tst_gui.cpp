@@ -788,6 +788,22 @@ private slots:
         for (int y = 20; y < gantt->height() - 30 && !hit; y += 5)
             hit = gantt->allocationAt(QPoint(gantt->width() / 4, y)) != nullptr;
         QVERIFY(hit);
+        // Issue 22, item 14: one unit for every time in the table, named in its heading,
+        // and "share of due" explained where it is read.
+        auto* table = tab->findChild<QTableWidget*>();
+        QVERIFY(table && table->rowCount() > 0);
+        const QString unit = table->horizontalHeaderItem(3)->text().section('(', 1).chopped(1);
+        QVERIFY2(unit == "h" || unit == "days", qPrintable(table->horizontalHeaderItem(3)->text()));
+        for (int col : { 3, 4, 5, 6 }) {
+            QVERIFY(table->horizontalHeaderItem(col)->text().endsWith("(" + unit + ")"));
+            for (int row = 0; row < table->rowCount(); ++row) {
+                bool number = false;
+                table->item(row, col)->text().toDouble(&number);
+                QVERIFY2(number, qPrintable(table->item(row, col)->text())); // a bare number in the column's unit
+            }
+        }
+        QVERIFY(table->horizontalHeaderItem(7)->text().contains("share of due"));
+        QVERIFY(table->horizontalHeaderItem(7)->toolTip().contains("quota"));
         // Another pair, on the worker thread.
         tab->setPolicies("backfill", "priority");
         waitIdle(w);
@@ -997,6 +1013,18 @@ private slots:
             QSKIP("the 1366x768 screen is tested by tst_gui_1366 (offscreen with tests/screens/1366x768.json)");
         QTRY_VERIFY2(room.contains(w.frameGeometry()), qPrintable(QString("%1x%2 at %3,%4 on %5x%6").arg(w.width()).arg(w.height())
                                                                  .arg(w.x()).arg(w.y()).arg(room.width()).arg(room.height())));
+    }
+
+    void titleNamesTheFile()
+    {
+        // Issue 22, item 12: the title showed the scenario's name, not the file.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        QVERIFY2(w.windowTitle().startsWith("gpt3-175b-a100.yaml[*]: GPT-3 175B"), qPrintable(w.windowTitle()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("my-run.yaml");
+        QVERIFY(w.saveTo(path));
+        QVERIFY2(w.windowTitle().startsWith("my-run.yaml[*]: GPT-3 175B"), qPrintable(w.windowTitle()));
     }
 
     void helpMenuPresetNamesAndPercentiles()

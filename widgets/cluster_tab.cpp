@@ -260,12 +260,31 @@ void ClusterTab::plotSeries(const ClusterComparison& c)
 void ClusterTab::fillTable(const ClusterComparison& c)
 {
     const QString a = QString::fromStdString(c.first.policy), b = QString::fromStdString(c.second.policy);
-    const QStringList headers { tr("project"), tr("quota"), tr("jobs"), tr("%1 wait").arg(a), tr("%1 wait").arg(b),
-        tr("%1 completion").arg(a), tr("%1 completion").arg(b), tr("%1 due held").arg(a), tr("%1 due held").arg(b),
+    // One unit for all the times (hours, or days past two days): the columns mixed
+    // "5.2 h" with "3.1 days".
+    double longest = 0;
+    for (const auto* r : { &c.first, &c.second })
+        for (const ProjectResult& p : r->projects)
+            longest = std::max({ longest, p.meanQueueSeconds, p.meanCompletionSeconds });
+    const bool inDays = longest >= 2 * units::day;
+    const double unit = inDays ? units::day : units::hour;
+    const QString u = inDays ? tr("days") : tr("h");
+    auto time = [&](double s) { return QString::number(s / unit, 'f', s / unit < 10 ? 1 : 0); };
+    const QStringList headers { tr("project"), tr("quota"), tr("jobs"), tr("%1 wait (%2)").arg(a, u), tr("%1 wait (%2)").arg(b, u),
+        tr("%1 completion (%2)").arg(a, u), tr("%1 completion (%2)").arg(b, u), tr("%1 share of due").arg(a), tr("%1 share of due").arg(b),
         tr("%1 cost").arg(a), tr("%1 cost").arg(b) };
     m_table->clear();
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
+    // Each heading says what it counts.
+    const QString due = tr("The share of its due (its quota, or less when it asked for less) the project held while it "
+                           "was short of it: 100% means the policy always gave it what it was owed.");
+    for (int col : { 7, 8 })
+        m_table->horizontalHeaderItem(col)->setToolTip(due);
+    for (int col : { 3, 4 })
+        m_table->horizontalHeaderItem(col)->setToolTip(tr("Mean time a job waited in the queue."));
+    for (int col : { 5, 6 })
+        m_table->horizontalHeaderItem(col)->setToolTip(tr("Mean time from a job's arrival to its end."));
     m_table->setRowCount(int(c.first.projects.size()));
     auto cell = [&](int row, int col, const QString& text) {
         auto* item = new QTableWidgetItem(text);
@@ -278,10 +297,10 @@ void ClusterTab::fillTable(const ClusterComparison& c)
         cell(p, 0, QString::fromStdString(x.name));
         cell(p, 1, QString("%1%").arg(100 * x.quota, 0, 'f', 0));
         cell(p, 2, QString::number(x.jobs));
-        cell(p, 3, duration(x.meanQueueSeconds));
-        cell(p, 4, duration(y.meanQueueSeconds));
-        cell(p, 5, duration(x.meanCompletionSeconds));
-        cell(p, 6, duration(y.meanCompletionSeconds));
+        cell(p, 3, time(x.meanQueueSeconds));
+        cell(p, 4, time(y.meanQueueSeconds));
+        cell(p, 5, time(x.meanCompletionSeconds));
+        cell(p, 6, time(y.meanCompletionSeconds));
         cell(p, 7, QString("%1%").arg(100 * x.entitlement, 0, 'f', 0));
         cell(p, 8, QString("%1%").arg(100 * y.entitlement, 0, 'f', 0));
         cell(p, 9, "$" + QString::fromStdString(formatCount(x.costUsd)));
@@ -293,7 +312,7 @@ void ClusterTab::fillTable(const ClusterComparison& c)
     const int rows = std::min(12, m_table->rowCount());
     m_table->setMinimumHeight(m_table->horizontalHeader()->height() + rows * m_table->verticalHeader()->defaultSectionSize()
         + 2 * m_table->frameWidth() + 2);
-    m_table->setToolTip(tr("wait: mean time queued; completion: arrival to end; due held: the share of its due "
+    m_table->setToolTip(tr("wait: mean time queued; completion: arrival to end; share of due: the share of its due "
                            "(its quota, or less when it asked for less) the project held while short of it"));
 }
 

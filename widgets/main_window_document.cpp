@@ -201,11 +201,11 @@ bool MainWindow::exportScenario(const QString& path, QString* error)
 
 void MainWindow::updateTitle()
 {
+    // The file first (what Save writes to), then the scenario's own name.
     const Scenario& s = m_doc->scenario();
-    QString name = s.name.empty() ? QFileInfo(m_doc->path()).completeBaseName() : QString::fromStdString(s.name);
-    if (name.isEmpty())
-        name = tr("untitled");
-    setWindowTitle(QString("%1[*] - dtsim").arg(name));
+    const QString file = m_doc->path().isEmpty() ? tr("untitled") : QFileInfo(m_doc->path()).fileName();
+    setWindowTitle(s.name.empty() ? QString("%1[*] - dtsim").arg(file)
+                                  : QString("%1[*]: %2 - dtsim").arg(file, QString::fromStdString(s.name)));
     setWindowModified(m_doc->isModified());
 }
 
