@@ -18,6 +18,9 @@ inline QChartView* makeChartView(const QString& title, QWidget* parent)
     chart->legend()->setLabelColor(foreground());
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
+    // An explicit minimum: the charts' own (every bar label at full height) held the
+    // Cost tab, and the window, at 946 px on a 768 px screen.
+    view->setMinimumSize(240, 160);
     return view;
 }
 

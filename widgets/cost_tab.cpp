@@ -209,7 +209,15 @@ void CostTab::plotByGpuCount(const CostStudy& c)
     chart->addSeries(cost);
     chart->addSeries(energy);
     chart->addSeries(misses);
+    // The range around the points, and each point marked: with one feasible GPU count
+    // (fewer run out of memory, more break a plan rule) the chart was an empty 1-2 axis.
     auto* x = logAxis(tr("GPUs"));
+    x->setRange(double(c.byGpuCount.front().gpus) / 1.5, double(c.byGpuCount.back().gpus) * 1.5);
+    cost->setPointsVisible(true);
+    energy->setPointsVisible(true);
+    if (c.byGpuCount.size() == 1)
+        chart->setTitle(tr("Cost and energy against GPU count: only this plan's count is feasible "
+                           "(others run out of memory or break a plan rule)"));
     auto* y = valueAxis(m.unit);
     y->setRange(0, maxCost / m.divisor * 1.1);
     y->applyNiceNumbers();

@@ -57,9 +57,11 @@ void Dashboard::reflow()
     const int spacing = m_grid->horizontalSpacing();
     const int available = width() - m_grid->contentsMargins().left() - m_grid->contentsMargins().right();
     const int count = int(m_order.size());
-    // The fewest rows whose columns (each as wide as its widest tile) fit.
-    int columns = 1;
-    for (int rows = 1; rows <= count; ++rows) {
+    // The fewest rows whose columns (each as wide as its widest tile) fit. Before it is
+    // shown its width means nothing: one row (nine rows at the constructor's default
+    // width grew the window to 946 px tall, and it stayed so).
+    int columns = isVisible() ? 1 : count;
+    for (int rows = 1; rows <= count && isVisible(); ++rows) {
         const int c = (count + rows - 1) / rows;
         int needed = -spacing;
         for (int col = 0; col < c; ++col) {

@@ -219,7 +219,13 @@ void GanttView::paint(QPainter& p, const QSize& size, const QRect& exposed)
         p.drawText(QPoint(x + 16, ly + 11), name);
         x += 26 + p.fontMetrics().horizontalAdvance(name);
     }
-    p.drawText(QPoint(x + 10, ly + 11), tr("idle = gaps (pipeline bubble);  W/S zoom, A/D pan, F fit, drag to pan"));
+    // The hint in full where it fits, shorter where not (it ran off a 1366 px window).
+    for (const QString& hint : { tr("idle = gaps (pipeline bubble);  W/S zoom, A/D pan, F fit, drag to pan"),
+             tr("idle = bubble;  W/S/A/D, F"), QString() })
+        if (x + 10 + p.fontMetrics().horizontalAdvance(hint) <= size.width() - 4) {
+            p.drawText(QPoint(x + 10, ly + 11), hint);
+            break;
+        }
 }
 
 const TraceEvent* GanttView::eventAt(const QPoint& pt) const

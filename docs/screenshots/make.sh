@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots under docs/screenshots/ from a build (offscreen, no display):
+#   docs/screenshots/make.sh build/app/dtsim
+# README's set (1600x1000, light), then every tab light and dark at 1366x768 (a laptop)
+# and 1600x1000, and in presentation mode on a 1920x1080 screen. Look at them after an
+# interface change: nothing cut off, elided where the word fits, or overlapping.
+set -euo pipefail
+dtsim=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+screens=$(cd "$here/../../tests/screens" && pwd)
+tabs="frontier scaling breakdown plans topology timeline reliability cost cluster"
+preset_for() { # the preset that shows the tab best
+  case "$1" in
+    timeline) echo gpt3-175b-a100 ;;
+    cluster) echo shared-cluster ;;
+    *) echo llama3-405b-h100 ;;
+  esac
+}
+shot() { # out tab theme size [extra args...]
+  local out=$1 tab=$2 theme=$3 size=$4; shift 4
+  mkdir -p "$(dirname "$out")"
+  QT_QPA_PLATFORM=${QPA:-offscreen} "$dtsim" --preset "$(preset_for "$tab")" --tab "$tab" --theme "$theme" \
+    --size "$size" --screenshot "$out" "$@" 2> >(grep -v 'propagateSizeHints\|XDG_RUNTIME_DIR' >&2)
+}
+for tab in $tabs; do
+  shot "$here/$tab.png" "$tab" light 1600x1000
+  for theme in light dark; do
+    shot "$here/1366x768/$theme/$tab.png" "$tab" "$theme" 1366x768
+  done
+  shot "$here/1600x1000/dark/$tab.png" "$tab" dark 1600x1000
+  QPA="offscreen:configfile=$screens/1920x1080.json" shot "$here/present-1920x1080/$tab.png" "$tab" light 1920x1080 --present
+done
+echo "screenshots written under $here"
