@@ -1027,6 +1027,31 @@ private slots:
         QVERIFY2(w.windowTitle().startsWith("my-run.yaml[*]: GPT-3 175B"), qPrintable(w.windowTitle()));
     }
 
+    void savingKeepsTheFilesCommentsAndUnits()
+    {
+        // Issue 22, item 12: a save rewrote the file in base units without its comments.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.global_batch"))->setValue(4096);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("mine.yaml");
+        QVERIFY(w.saveTo(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.startsWith("# Llama 3.1 405B pre-training"));
+        QVERIFY2(text.contains("deadline: 120 days  # Meta pre-trained"), qPrintable(text));
+        QVERIFY(text.contains("global_batch: 4096"));
+        QVERIFY(text.contains("scale_out_bandwidth: 400 Gbps"));
+        // And again from what was saved.
+        qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.global_batch"))->setValue(2048);
+        QVERIFY(w.saveTo(path));
+        QFile again(path); // saved by replacing the file: a new one
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        const QString second = QString::fromUtf8(again.readAll());
+        QVERIFY(second.contains("global_batch: 2048") && second.startsWith("# Llama 3.1 405B pre-training"));
+    }
+
     void helpMenuPresetNamesAndPercentiles()
     {
         // Issue 22, item 14: no Help menu; presets listed by file name; "P50 105, P90 105,

@@ -1,5 +1,7 @@
 // Every class of malformed scenario is refused with "file:line: field: reason".
 #include "simcore/input_error.h"
+#include "simcore/loader/read_file.h"
+#include "simcore/loader/scenario_patch.h"
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/model.h"
 #include "test_data.h"
@@ -286,6 +288,43 @@ parallel: {tp: 2, pp: 8, ep: 64}
         Scenario c = b;
         c.plan.lastStageLayers = 8;
         QVERIFY(!(c == a)); // and the comparison sees one field
+    }
+
+    void savingKeepsTheUsersTextUnitsAndComments()
+    {
+        // Issue 22, item 12: a save rewrote the whole file in base units ("deadline:
+        // 1.0368e+07 s" for 120 days, latencies as 4.9999999999999996e-06 s) and dropped
+        // every comment. Only what changed is rewritten now, in the unit it was written in.
+        const std::string path = test::dataPath("presets/llama3-405b-h100.yaml");
+        const std::string text = readTextFile(path, "preset");
+        const Scenario loaded = loadScenarioText(text, path, test::catalog(), {}, test::topologies());
+        Scenario edited = loaded;
+        edited.training.deadline = 90 * units::day;
+        edited.training.globalBatch = 4096;
+        const auto patched = patchScenarioText(text, loaded, edited, test::catalog(), test::topologies());
+        QVERIFY(patched);
+        QVERIFY(loadScenarioText(*patched, "p", test::catalog(), {}, test::topologies()) == edited);
+        QVERIFY2(patched->find("deadline: 90 days") != std::string::npos, patched->c_str());
+        QVERIFY(patched->find("global_batch: 4096") != std::string::npos);
+        // Everything else is the user's text, comments included: the same lines.
+        auto lines = [](const std::string& t) { return QString::fromStdString(t).split('\n'); };
+        const QStringList before = lines(text), after = lines(*patched);
+        QCOMPARE(after.size(), before.size());
+        int changed = 0;
+        for (int i = 0; i < before.size(); ++i)
+            changed += before[i] != after[i];
+        QCOMPARE(changed, 2);
+        // A field the file left out is added to its section; a changed list is refused
+        // (the caller writes the whole scenario).
+        Scenario faster = loaded;
+        faster.cluster.scaleUpLatency = 3e-6;
+        const auto withNew = patchScenarioText(text, loaded, faster, test::catalog(), test::topologies());
+        QVERIFY(withNew);
+        QVERIFY2(withNew->find("\n  scale_up_latency: 3 us\n") != std::string::npos, withNew->c_str()); // natural units
+        QCOMPARE(lines(*withNew).size(), before.size() + 1);
+        Scenario chaos = loaded;
+        chaos.reliability.chaos.push_back({});
+        QVERIFY(!patchScenarioText(text, loaded, chaos, test::catalog(), test::topologies()));
     }
 
     void everyPresetLoads()

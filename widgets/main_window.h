@@ -168,6 +168,10 @@ private:
     QLabel* m_banner = nullptr;
     StaleNote* m_staleNote = nullptr; // over the shown tab while the plan is invalid
     QString m_openError; // why the last file did not open; kept beside a recovery offer
+    struct OnDisk {
+        std::string text;  // the file as opened or last saved ("" for a new scenario)
+        Scenario scenario; // what it reads as
+    } m_onDisk;
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;
     Report m_report;       // the current scenario's, when m_currentValid

@@ -8,7 +8,9 @@
 #include "view_export.h"
 
 #include "simcore/input_error.h"
+#include "simcore/loader/read_file.h"
 #include "simcore/loader/scenario_loader.h"
+#include "simcore/loader/scenario_patch.h"
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/report_check.h"
 #include "simcore/scenario_limits.h"
@@ -54,9 +56,12 @@ QString MainWindow::userPresetsDir()
 bool MainWindow::openFile(const QString& path)
 {
     try {
-        const Scenario s = loadScenarioFile(QFile::encodeName(path).toStdString(), m_data.catalog, {}, m_data.topologies);
+        const std::string file = QFile::encodeName(path).toStdString();
+        const std::string text = readTextFile(file, "scenario file");
+        const Scenario s = loadScenarioText(text, file, m_data.catalog, {}, m_data.topologies);
         m_openError.clear();
         showBanner({});
+        m_onDisk = { text, s };
         m_doc->reset(s, path);
         addRecent(path);
         return true;
@@ -134,12 +139,21 @@ bool MainWindow::openPreset(const QString& name)
 
 bool MainWindow::saveTo(const QString& path)
 {
+    // The user's own file keeps its text: only what changed is rewritten, in the units
+    // it was written in (scenario_patch.h); otherwise, or when that cannot be done in
+    // place, the whole scenario in natural units.
+    const Scenario& s = m_doc->scenario();
+    std::optional<std::string> patched;
+    if (!m_onDisk.text.empty())
+        patched = patchScenarioText(m_onDisk.text, m_onDisk.scenario, s, m_data.catalog, m_data.topologies);
+    const std::string text = patched ? *patched : scenarioToYaml(s);
     // Atomic: a failure never leaves a half-written scenario behind.
     QString error;
-    if (!writeFileAtomically(path, QByteArray::fromStdString(scenarioToYaml(m_doc->scenario())), &error)) {
+    if (!writeFileAtomically(path, QByteArray::fromStdString(text), &error)) {
         showBanner(tr("Could not save %1: %2").arg(path, error));
         return false;
     }
+    m_onDisk = { text, s };
     m_doc->setPath(path);
     m_doc->markSaved();
     addRecent(path);

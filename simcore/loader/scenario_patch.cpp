@@ -1,0 +1,256 @@
+#include "scenario_patch.h"
+
+#include "../fields/scenario_fields.h"
+#include "../input_error.h"
+#include "../units.h"
+#include "exact_number.h"
+#include "scenario_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace dtsim {
+
+namespace {
+
+struct TextEdit {
+    std::size_t from, to; // replaced range; an insertion when equal
+    std::string text;
+};
+
+// Where a scalar written at `pos` ends: its closing quote, or before a comment, the end
+// of the line or, in a flow collection, the next separator.
+std::size_t scalarEnd(const std::string& text, std::size_t pos, bool flow)
+{
+    const std::size_t n = text.size();
+    if (pos < n && (text[pos] == '"' || text[pos] == '\'')) {
+        const char quote = text[pos];
+        std::size_t i = pos + 1;
+        for (; i < n && text[i] != quote; ++i)
+            if (quote == '"' && text[i] == '\\')
+                ++i;
+        return std::min(n, i + 1);
+    }
+    std::size_t i = pos;
+    for (; i < n && text[i] != '\n' && text[i] != '\r'; ++i) {
+        if (text[i] == '#' && i > pos && std::isspace(static_cast<unsigned char>(text[i - 1])))
+            break;
+        if (flow && (text[i] == ',' || text[i] == '}' || text[i] == ']'))
+            break;
+    }
+    while (i > pos && std::isspace(static_cast<unsigned char>(text[i - 1])))
+        --i;
+    return i;
+}
+
+// A quantity in the unit its old text used ("120 days" -> "90 days"), when that unit
+// reads the new value back exactly; otherwise the field's own unit.
+std::string quantityText(const FieldDef& f, double v, const std::string& old)
+{
+    const char* start = old.c_str();
+    char* end = nullptr;
+    std::strtod(start, &end);
+    std::string unit(end ? end : "");
+    const bool space = !unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()));
+    unit.erase(0, unit.find_first_not_of(" \t"));
+    if (!unit.empty() && end != start) {
+        const QuantityParse one = parseQuantity("1 " + unit, f.dimension);
+        if (one.value && *one.value > 0) {
+            const std::string text = exactNumber(v / *one.value) + (space ? " " : "") + unit;
+            const QuantityParse back = parseQuantity(text, f.dimension);
+            if (back.value && *back.value == v)
+                return text;
+        }
+    }
+    // New to the file: the largest natural unit that reads back exactly and briefly
+    // ("5 us", not "4.9999999999999996e-06 s").
+    std::vector<const char*> units;
+    switch (f.dimension) {
+    case Dimension::Seconds: units = { "days", "h", "min", "s", "ms", "us", "ns" }; break;
+    case Dimension::BytesPerSecond: units = { "TB/s", "GB/s", "MB/s" }; break;
+    case Dimension::Bytes: units = { "TB", "GB", "MB", "kB" }; break;
+    default: break;
+    }
+    for (const char* u : units) {
+        const QuantityParse one = parseQuantity(std::string("1 ") + u, f.dimension);
+        if (!one.value || v / *one.value < 1)
+            continue;
+        const std::string text = exactNumber(v / *one.value) + " " + u;
+        const QuantityParse back = parseQuantity(text, f.dimension);
+        if (back.value && *back.value == v && text.size() <= 12)
+            return text;
+    }
+    return f.unit.empty() ? exactNumber(v) : exactWithUnit(v, f.unit.c_str());
+}
+
+std::string scalarText(const std::string& s)
+{
+    YAML::Emitter e;
+    e << s; // quoted only when it must be
+    return e.c_str();
+}
+
+std::string valueText(const FieldDef& f, const Scenario& s, const std::string& old)
+{
+    switch (f.type) {
+    case FieldType::Integer:
+        return std::to_string(std::llround(f.get(s, 0)));
+    case FieldType::Quantity:
+        return quantityText(f, f.get(s, 0), old);
+    case FieldType::Flag:
+        return f.get(s, 0) > 0.5 ? "true" : "false";
+    case FieldType::Choice:
+        return choiceName(f, static_cast<int>(std::lround(f.get(s, 0))));
+    case FieldType::Text:
+    case FieldType::Gpu:
+    case FieldType::Topology:
+    case FieldType::Region:
+        return scalarText(f.getText(s, 0));
+    }
+    return {};
+}
+
+bool textual(const FieldDef& f)
+{
+    return f.type == FieldType::Text || f.type == FieldType::Gpu || f.type == FieldType::Topology || f.type == FieldType::Region;
+}
+
+bool sameValue(const FieldDef& f, const Scenario& a, const Scenario& b, int entry)
+{
+    if (textual(f))
+        return f.getText(a, entry) == f.getText(b, entry);
+    return f.get(a, entry) == f.get(b, entry);
+}
+
+// Lists are kept only when no entry changed: a changed list is rewritten whole.
+bool sameList(const SectionDef& list, const Scenario& a, const Scenario& b)
+{
+    if (list.entries(a) != list.entries(b))
+        return false;
+    for (int i = 0; i < list.entries(a); ++i) {
+        for (const FieldDef* f : fieldsIn(list.path))
+            if (!sameValue(*f, a, b, i))
+                return false;
+        for (const SectionDef* sub : sectionsIn(list.path))
+            if (!sameList(*sub, a, b))
+                return false;
+    }
+    return true;
+}
+
+class Patcher {
+public:
+    Patcher(const std::string& text, const Scenario& loaded, const Scenario& edited)
+        : text(text)
+        , loaded(loaded)
+        , edited(edited)
+    {
+    }
+
+    // False when a change cannot be made in place.
+    bool section(const SectionDef& sec, const YAML::Node& node)
+    {
+        for (const FieldDef* f : fieldsIn(sec.path))
+            if (!sameValue(*f, loaded, edited, 0) && !field(*f, node))
+                return false;
+        for (const SectionDef* sub : sectionsIn(sec.path)) {
+            const YAML::Node child = node && node.IsMap() ? node[std::string(keyOf(sub->path))] : YAML::Node(YAML::NodeType::Undefined);
+            switch (sub->kind) {
+            case SectionKind::List:
+            case SectionKind::Values:
+                if (!sameList(*sub, loaded, edited))
+                    return false;
+                break;
+            case SectionKind::Group:
+            case SectionKind::Map: {
+                const bool was = sub->written ? sub->written(loaded) : true;
+                const bool is = sub->written ? sub->written(edited) : true;
+                if (sub->kind == SectionKind::Group && was != is)
+                    return false; // a feature switched on or off: the section comes or goes
+                if (sub->kind == SectionKind::Group && !is)
+                    break;
+                if (!child && !unchangedWithin(*sub))
+                    return false; // a section new to the file
+                if (child && !section(*sub, child))
+                    return false;
+                break;
+            }
+            }
+        }
+        return true;
+    }
+
+    std::vector<TextEdit> edits;
+
+private:
+    bool unchangedWithin(const SectionDef& sec)
+    {
+        for (const FieldDef* f : fieldsIn(sec.path))
+            if (!sameValue(*f, loaded, edited, 0))
+                return false;
+        for (const SectionDef* sub : sectionsIn(sec.path))
+            if ((sub->kind == SectionKind::List || sub->kind == SectionKind::Values) ? !sameList(*sub, loaded, edited) : !unchangedWithin(*sub))
+                return false;
+        return true;
+    }
+
+    bool field(const FieldDef& f, const YAML::Node& map)
+    {
+        if (f.type == FieldType::Topology || !map || !map.IsMap())
+            return false; // a named topology supplies other fields' defaults: rewrite all
+        const std::string key(keyOf(f.path));
+        const bool flow = map.Style() == YAML::EmitterStyle::Flow;
+        if (const YAML::Node v = map[key]) {
+            if (!v.IsScalar())
+                return false;
+            const std::size_t from = v.Mark().pos;
+            const std::size_t to = scalarEnd(text, from, flow);
+            edits.push_back({ from, to, valueText(f, edited, text.substr(from, to - from)) });
+            return true;
+        }
+        if (flow || map.size() == 0)
+            return false;
+        // New to the file: a line of its own at the top of its section, indented as the
+        // section's first key.
+        const YAML::Mark first = map.begin()->first.Mark();
+        const std::size_t lineStart = text.rfind('\n', first.pos == 0 ? 0 : first.pos - 1);
+        const std::size_t at = lineStart == std::string::npos ? 0 : lineStart + 1;
+        edits.push_back({ at, at, std::string(std::size_t(first.column), ' ') + key + ": " + valueText(f, edited, {}) + "\n" });
+        return true;
+    }
+
+    const std::string& text;
+    const Scenario& loaded;
+    const Scenario& edited;
+};
+
+} // namespace
+
+std::optional<std::string> patchScenarioText(const std::string& original, const Scenario& loaded, const Scenario& edited,
+    const std::vector<HardwareSpec>& catalog, const std::vector<Topology>& topologies)
+{
+    try {
+        const YAML::Node root = YAML::Load(original);
+        if (!root.IsMap() || root.Style() == YAML::EmitterStyle::Flow)
+            return std::nullopt;
+        Patcher p(original, loaded, edited);
+        if (!p.section(*findSection(""), root))
+            return std::nullopt;
+        std::sort(p.edits.begin(), p.edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.from > b.from; });
+        std::string text = original;
+        for (const TextEdit& e : p.edits)
+            text.replace(e.from, e.to - e.from, e.text);
+        // Only a text that reads back to the edited scenario is a patch.
+        if (loadScenarioText(text, "patched", catalog, {}, topologies) == edited)
+            return text;
+    } catch (const InputError&) {
+    } catch (const YAML::Exception&) {
+    }
+    return std::nullopt;
+}
+
+} // namespace dtsim
