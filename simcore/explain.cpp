@@ -75,7 +75,7 @@ Explanation explainFigure(const std::string& key, const Scenario& s, const Repor
         e.substituted = "= " + formatBytes(m.weights) + " + " + formatBytes(m.gradients) + " + " + formatBytes(m.optimizer) + " + "
             + formatBytes(m.activations) + " + " + formatBytes(m.logits) + " + " + formatBytes(m.reserved);
         e.value = m.total;
-        e.result = "= " + formatBytes(m.total) + (m.fits ? " (fits in " : " (does not fit in ") + formatBytes(m.capacity) + ")";
+        e.result = "= " + formatMemory(m.total) + (m.fits ? " (fits in " : " (does not fit in ") + formatMemory(m.capacity) + ")";
         e.note = "On pipeline stage " + std::to_string(m.worstStage + 1) + ", the fullest, with " + num(m.inflightMicrobatches, "%.0f")
             + " micro-batches' activations in flight; ZeRO stage " + std::to_string(s.plan.zeroStage) + " shards the optimizer states"
             + (s.plan.zeroStage >= 2 ? ", gradients" : "") + (s.plan.zeroStage >= 3 ? " and weights" : "") + ".";

@@ -215,6 +215,12 @@ std::string formatBytes(double bytes)
     return withPrefix(bytes, names, 1000.0, 7);
 }
 
+std::string formatMemory(double bytes)
+{
+    static const char* names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    return withPrefix(bytes, names, 1024.0, 7);
+}
+
 std::string formatRate(double bps)
 {
     static const char* names[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s" };

@@ -33,6 +33,9 @@ QuantityParse parseQuantity(std::string_view text, Dimension dim);
 
 // Human-readable output with sensible prefixes ("1.37 GB", "27.3 ms").
 std::string formatBytes(double bytes);
+// Device memory in binary units, the ones it is sold in: an "80 GB" H100 holds 80 GiB
+// (85.9 decimal GB, which read as a different part).
+std::string formatMemory(double bytes);
 std::string formatSeconds(double seconds);
 std::string formatDuration(double seconds); // long spans: "34.2 days"
 std::string formatRate(double bytesPerSecond);

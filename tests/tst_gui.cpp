@@ -1052,6 +1052,15 @@ private slots:
         QVERIFY(second.contains("global_batch: 2048") && second.startsWith("# Llama 3.1 405B pre-training"));
     }
 
+    void memoryReadsInTheUnitItIsSoldIn()
+    {
+        // Issue 22, item 13: an "80GB" H100 showed 85.9 GB (decimal GB of 80 GiB).
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        QVERIFY2(w.dashboard()->value("memory").endsWith("/ 80 GiB"), qPrintable(w.dashboard()->value("memory")));
+        QCOMPARE(QString::fromStdString(formatMemory(80.0 * 1024 * 1024 * 1024)), QString("80 GiB"));
+    }
+
     void helpMenuPresetNamesAndPercentiles()
     {
         // Issue 22, item 14: no Help menu; presets listed by file name; "P50 105, P90 105,

@@ -97,8 +97,10 @@ void BreakdownView::showReport(const StepReport& r)
     std::vector<std::pair<QString, double>> mem { { tr("weights"), m.weights }, { tr("gradients"), m.gradients },
         { tr("optimizer states"), m.optimizer }, { tr("activations"), m.activations }, { tr("logits"), m.logits },
         { tr("reserved"), m.reserved } };
-    fillStacked(m_memory, m.fits ? tr("fits") : tr("does NOT fit"), mem, 1e9,
-        tr("GB (capacity %1 GB)").arg(m.capacity / 1e9, 0, 'f', 1), m.capacity);
+    // GiB, the unit device memory is sold in (an 80 GB part holds 80 GiB).
+    constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+    fillStacked(m_memory, m.fits ? tr("fits") : tr("does NOT fit"), mem, GiB,
+        tr("GiB (capacity %1 GiB)").arg(m.capacity / GiB, 0, 'f', 1), m.capacity);
 }
 
 } // namespace dtsim::gui

@@ -144,7 +144,7 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     set("tflops", QString::number(st.tflopsPerGpu, 'f', 1), tr("of %1 peak").arg(q(formatFlops(st.peakFlopsPerGpu))));
     set("tokens", q(formatCount(st.tokensPerSecond)));
     const bool fits = st.memory.fits;
-    set("memory", QString("%1 / %2").arg(q(formatBytes(st.memory.total)), q(formatBytes(st.memory.capacity))),
+    set("memory", QString("%1 / %2").arg(q(formatMemory(st.memory.total)), q(formatMemory(st.memory.capacity))),
         fits ? tr("fits") : tr("does not fit in memory"), !fits);
     const double deadline = s.training.deadline;
     set("ttt", q(formatDuration(r.timeToTrain)),

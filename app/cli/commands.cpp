@@ -104,7 +104,7 @@ int runHardware(const QStringList& args)
                         .arg(QString::fromStdString(h.id), -12)
                         .arg(h.launchYear, -5)
                         .arg(QString::fromStdString(formatFlops(half)), -14)
-                        .arg(QString::fromStdString(formatBytes(h.memoryBytes)), -10)
+                        .arg(QString::fromStdString(formatMemory(h.memoryBytes)), -10)
                         .arg(QString::fromStdString(formatRate(h.memoryBandwidth)), -11)
                         .arg(QString::fromStdString(h.name));
         }

@@ -96,15 +96,15 @@ std::string reportToText(const Scenario& s, const Report& r)
 
     const MemoryReport& m = st.memory;
     out += "\nMemory per GPU (" + std::string(m.worstStage == 0 ? "first" : "last") + " pipeline stage)\n";
-    row(out, "weights", formatBytes(m.weights));
-    row(out, "gradients", formatBytes(m.gradients));
-    row(out, "optimizer states", formatBytes(m.optimizer));
-    row(out, "activations", formatBytes(m.activations), num(m.inflightMicrobatches, "%.3g") + " micro-batches in flight");
+    row(out, "weights", formatMemory(m.weights));
+    row(out, "gradients", formatMemory(m.gradients));
+    row(out, "optimizer states", formatMemory(m.optimizer));
+    row(out, "activations", formatMemory(m.activations), num(m.inflightMicrobatches, "%.3g") + " micro-batches in flight");
     if (m.logits > 0)
-        row(out, "logits", formatBytes(m.logits));
-    row(out, "reserved + fragmentation", formatBytes(m.reserved));
-    row(out, "total", formatBytes(m.total),
-        (m.fits ? "fits in " : "DOES NOT FIT in ") + formatBytes(m.capacity));
+        row(out, "logits", formatMemory(m.logits));
+    row(out, "reserved + fragmentation", formatMemory(m.reserved));
+    row(out, "total", formatMemory(m.total),
+        (m.fits ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.capacity));
 
     out += "\nRun\n";
     row(out, "tokens", formatCount(s.training.tokens), formatCount(r.steps) + " steps");
