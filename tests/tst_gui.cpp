@@ -25,6 +25,7 @@
 #include "widgets/cluster_gantt_view.h"
 #include "widgets/run_timeline_view.h"
 #include "widgets/topology_editor.h"
+#include "widgets/topology_view.h"
 #include "widgets/autosave.h"
 
 #include <QCheckBox>
@@ -49,6 +50,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QScrollArea>
 #include <QScrollBar>
 
@@ -1050,6 +1053,43 @@ private slots:
         QVERIFY(again.open(QIODevice::ReadOnly));
         const QString second = QString::fromUtf8(again.readAll());
         QVERIFY(second.contains("global_batch: 2048") && second.startsWith("# Llama 3.1 405B pre-training"));
+    }
+
+    void topologyTabSpeaksOneUnitAndWarnsOfWhatIfs()
+    {
+        // Issue 22, item 13: "NIC 50 GB/s" drawn beside "400.0 Gb/s" in the editor; "Start
+        // from: A100 cluster" on an H100 scenario; NVL72 on H100s without a word.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.selectTab("topology"));
+        waitIdle(w);
+        TopologyEditor* editor = w.topologyEditor();
+        QStringList texts;
+        for (QGraphicsItem* item : editor->view()->scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                texts << t->text();
+        QVERIFY2(texts.join("|").contains("NIC 400 Gb/s per GPU"), qPrintable(texts.join(" | ")));
+        QComboBox* start = editor->findChild<QComboBox*>();
+        QVERIFY(start);
+        QVERIFY2(start->currentText().contains("own network"), qPrintable(start->currentText()));
+        // A shipped layout with a wider scale-up domain than the GPU's: a warning.
+        int wide = -1;
+        for (int i = 1; i < start->count(); ++i)
+            if (start->itemText(i).contains("NVL72"))
+                wide = i;
+        QVERIFY(wide > 0);
+        start->setCurrentIndex(wide);
+        for (QPushButton* b : editor->findChildren<QPushButton*>())
+            if (b->text() == "Use")
+                b->click();
+        waitIdle(w);
+        QCOMPARE(start->currentIndex(), wide); // the scenario's topology now
+        bool warned = false;
+        for (QLabel* l : editor->findChildren<QLabel*>())
+            warned = warned || (l->isVisible() && l->text().contains("what-if"));
+        QVERIFY(warned);
     }
 
     void memoryReadsInTheUnitItIsSoldIn()

@@ -1,10 +1,12 @@
 #include "topology_editor.h"
 
 #include "scenario_document.h"
+#include "palette_colors.h"
 #include "topology_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -26,6 +28,9 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Start from:"), this));
     m_shippedBox = new QComboBox(this);
+    // The first entry is the scenario's own network: the list showed "A100 cluster" on
+    // an H100 scenario that used none of the shipped ones.
+    m_shippedBox->addItem(tr("(this scenario's own network)"), QString());
     for (const Topology& t : m_shipped)
         m_shippedBox->addItem(QString::fromStdString(t.name), QString::fromStdString(t.id));
     bar->addWidget(m_shippedBox, 1);
@@ -38,6 +43,11 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
     m_overlay->setCurrentIndex(5);
     bar->addWidget(m_overlay);
     column->addLayout(bar);
+    m_warning = new QLabel(this);
+    m_warning->setWordWrap(true);
+    m_warning->setStyleSheet(QString("color: %1;").arg(errorColor().name()));
+    m_warning->hide();
+    column->addWidget(m_warning);
 
     auto* body = new QHBoxLayout;
     m_view = new TopologyView(this);
@@ -58,10 +68,10 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
     column->addLayout(body, 1);
 
     connect(apply, &QPushButton::clicked, this, [this] {
-        const int i = m_shippedBox->currentIndex();
+        const int i = m_shippedBox->currentIndex() - 1; // after the scenario's own
         if (i < 0 || i >= int(m_shipped.size()))
             return;
-        const Topology t = m_shipped[i];
+        const Topology t = m_shipped[std::size_t(i)];
         m_doc->edit("cluster.topology", [&](Scenario& s) {
             const long long gpus = s.cluster.gpus;
             ClusterSpec c = t.cluster;
@@ -162,7 +172,20 @@ void TopologyEditor::showReport(const StepReport* report)
     m_haveReport = report != nullptr;
     if (report)
         m_report = *report;
-    m_view->showTopology(m_doc->scenario(), report, m_overlay->currentIndex() - 1);
+    const Scenario& s = m_doc->scenario();
+    m_view->showTopology(s, report, m_overlay->currentIndex() - 1);
+    {
+        const QSignalBlocker block(m_shippedBox);
+        const int i = m_shippedBox->findData(QString::fromStdString(s.cluster.topology));
+        m_shippedBox->setCurrentIndex(i < 0 ? 0 : i);
+    }
+    // A layout the GPU is not built for is a what-if: say so (NVL72 on H100s).
+    const bool wider = s.hardware.scaleUpDomain > 0 && s.cluster.scaleUpDomain > s.hardware.scaleUpDomain;
+    m_warning->setVisible(wider);
+    if (wider)
+        m_warning->setText(tr("%1 GPUs share one scale-up domain here; a %2 server has %3. This is a what-if, not a "
+                              "machine you can buy.")
+                               .arg(s.cluster.scaleUpDomain).arg(QString::fromStdString(s.hardware.name)).arg(s.hardware.scaleUpDomain));
 }
 
 QWidget* TopologyEditor::fieldEditor(const QString& key) const { return m_fields.value(key); }

@@ -11,6 +11,7 @@
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QFormLayout;
 class QWidget;
 
@@ -45,6 +46,7 @@ private:
     TopologyView* m_view = nullptr;
     QComboBox* m_overlay = nullptr;
     QComboBox* m_shippedBox = nullptr;
+    QLabel* m_warning = nullptr; // a scale-up domain wider than the GPU's own
     QWidget* m_formHost = nullptr;
     QFormLayout* m_form = nullptr;
     QHash<QString, QWidget*> m_fields;

@@ -72,7 +72,9 @@ void TopologyView::redraw()
         0 });
     const long long domains = (gpus + c.scaleUpDomain - 1) / c.scaleUpDomain;
     boxes.push_back({ tr("scale-up domain"), tr("%1 GPUs, %2 per node").arg(c.scaleUpDomain).arg(c.gpusPerNode), domains,
-        tr("NIC %1 per GPU, %2").arg(QString::fromStdString(formatRate(c.scaleOutBandwidth)), QString::fromStdString(formatSeconds(c.scaleOutLatency))),
+        // In bits, as NICs are sold and as the editor asks for them (it read "50 GB/s"
+        // here and "400 Gb/s" beside it).
+        tr("NIC %1 Gb/s per GPU, %2").arg(c.scaleOutBandwidth * 8 / 1e9, 0, 'g', 4).arg(QString::fromStdString(formatSeconds(c.scaleOutLatency))),
         1 });
     for (int i = 0; i < c.tierCount; ++i) {
         const NetworkTier& t = c.tiers[i];
