@@ -1086,6 +1086,15 @@ private slots:
                 b->click();
         waitIdle(w);
         QCOMPARE(start->currentIndex(), wide); // the scenario's topology now
+        // A tier added above spans at most the cluster (it made a spine wider than it).
+        const int tiers = w.document()->scenario().cluster.tierCount;
+        for (QPushButton* b : editor->findChildren<QPushButton*>())
+            if (b->text() == "Add tier above")
+                b->click();
+        const ClusterSpec& c = w.document()->scenario().cluster;
+        QCOMPARE(c.tierCount, tiers + 1);
+        QVERIFY(c.tiers[c.tierCount - 1].spanGpus <= c.gpus);
+        QVERIFY(c.tiers[c.tierCount - 1].spanGpus > (tiers > 0 ? c.tiers[tiers - 1].spanGpus : c.scaleUpDomain));
         bool warned = false;
         for (QLabel* l : editor->findChildren<QLabel*>())
             warned = warned || (l->isVisible() && l->text().contains("what-if"));

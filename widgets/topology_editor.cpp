@@ -95,12 +95,21 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
         m_doc->edit(what, [&](Scenario& s) { op(s.cluster, tier); s.cluster.topology.clear(); }, false);
     };
     connect(addTier, &QPushButton::clicked, this, [this, tierOp] {
-        if (m_doc->scenario().cluster.tierCount >= kMaxTiers)
+        const ClusterSpec& now = m_doc->scenario().cluster;
+        if (now.tierCount >= kMaxTiers)
             return;
+        // A tier above spans more than the one below and at most the cluster: 8 times
+        // the one below made a 24,576-GPU spine over 16,384 GPUs, which carried nothing.
+        const long long below = now.tierCount > 0 ? now.tiers[now.tierCount - 1].spanGpus : now.scaleUpDomain;
+        if (below >= now.gpus) {
+            m_warning->setText(tr("The outermost level already spans all %1 GPUs: a tier above it would carry no traffic.").arg(now.gpus));
+            m_warning->show();
+            return;
+        }
         tierOp("add tier", [](ClusterSpec& c, int) {
             NetworkTier t;
             const int inner = c.tierCount > 0 ? c.tiers[c.tierCount - 1].spanGpus : c.scaleUpDomain;
-            t.spanGpus = int(std::min<long long>(1LL << 30, std::max<long long>(inner * 8LL, 2)));
+            t.spanGpus = int(std::min<long long>({ 1LL << 30, c.gpus, std::max<long long>(inner * 8LL, 2) }));
             t.oversubscription = 1;
             t.latency = 1e-6;
             t.setLabel(c.tierCount == 0 ? "leaf" : c.tierCount == 1 ? "spine" : "core");
