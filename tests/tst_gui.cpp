@@ -15,6 +15,7 @@
 #include "widgets/scenario_document.h"
 #include "widgets/gantt_view.h"
 #include "widgets/frontier_tab.h"
+#include "widgets/scaling_view.h"
 #include "widgets/help_menu.h"
 #include "widgets/stale_note.h"
 #include "widgets/timeline_tab.h"
@@ -1099,6 +1100,39 @@ private slots:
         for (QLabel* l : editor->findChildren<QLabel*>())
             warned = warned || (l->isVisible() && l->text().contains("what-if"));
         QVERIFY(warned);
+    }
+
+    void labelsAndLegendsStayOffEachOtherAndTheData()
+    {
+        // Issue 22, item 11: "this scenario" over "sync wall" on Scaling; the frontier and
+        // reliability legends over their plots' data.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100")); // its GPU count is its sync wall
+        w.resize(1600, 1000);
+        w.show();
+        auto legendOutsideThePlot = [](QCustomPlot* plot) {
+            plot->replot();
+            const QRect legend = plot->legend->outerRect();
+            for (QCPAxisRect* r : plot->axisRects())
+                if (legend.intersects(r->rect()))
+                    return false;
+            return !legend.isEmpty();
+        };
+        waitIdle(w);
+        QVERIFY(legendOutsideThePlot(w.frontierView()->plot()));
+        QVERIFY(w.selectTab("scaling"));
+        waitIdle(w);
+        auto* scaling = w.findChild<ScalingView*>()->plot();
+        scaling->replot();
+        std::vector<QRectF> labels;
+        for (int i = 0; i < scaling->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(scaling->item(i)))
+                labels.push_back(QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()));
+        QCOMPARE(int(labels.size()), 2);
+        QVERIFY2(!labels[0].intersects(labels[1]), "the sync wall's and the scenario's labels overlap");
+        QVERIFY(w.selectTab("reliability"));
+        waitIdle(w);
+        QVERIFY(legendOutsideThePlot(w.reliabilityTab()->histogram()));
     }
 
     void memoryReadsInTheUnitItIsSoldIn()
