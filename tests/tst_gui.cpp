@@ -1017,6 +1017,10 @@ private slots:
             QSKIP("the 1366x768 screen is tested by tst_gui_1366 (offscreen with tests/screens/1366x768.json)");
         QTRY_VERIFY2(room.contains(w.frameGeometry()), qPrintable(QString("%1x%2 at %3,%4 on %5x%6").arg(w.width()).arg(w.height())
                                                                  .arg(w.x()).arg(w.y()).arg(room.width()).arg(room.height())));
+        // Opening the formula panel keeps the window on the screen (it grew past it).
+        w.teachingDock()->show();
+        QTRY_VERIFY2(room.contains(w.frameGeometry()), qPrintable(QString("%1x%2 with the formula panel").arg(w.width()).arg(w.height())));
+        QVERIFY(w.teachingDock()->isVisible());
     }
 
     void titleNamesTheFile()

@@ -139,7 +139,12 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_teachingDock = new QDockWidget(tr("How this number is computed"), this);
     m_teachingDock->setObjectName("teaching");
     m_teachingDock->setWidget(m_teaching);
-    m_teachingDock->setMinimumWidth(280);
+    m_teachingDock->setMinimumWidth(240);
+    // Opening it must not push the window past the screen (at 1366 px it did).
+    connect(m_teachingDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown && isVisible())
+            QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+    });
     addDockWidget(Qt::RightDockWidgetArea, m_teachingDock);
     m_teachingDock->hide();
     connect(m_dashboard, &Dashboard::figureClicked, this, [this](const QString& key) {

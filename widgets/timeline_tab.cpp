@@ -43,12 +43,13 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
     m_steps->setRange(1, 20);
     bar->addWidget(m_steps);
     m_ranks = new QCheckBox(tr("Row per TP rank"), this);
-    m_zeroBubble = new QCheckBox(tr("Zero-bubble schedule"), this);
+    m_zeroBubble = new QCheckBox(tr("Zero bubble"), this);
+    m_zeroBubble->setToolTip(tr("The ZB-H1 schedule: weight gradients deferred to fill the pipeline bubble."));
     m_critical = new QCheckBox(tr("Critical path"), this);
     bar->addWidget(m_ranks);
     bar->addWidget(m_zeroBubble);
     bar->addWidget(m_critical);
-    m_checkpoint = new QCheckBox(tr("Checkpoint at the end"), this);
+    m_checkpoint = new QCheckBox(tr("End with a checkpoint"), this);
     m_checkpoint->setToolTip(tr("End the window with a checkpoint. Otherwise checkpoints fall every so many steps, "
                                 "as the reliability model sets the interval."));
     bar->addWidget(m_checkpoint);
