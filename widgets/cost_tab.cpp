@@ -216,8 +216,10 @@ void CostTab::plotByGpuCount(const CostStudy& c)
     cost->setPointsVisible(true);
     energy->setPointsVisible(true);
     if (c.byGpuCount.size() == 1)
-        chart->setTitle(tr("Cost and energy against GPU count: only this plan's count is feasible "
-                           "(others run out of memory or break a plan rule)"));
+        chart->setTitle(tr("Cost against GPU count: only %1 GPUs feasible").arg(c.byGpuCount.front().gpus));
+    m_byGpus->setToolTip(c.byGpuCount.size() == 1 ? tr("Scaling data parallelism up or down from this plan either runs out of memory "
+                                                       "or breaks a plan rule, so only this GPU count is drawn.")
+                                                  : QString());
     auto* y = valueAxis(m.unit);
     y->setRange(0, maxCost / m.divisor * 1.1);
     y->applyNiceNumbers();
