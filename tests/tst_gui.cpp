@@ -83,6 +83,19 @@ void waitIdle(MainWindow& w, int ms = 20000)
         QTest::qWait(20);
 }
 
+// A window on `preset` at 1600x1000, shown, on `tab` (if given), with its work done.
+bool showPreset(MainWindow& w, const char* preset, const char* tab = nullptr)
+{
+    if (!w.openPreset(preset))
+        return false;
+    w.resize(1600, 1000);
+    w.show();
+    if (tab && !w.selectTab(tab))
+        return false;
+    waitIdle(w);
+    return true;
+}
+
 } // namespace
 
 // Colours in an image, sampled every few pixels: a blank or one-colour grab has one or two.
@@ -387,11 +400,7 @@ private slots:
         // Issue 22, item 6: the Breakdown kept an earlier valid scenario's chart while the
         // dashboard showed "-", without a word.
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gpt3-175b-a100"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("breakdown"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "gpt3-175b-a100", "breakdown"));
         auto note = [&]() -> QString {
             for (StaleNote* n : w.findChildren<StaleNote*>())
                 if (n->isVisible())
@@ -433,10 +442,7 @@ private slots:
         // Issue 22, item 1: on a preset with a deadline the duration snapped back to it on
         // every pause, and "(updating...)" stayed while the app was idle.
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gtx580-2012"));
-        w.resize(1600, 1000);
-        w.show();
-        waitIdle(w);
+        QVERIFY(showPreset(w, "gtx580-2012"));
         auto* tab = w.findChild<FrontierTab*>();
         QVERIFY(tab);
         QDoubleSpinBox* months = tab->duration();
@@ -463,10 +469,7 @@ private slots:
         // saying so and showed only the realistic reading; the CLI's idealized one is the
         // docs' (docs/frontier.md).
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gtx580-2012"));
-        w.resize(1600, 1000);
-        w.show();
-        waitIdle(w);
+        QVERIFY(showPreset(w, "gtx580-2012"));
         auto* tab = w.findChild<FrontierTab*>();
         QVERIFY(tab && w.hasFrontier());
         QCOMPARE(tab->network()->currentIndex(), 0); // the GPU's own, as the CLI
@@ -626,11 +629,7 @@ private slots:
     void timelineDraftsDuringADragAndFillsInAfter()
     {
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gpt3-175b-a100"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("timeline"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "gpt3-175b-a100", "timeline"));
         TimelineTab* tab = w.timelineTab();
         QVERIFY(!tab->isStale());
         auto layerBars = [&] {
@@ -702,11 +701,7 @@ private slots:
     void reliabilityFollowsTheSliders()
     {
         MainWindow w(appData());
-        QVERIFY(w.openPreset("llama3-405b-h100"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("reliability"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "llama3-405b-h100", "reliability"));
         ReliabilityTab* tab = w.reliabilityTab();
         QVERIFY(tab->hasResult());
         const RunOutlook before = tab->outlook();
@@ -738,11 +733,7 @@ private slots:
     void costTabPricesAndFollowsTheFields()
     {
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gpt3-175b-a100"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("cost"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "gpt3-175b-a100", "cost"));
         CostTab* tab = w.costTab();
         QVERIFY(tab->hasResult());
         const CostStudy before = tab->study();
@@ -775,11 +766,7 @@ private slots:
     void clusterTabComparesPolicies()
     {
         MainWindow w(appData());
-        QVERIFY(w.openPreset("shared-cluster"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("cluster"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "shared-cluster", "cluster"));
         ClusterTab* tab = w.clusterTab();
         QVERIFY(tab->hasResult());
         QCOMPARE(tab->comparison()->first.policy, std::string("fair-share"));
@@ -984,6 +971,7 @@ private slots:
         QVERIFY(w.openPreset("llama3-405b-h100"));
         w.setPresentationMode(true);
         w.setWindowState(Qt::WindowNoState);
+        w.keepSizeOnShow(); // 1366 px on the 800 px offscreen screen
         w.resize(1366, 768);
         w.show();
         QApplication::processEvents();
@@ -1065,11 +1053,7 @@ private slots:
         // Issue 22, item 13: "NIC 50 GB/s" drawn beside "400.0 Gb/s" in the editor; "Start
         // from: A100 cluster" on an H100 scenario; NVL72 on H100s without a word.
         MainWindow w(appData());
-        QVERIFY(w.openPreset("llama3-405b-h100"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("topology"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "llama3-405b-h100", "topology"));
         TopologyEditor* editor = w.topologyEditor();
         QStringList texts;
         for (QGraphicsItem* item : editor->view()->scene()->items())
@@ -1330,11 +1314,7 @@ private slots:
     void theTimelineWorksOffTheGuiThreadOnlyWhenShown()
     {
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gpt3-175b-a100"));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.selectTab("breakdown"));
-        waitIdle(w);
+        QVERIFY(showPreset(w, "gpt3-175b-a100", "breakdown"));
         TimelineTab* tab = w.timelineTab();
         qobject_cast<QDoubleSpinBox*>(w.panel()->editor("training.global_batch"))->setValue(768);
         waitIdle(w);

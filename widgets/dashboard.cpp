@@ -18,7 +18,7 @@ struct Tile {
 };
 constexpr Tile kTiles[] = { { "step", "Step time", "00.0 min" }, { "mfu", "MFU", "00.0%" },
     { "tflops", "TFLOP/s per GPU", "0000.0" }, { "tokens", "Tokens/s", "000 k" },
-    { "memory", "Memory per GPU", "000 GB / 000 GB" }, { "ttt", "Time to train", "000 days" },
+    { "memory", "Memory per GPU", "000.0 GiB / 000 GiB" }, { "ttt", "Time to train", "000 days" },
     { "min", "At 100% of peak", "000 days" }, { "gpuh", "GPU-hours", "000 M" }, { "wall", "Sync wall", "00000 GPUs" } };
 }
 
@@ -102,6 +102,12 @@ void Dashboard::resizeEvent(QResizeEvent* e)
 {
     QWidget::resizeEvent(e);
     reflow();
+}
+
+void Dashboard::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    reflow(); // its first resize can come before it is visible, when its width meant nothing
 }
 
 void Dashboard::scaleFonts()

@@ -195,11 +195,11 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
 void MainWindow::showEvent(QShowEvent* e)
 {
     QMainWindow::showEvent(e);
-    // Once laid out (before, the minimum size is not yet known): fit the screen.
+    // Once laid out and placed by the window system (before, the minimum size is not
+    // yet known): fit the screen.
     if (!m_fitted) {
         m_fitted = true;
-        fitToScreen();
-        QTimer::singleShot(0, this, &MainWindow::fitToScreen); // after the window system placed it
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
     }
 }
 

@@ -14,17 +14,13 @@ namespace {
 // found nothing and offered "Set TP to 512".
 int nearest(int current, int limit, const auto& ok)
 {
-    int best = current;
-    long long bestDistance = -1;
-    for (int v = 1; v <= limit; ++v)
-        if (ok(v)) {
-            const long long d = std::llabs(static_cast<long long>(v) - current);
-            if (bestDistance < 0 || d < bestDistance) {
-                best = v;
-                bestDistance = d;
-            }
-        }
-    return best;
+    // Outward from `current`, far enough to cover [1, limit] from wherever it starts.
+    const long long reach = std::max<long long>(static_cast<long long>(current) - 1, static_cast<long long>(limit) - current);
+    for (long long d = 0; d <= reach; ++d)
+        for (long long v : { static_cast<long long>(current) - d, static_cast<long long>(current) + d })
+            if (v >= 1 && v <= limit && ok(static_cast<int>(v)))
+                return static_cast<int>(v);
+    return current;
 }
 
 std::optional<PlanFix> fixFirstRule(const Scenario& s);

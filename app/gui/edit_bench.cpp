@@ -90,13 +90,14 @@ PresetFigures benchPreset(TimedApplication& app, const AppData& data, const QStr
         settle(w);
         s->setSliderDown(false);
         latencies.push_back(nowMs() - t0);
-        if (latencies.back() >= *std::max_element(latencies.begin(), latencies.end()))
+        if (latencies.back() >= fig.max) {
+            fig.max = latencies.back();
             fig.slowest = editedValue(w, id);
+        }
     }
     fig.edits = int(latencies.size());
     fig.p50 = percentile(latencies, 0.5);
     fig.p95 = percentile(latencies, 0.95);
-    fig.max = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
     fig.longestBlock = std::max(longestBlock, app.longestEventMs());
     w.flushPending(); // the debounced background work (hidden tabs) after the drag
     settle(w);
