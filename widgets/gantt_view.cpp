@@ -78,7 +78,17 @@ void GanttView::layoutLanes()
             if (byLane[r][st].empty())
                 continue;
             const int h = st == int(Stream::Compute) ? 16 : 7;
-            m_lanes.push_back({ r, Stream(st), y, h, std::move(byLane[r][st]) });
+            Lane lane { r, Stream(st), y, h, std::move(byLane[r][st]), {}, {}, {} };
+            lane.starts.reserve(lane.events.size());
+            lane.ends.reserve(lane.events.size());
+            lane.kinds.reserve(lane.events.size());
+            for (int i : lane.events) {
+                const TraceEvent& e = m_trace->events[std::size_t(i)];
+                lane.starts.push_back(e.start);
+                lane.ends.push_back(e.start + e.duration);
+                lane.kinds.push_back(e.kind);
+            }
+            m_lanes.push_back(std::move(lane));
             y += h + 1;
         }
         y += 4;
@@ -175,31 +185,32 @@ void GanttView::paint(QPainter& p, const QSize& size, const QRect& exposed)
             foldStart = foldEnd = -1;
             foldKinds.fill(0);
         };
-        const auto& evs = m_trace->events;
         // First event that may be visible (events in a lane are ordered by start).
-        auto first = std::lower_bound(lane.events.begin(), lane.events.end(), m_axis.start(),
-            [&](int i, double t) { return evs[i].start + evs[i].duration < t; });
-        for (auto it = first; it != lane.events.end(); ++it) {
-            const TraceEvent& e = evs[*it];
-            if (e.start > m_axis.end())
+        const std::size_t n = lane.events.size();
+        const std::size_t first = std::size_t(std::lower_bound(lane.ends.begin(), lane.ends.end(), m_axis.start()) - lane.ends.begin());
+        for (std::size_t j = first; j < n; ++j) {
+            const double start = lane.starts[j], end = lane.ends[j];
+            if (start > m_axis.end())
                 break;
-            const double x0 = std::max<double>(kLabelWidth, xAt(e.start, w));
-            const double x1 = std::min<double>(w, xAt(e.start + e.duration, w));
+            const double x0 = std::max<double>(kLabelWidth, xAt(start, w));
+            const double x1 = std::min<double>(w, xAt(end, w));
+            const TaskKind kind = lane.kinds[j];
             if (x1 - x0 < 1.0) {
                 if (foldStart >= 0 && x0 - foldEnd > 1.0)
                     flushFold();
                 if (foldStart < 0)
                     foldStart = x0;
                 foldEnd = std::max(foldEnd, x1);
-                foldKinds[std::size_t(e.kind) % foldKinds.size()] += e.duration;
+                foldKinds[std::size_t(kind) % foldKinds.size()] += end - start;
                 continue;
             }
             flushFold();
-            QColor color = taskColor(e.kind);
-            if (m_showCritical && !m_critical[*it])
+            const int event = lane.events[j];
+            QColor color = taskColor(kind);
+            if (m_showCritical && !m_critical[event])
                 color.setAlpha(70);
             p.fillRect(QRectF(x0, lane.y, x1 - x0, lane.height), color);
-            if (m_showCritical && m_critical[*it]) {
+            if (m_showCritical && m_critical[event]) {
                 p.setPen(QPen(QColor(192, 57, 43), 2));
                 p.drawRect(QRectF(x0, lane.y, x1 - x0, lane.height));
             }

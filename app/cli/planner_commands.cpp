@@ -277,6 +277,16 @@ int runBench(const QStringList& args)
         const Trace trace = simulateTimeline(preset, calibration);
         const double traceMs = std::chrono::duration<double, std::milli>(clock::now() - t3).count();
 
+        // The Timeline tab's draft while a slider drags (whole passes, no layers), at its
+        // costliest: gpt3-175b-a100 with 65,536 sequences (4,096 micro-batches a pipeline).
+        Scenario wide = loadScenarioFile(presets + "/gpt3-175b-a100.yaml", catalog, {}, data.topologies);
+        wide.training.globalBatch = 65536;
+        TimelineOptions draft;
+        draft.perLayer = false;
+        auto t7 = clock::now();
+        const Trace draftTrace = simulateTimeline(wide, calibration, draft);
+        const double draftMs = std::chrono::duration<double, std::milli>(clock::now() - t7).count();
+
         // 1,000 trials of a 90-day run on the preset's 16,384 GPUs.
         ReliabilityReport rr = analyzeReliability(preset, calibration, data.failureRates);
         rr.failureFreeTime = 90 * 86400.0;
@@ -324,6 +334,7 @@ int runBench(const QStringList& args)
                                      { "search_plans", double(sr.considered()) }, { "frontier_ms", frontierMs },
                                      { "frontier_points", int(fr.points.size()) }, { "trace_ms", traceMs },
                                      { "trace_events", double(trace.events.size()) },
+                                     { "draft_trace_ms", draftMs }, { "draft_trace_events", double(draftTrace.events.size()) },
                                      { "montecarlo_ms", monteCarloMs }, { "montecarlo_failures_per_trial", mc.failuresMean },
                                      { "cluster_ms", clusterMs }, { "cluster_jobs", int(cr.jobs.size()) },
                                      { "cluster_utilization", cr.meanUtilization },
@@ -335,6 +346,7 @@ int runBench(const QStringList& args)
             out << QString("best-plan search  %1 ms for llama3-405b-h100 (%2 plans)\n").arg(searchMs, 0, 'f', 1).arg(sr.considered());
             out << QString("frontier          %1 ms for %2 points (H100, 3 months)\n").arg(frontierMs, 0, 'f', 1).arg(fr.points.size());
             out << QString("timeline          %1 ms for one llama3-405b-h100 step (%2 events)\n").arg(traceMs, 0, 'f', 1).arg(trace.events.size());
+            out << QString("timeline draft    %1 ms for gpt3-175b-a100 at 65,536 sequences, whole passes (%2 events)\n").arg(draftMs, 0, 'f', 1).arg(draftTrace.events.size());
             out << QString("Monte Carlo       %1 ms for 1,000 trials of a 90-day run on %2 GPUs (%3 failures each)\n")
                        .arg(monteCarloMs, 0, 'f', 1).arg(rr.gpus).arg(mc.failuresMean, 0, 'f', 0);
             out << QString("shared cluster    %1 ms for %2 jobs on %3 GPUs over 30 days (%4, utilization %5%)\n")

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <queue>
 #include <vector>
 
@@ -47,27 +48,68 @@ std::vector<Task> stageOrder(Schedule schedule, int stage, int p, int m, int v)
     return order;
 }
 
-struct Event {
-    double time;
-    long long seq;
-    int stage;
-    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
-};
 
-// Orders events by (start, seq). Small keys are sorted and the 64-byte events moved
-// once: sorting the events themselves took a third of a 40,000-bar timeline's time.
-// The events come in seq order, so a key's index breaks ties as seq would.
-void sortByStart(std::vector<TraceEvent>& events)
+bool startsBefore(const TraceEvent& a, const TraceEvent& b) { return a.start != b.start ? a.start < b.start : a.seq < b.seq; }
+
+// One stage's events by (start, seq). A stage emits them nearly in order (it runs one
+// task at a time); only the gradient buckets, hidden under the last backwards, reach
+// back. So the runs already in order are merged: O(n log runs), not a full sort.
+void sortStage(std::vector<TraceEvent>& events)
 {
-    std::vector<std::pair<double, int>> keys(events.size());
-    for (std::size_t i = 0; i < events.size(); ++i)
-        keys[i] = { events[i].start, int(i) };
-    std::sort(keys.begin(), keys.end());
-    std::vector<TraceEvent> sorted;
-    sorted.reserve(events.size());
-    for (const auto& k : keys)
-        sorted.push_back(events[std::size_t(k.second)]);
-    events = std::move(sorted);
+    std::vector<std::size_t> runStarts { 0 };
+    for (std::size_t i = 1; i < events.size(); ++i)
+        if (startsBefore(events[i], events[i - 1]))
+            runStarts.push_back(i);
+    runStarts.push_back(events.size());
+    while (runStarts.size() > 2) {
+        std::vector<std::size_t> merged { 0 };
+        for (std::size_t r = 0; r + 2 < runStarts.size(); r += 2) {
+            std::inplace_merge(events.begin() + std::ptrdiff_t(runStarts[r]), events.begin() + std::ptrdiff_t(runStarts[r + 1]),
+                events.begin() + std::ptrdiff_t(runStarts[r + 2]), startsBefore);
+            merged.push_back(runStarts[r + 2]);
+        }
+        if (merged.back() != events.size())
+            merged.push_back(events.size());
+        runStarts = std::move(merged);
+    }
+}
+
+// All stages' events in one list by start, then stage, then the stage's own order; each
+// repeated once per rank row, the copies side by side. A k-way merge of the stages'
+// sorted lists; `seq` becomes the place in the list.
+std::vector<TraceEvent> mergeStages(std::vector<std::vector<TraceEvent>>& stages, int ranks)
+{
+    std::size_t total = 0;
+    for (auto& st : stages) {
+        sortStage(st);
+        total += st.size();
+    }
+    std::vector<TraceEvent> out;
+    out.reserve(total * std::size_t(ranks));
+    // Each stage's next event, its start held in the heap (no lookups while sifting).
+    struct Head {
+        double start;
+        std::size_t stage, at;
+        bool operator>(const Head& o) const { return start != o.start ? start > o.start : stage > o.stage; }
+    };
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    for (std::size_t st = 0; st < stages.size(); ++st)
+        if (!stages[st].empty())
+            heads.push({ stages[st][0].start, st, 0 });
+    while (!heads.empty()) {
+        const Head h = heads.top();
+        heads.pop();
+        const std::vector<TraceEvent>& stage = stages[h.stage];
+        const TraceEvent& e = stage[h.at];
+        for (int rk = 0; rk < ranks; ++rk) {
+            out.push_back(e);
+            out.back().row = e.row * ranks + rk;
+            out.back().seq = static_cast<long long>(out.size() - 1);
+        }
+        if (h.at + 1 < stage.size())
+            heads.push({ stage[h.at + 1].start, h.stage, h.at + 1 });
+    }
+    return out;
 }
 
 } // namespace
@@ -108,8 +150,10 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
     t.stages = p;
     t.ranksPerStage = o.perRankRows ? plan.tp : 1;
     long long seq = 0;
-    std::vector<TraceEvent> stageEvents; // one rank per stage; replicated at the end
-    stageEvents.reserve(std::size_t(std::min(1e7, estimateTimelineEvents(s, rep, o) / t.ranksPerStage)));
+    // One rank per stage, each stage's events apart; merged and replicated at the end.
+    std::vector<std::vector<TraceEvent>> stageEvents(static_cast<std::size_t>(p));
+    for (auto& st : stageEvents)
+        st.reserve(std::size_t(std::min(1e7, estimateTimelineEvents(s, rep, o) / t.ranksPerStage / p)));
 
     const StepBreakdown& bd = rep.breakdown;
     const double dpExposed = bd.exposedComm[int(CommGroup::DP)];
@@ -122,16 +166,27 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
     const bool sharedNic = o.shareLinks && p > 1 && dpTotal > 0 && rep.comm[int(CommGroup::PP)].span.domains > 1
         && rep.comm[int(CommGroup::DP)].span.domains > 1;
 
+    // Each stage's task order, and the ready times the passes below overwrite.
+    std::vector<std::vector<Task>> order(p);
+    for (int st = 0; st < p; ++st)
+        order[st] = stageOrder(schedule, st, p, m, v);
+    std::vector<std::vector<double>> fReady(p), bReady(p), fDone(p);
+
     double stepStart = 0;
     for (int step = 0; step < std::max(1, o.steps); ++step) {
         // The buckets' window depends on when the pipeline drains, which depends on the
         // sends they slow: iterate to a fixed point (two or three passes).
-        const std::size_t firstEvent = stageEvents.size();
+        std::vector<std::size_t> firstEvent;
+        for (const auto& st : stageEvents)
+            firstEvent.push_back(st.size());
         double bucketsFrom = INFINITY;
         std::vector<double> bucketDelay(p, 0.0);
         std::vector<double> freeAt(p, stepStart);
+        // A pass that cannot be the last (the first one when sends share the NIC: its
+        // buckets start at infinity) only times the tasks.
+        bool record = true;
         auto emit = [&](int st, double start, double dur, Stream stream, TaskKind kind, const Task& k) {
-            if (dur <= 0)
+            if (dur <= 0 || !record)
                 return;
             TraceEvent e;
             e.start = start;
@@ -143,7 +198,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
             e.chunk = k.chunk;
             e.step = step;
             e.seq = seq++;
-            stageEvents.push_back(e);
+            stageEvents[std::size_t(st)].push_back(e);
         };
         // One pipeline send from stage `st` starting at `at`: its duration on the NIC.
         auto sendTime = [&](int st, double at) {
@@ -153,22 +208,18 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
             return 2 * hop;
         };
         for (int pass = 0; pass < 4; ++pass) {
-            stageEvents.resize(firstEvent);
+            for (int st = 0; st < p; ++st)
+                stageEvents[std::size_t(st)].resize(firstEvent[std::size_t(st)]);
             std::fill(bucketDelay.begin(), bucketDelay.end(), 0.0);
             std::fill(freeAt.begin(), freeAt.end(), stepStart);
-            std::vector<std::vector<Task>> order(p);
-            for (int st = 0; st < p; ++st)
-                order[st] = stageOrder(schedule, st, p, m, v);
+            record = !(sharedNic && pass == 0);
             // Ready times: forward outputs and backward gradients arriving at a stage.
             auto idx = [&](int chunk, int mb) { return chunk * m + mb; };
-            std::vector<std::vector<double>> fReady(p, std::vector<double>(m * v, -1));
-            std::vector<std::vector<double>> bReady(p, std::vector<double>(m * v, -1));
-            std::vector<std::vector<double>> fDone(p, std::vector<double>(m * v, -1));
+            for (auto* times : { &fReady, &bReady, &fDone })
+                for (auto& stage : *times)
+                    stage.assign(std::size_t(m) * std::size_t(v), -1);
             std::vector<std::size_t> next(p, 0);
-            std::vector<std::vector<Task>> pendingW(p);
-            std::priority_queue<Event, std::vector<Event>, std::greater<>> heap;
-            for (int st = 0; st < p; ++st)
-                heap.push({ stepStart, seq++, st });
+            std::vector<std::deque<Task>> pendingW(p);
 
             auto readyTime = [&](int st, const Task& k) -> double {
                 const int i = idx(k.chunk, k.mb);
@@ -193,81 +244,74 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
             };
 
 
-            while (!heap.empty()) {
-                const Event ev = heap.top();
-                heap.pop();
-                const int st = ev.stage;
-                if (ev.time < freeAt[st])
-                    continue; // stale: the stage is busy
-                const bool orderedLeft = next[st] < order[st].size();
-                if (!orderedLeft && pendingW[st].empty())
-                    continue;
-                double now = ev.time;
-                if (orderedLeft) {
+            // Each stage takes its tasks in order; a task starts once its stage is free and
+            // its input has arrived. The stages advance in turns, each as far as its inputs
+            // are known, so no event queue is needed: a start is max(free, ready) whatever
+            // the turn order.
+            auto runWeightGrad = [&](int st) {
+                const Task w = pendingW[st].front();
+                pendingW[st].pop_front();
+                emit(st, freeAt[st], wPart, Stream::Compute, TaskKind::WeightGrad, w);
+                freeAt[st] += wPart;
+            };
+            // Runs stage `st` until it waits on an input no other stage has produced yet.
+            // Returns whether it ran anything.
+            auto advance = [&](int st) {
+                bool ran = false;
+                while (true) {
+                    if (next[st] >= order[st].size()) {
+                        if (pendingW[st].empty())
+                            return ran;
+                        runWeightGrad(st); // the deferred weight gradients after the last task
+                        ran = true;
+                        continue;
+                    }
                     const Task k = order[st][next[st]];
                     const double ready = readyTime(st, k);
-                    if (ready < 0 || ready > now) {
-                        // Not ready: fill the wait with a deferred weight gradient, or sleep.
-                        if (!pendingW[st].empty()) {
-                            const Task w = pendingW[st].front();
-                            pendingW[st].erase(pendingW[st].begin());
-                            emit(st, now, wPart, Stream::Compute, TaskKind::WeightGrad, w);
-                            freeAt[st] = now + wPart;
-                            heap.push({ freeAt[st], seq++, st });
-                        } else if (ready > now) {
-                            heap.push({ ready, seq++, st });
-                        }
-                        continue; // a producer's completion wakes this stage otherwise
+                    if (ready < 0)
+                        return ran; // its producer has not run yet
+                    ran = true;
+                    if (ready > freeAt[st] && !pendingW[st].empty()) {
+                        runWeightGrad(st); // fill the wait with a deferred weight gradient
+                        continue;
                     }
                     ++next[st];
+                    const double now = std::max(freeAt[st], ready);
                     const int i = idx(k.chunk, k.mb);
                     double end = now;
-                    int consumer = -1;
                     if (k.op == Op::F) {
                         emitPass(st, now, f, fColl, TaskKind::Forward, k);
                         end = now + f;
                         fDone[st][i] = end;
                         // Send to the next stage, or wrap to stage 0's next chunk.
-                        if (st < p - 1)
-                            consumer = st + 1;
-                        else if (k.chunk < v - 1)
-                            consumer = 0;
+                        const int consumer = st < p - 1 ? st + 1 : (k.chunk < v - 1 ? 0 : -1);
                         if (consumer >= 0) {
                             const double send = sendTime(st, end);
                             emit(st, end, send, Stream::PipelineComm, TaskKind::PipelineSend, k);
                             end += send;
-                            const int ci = consumer == 0 ? idx(k.chunk + 1, k.mb) : i;
-                            fReady[consumer][ci] = end;
+                            fReady[consumer][consumer == 0 ? idx(k.chunk + 1, k.mb) : i] = end;
                         }
                     } else {
                         emit(st, now, r, Stream::Compute, TaskKind::Recompute, k);
                         emitPass(st, now + r, bPart, bColl * (bPart / std::max(1e-30, bFull)), TaskKind::Backward, k);
                         end = now + r + bPart;
-                        if (st > 0)
-                            consumer = st - 1;
-                        else if (k.chunk > 0)
-                            consumer = p - 1;
+                        const int consumer = st > 0 ? st - 1 : (k.chunk > 0 ? p - 1 : -1);
                         if (consumer >= 0) {
                             const double send = sendTime(st, end);
                             emit(st, end, send, Stream::PipelineComm, TaskKind::PipelineSend, k);
                             end += send;
-                            const int ci = consumer == p - 1 ? idx(k.chunk - 1, k.mb) : i;
-                            bReady[consumer][ci] = end;
+                            bReady[consumer][consumer == p - 1 ? idx(k.chunk - 1, k.mb) : i] = end;
                         }
                         if (zb)
                             pendingW[st].push_back(k);
                     }
                     freeAt[st] = end;
-                    heap.push({ end, seq++, st });
-                    if (consumer >= 0)
-                        heap.push({ end, seq++, consumer });
-                } else {
-                    const Task w = pendingW[st].front();
-                    pendingW[st].erase(pendingW[st].begin());
-                    emit(st, now, wPart, Stream::Compute, TaskKind::WeightGrad, w);
-                    freeAt[st] = now + wPart;
-                    heap.push({ freeAt[st], seq++, st });
                 }
+            };
+            for (bool progressed = true; progressed;) {
+                progressed = false;
+                for (int st = 0; st < p; ++st)
+                    progressed = advance(st) || progressed;
             }
 
             const double drained = *std::max_element(freeAt.begin(), freeAt.end());
@@ -309,15 +353,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
 
     // Rows: one per stage, or one per TP rank of each stage (identical without stragglers).
     const int ranks = t.ranksPerStage;
-    t.events.reserve(stageEvents.size() * ranks);
-    for (const TraceEvent& e : stageEvents)
-        for (int rk = 0; rk < ranks; ++rk) {
-            TraceEvent copy = e;
-            copy.row = e.row * ranks + rk;
-            copy.seq = e.seq * ranks + rk;
-            t.events.push_back(copy);
-        }
-    sortByStart(t.events);
+    t.events = mergeStages(stageEvents, ranks);
     for (int st = 0; st < p; ++st)
         for (int rk = 0; rk < ranks; ++rk)
             t.rowNames.push_back(ranks > 1 ? "stage " + std::to_string(st) + " / TP rank " + std::to_string(rk)

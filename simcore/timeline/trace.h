@@ -25,11 +25,11 @@ struct TraceEvent {
     int chunk = 0;       // virtual stage
     int step = 0;
     double bytes = 0;
-    long long seq = 0;   // insertion order: events sort by (start, seq)
+    long long seq = 0;   // the place in the trace: events sort by (start, seq)
 };
 
 struct Trace {
-    std::vector<TraceEvent> events; // sorted by (start, seq)
+    std::vector<TraceEvent> events; // by start, then row (seq numbers this order)
     std::vector<std::string> rowNames;
     double stepTime = 0;  // of the first step
     double totalTime = 0; // of all steps
