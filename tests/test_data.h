@@ -1,5 +1,6 @@
 #pragma once
 // Shared fixtures: the shipped catalogue, calibration and presets from the source tree.
+#include "simcore/loader/anchors_loader.h"
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/cost_loader.h"
 #include "simcore/loader/hardware_loader.h"
@@ -46,6 +47,12 @@ inline const CostRates& costRates()
 {
     static const CostRates c = loadCostRates(dataPath("resources/cost/cost.yaml"));
     return c;
+}
+
+inline const std::vector<FrontierAnchor>& frontierAnchors()
+{
+    static const std::vector<FrontierAnchor> a = loadFrontierAnchors(dataPath("resources/anchors/epoch.yaml"));
+    return a;
 }
 
 inline Scenario preset(const std::string& name, const std::vector<Override>& overrides = {})

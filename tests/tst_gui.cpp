@@ -66,8 +66,8 @@ namespace {
 
 AppData appData()
 {
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(), QString(), {},
-        QString::fromStdString(test::dataPath("docs")) };
+    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(),
+        test::frontierAnchors(), QString(), {}, QString::fromStdString(test::dataPath("docs")) };
 }
 
 // Background work takes longer under the sanitizers (packaging/sanitize.sh sets
@@ -498,6 +498,39 @@ private slots:
         const QString tip = tab->view()->pointTip(at);
         QVERIFY2(tip.contains("GPUs") && tip.contains("TP") && tip.contains("days"), qPrintable(tip));
         QVERIFY(tab->view()->pointTip(QPoint(-100, -100)).isEmpty());
+    }
+
+    void frontierShowsEpochsAnchors()
+    {
+        // Issue 22: the GTX 580 demo shows dtsim's figures next to Epoch AI's (from
+        // resources/anchors/epoch.yaml), and says so when the duration is not theirs.
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "gtx580-2012"));
+        auto* tab = w.findChild<FrontierTab*>();
+        QVERIFY(tab && w.hasFrontier());
+        FrontierView* view = tab->view();
+        QCOMPARE(int(view->anchors().size()), 1); // 2.96 months: within 10% of Epoch's 3
+        QCOMPARE(view->anchors().front().flop, 1e26);
+        QVERIFY2(view->status().contains("Epoch AI (stars)") && view->status().contains("1e+26"), qPrintable(view->status()));
+        QCPGraph* stars = nullptr;
+        for (int i = 0; i < view->plot()->graphCount(); ++i)
+            if (view->plot()->graph(i)->name() == "Epoch AI's readings")
+                stars = view->plot()->graph(i);
+        QVERIFY(stars && stars->dataCount() == 1);
+        // On the idealized curve's 80% line, with a tooltip that names its source.
+        const double y = stars->data()->begin()->value;
+        QVERIFY2(std::abs(y - 80 * view->idealized().bestMfu) < 1e-9, qPrintable(QString::number(y)));
+        QCustomPlot* plot = view->plot();
+        plot->replot();
+        const QPoint at(int(plot->axisRect(0)->axis(QCPAxis::atBottom)->coordToPixel(1e26)),
+            int(plot->axisRect(0)->axis(QCPAxis::atLeft)->coordToPixel(y)));
+        const QString tip = view->pointTip(at);
+        QVERIFY2(tip.contains("Epoch AI") && tip.contains("16 M GPUs") && tip.contains("epoch.ai"), qPrintable(tip));
+        // Four months is not Epoch's reading: no stars, and the status says why.
+        tab->duration()->setValue(4);
+        waitIdle(w);
+        QVERIFY(view->anchors().empty());
+        QVERIFY2(view->status().contains("readings for this GPU are for 3 months"), qPrintable(view->status()));
     }
 
     void backgroundViewsFillAndPlansApply()

@@ -259,6 +259,33 @@ parallel: {tp: 2, pp: 8, ep: 64}
         QVERIFY_THROWS_EXCEPTION(InputError, loadScenarioFile(binary, test::catalog()));
     }
 
+    // The anchors file (Epoch AI's readings): a wrong reading or a missing source is
+    // refused with the file, line and field.
+    void anchorsFileErrorsNameLineAndField()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/anchors.yaml").toStdString();
+        auto expectError = [&](const char* text, const char* needle) {
+            std::ofstream(path) << text;
+            try {
+                loadFrontierAnchors(path);
+                QFAIL(qPrintable(QString("accepted: %1").arg(text)));
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path) + ":") && QString(e.what()).contains(needle), e.what());
+            }
+        };
+        expectError("version: 1\nanchors:\n  - gpu: gtx580\n    months: 3\n    reading: knee\n    flop: 1e26\n    source: x\n",
+            ":5: anchors[0].reading");
+        expectError("version: 1\nanchors:\n  - gpu: gtx580\n    months: 3\n    reading: at_80\n    flop: 1e26\n", "anchors[0].source");
+        expectError("version: 1\nanchors:\n  - gpu: gtx580\n    months: -3\n    reading: at_80\n    flop: 1e26\n    source: x\n",
+            ":4: anchors[0].months");
+        std::ofstream(path) << "version: 1\nanchors:\n  - gpu: gtx580\n    months: 3\n    reading: feasible\n    flop: 2e26 FLOP\n    source: x\n";
+        const std::vector<FrontierAnchor> ok = loadFrontierAnchors(path);
+        QCOMPARE(int(ok.size()), 1);
+        QCOMPARE(ok[0].flop, 2e26);
+        QVERIFY(ok[0].reading == FrontierAnchor::Reading::Feasible);
+    }
+
     void savedScenarioLoadsBackIdentical()
     {
         for (const std::string& name : test::presetNames()) {

@@ -151,17 +151,30 @@ private slots:
             QVERIFY(p.timeToTrain >= wallTime);
     }
 
+    // Epoch AI's readings, as resources/anchors/epoch.yaml holds them (and the Frontier
+    // tab draws them): the one of `gpu` for three months that marks `reading`.
+    static FrontierAnchor anchor(const char* gpu, FrontierAnchor::Reading reading)
+    {
+        for (const FrontierAnchor& a : anchorsFor(test::frontierAnchors(), gpu, 3))
+            if (a.reading == reading)
+                return a;
+        qFatal("no anchor for %s", gpu);
+    }
+
     // Epoch AI: GTX 580s could have trained ~1e26 FLOP in three months at >= 80% of the
     // best utilization, with ~16 million GPUs (~$5 billion), as 1024 DP x 32 PP x 512 TP.
     // In the idealized mode (Epoch's assumptions) dtsim must land within a factor of 3.
     void gtx580AnchorIdealized()
     {
+        const FrontierAnchor epoch = anchor("gtx580", FrontierAnchor::Reading::At80);
+        QCOMPARE(epoch.flop, 1e26); // the data file holds what the blog post says
         const Frontier f = frontier("gtx580", FrontierMode::Idealized);
-        QVERIFY2(f.maxFlopAt80 >= 1e26 / 3 && f.maxFlopAt80 <= 3e26, qPrintable(QString::number(f.maxFlopAt80)));
+        QVERIFY2(f.maxFlopAt80 >= epoch.flop / 3 && f.maxFlopAt80 <= 3 * epoch.flop, qPrintable(QString::number(f.maxFlopAt80)));
         const FrontierPoint& p = pointAt(f, f.maxFlopAt80);
         QVERIFY(p.feasible);
-        QVERIFY2(p.gpus >= 16e6 / 3 && p.gpus <= 3 * 16e6, qPrintable(QString::number(p.gpus)));
-        QVERIFY2(p.costUsd >= 5e9 / 3 && p.costUsd <= 3 * 5e9, qPrintable(QString::number(p.costUsd)));
+        QVERIFY2(p.gpus >= epoch.gpus / 3 && p.gpus <= 3 * epoch.gpus, qPrintable(QString::number(p.gpus)));
+        QVERIFY2(p.costUsd >= epoch.costUsd / 3 && p.costUsd <= 3 * epoch.costUsd, qPrintable(QString::number(p.costUsd)));
+        QCOMPARE(QString::fromStdString(epoch.plan), QString("1024 DP x 32 PP x 512 TP"));
         QVERIFY(p.tp >= 512 / 3 && p.tp <= 3 * 512);
         QVERIFY(p.dp >= 1024 / 3 && p.dp <= 3 * 1024);
         QVERIFY(p.pp >= 32 / 3 && p.pp <= 3 * 32);
@@ -172,11 +185,25 @@ private slots:
     // realistic mode (docs/frontier.md explains why not in the idealized one).
     void modernGpuAnchorsRealistic()
     {
+        const double knee = anchor("h100-sxm", FrontierAnchor::Reading::At80).flop;
+        const double wall = anchor("h100-sxm", FrontierAnchor::Reading::Feasible).flop;
+        QCOMPARE(knee, 1e28);
+        QCOMPARE(wall, 1e31);
         const Frontier f = frontier("h100-sxm", FrontierMode::Realistic);
-        QVERIFY2(f.maxFlopAt80 >= 1e27 && f.maxFlopAt80 <= 1e29, qPrintable(QString::number(f.maxFlopAt80)));
-        QVERIFY2(f.maxFlopAny >= 1e30 && f.maxFlopAny <= 1e32, qPrintable(QString::number(f.maxFlopAny)));
+        QVERIFY2(f.maxFlopAt80 >= knee / 10 && f.maxFlopAt80 <= knee * 10, qPrintable(QString::number(f.maxFlopAt80)));
+        QVERIFY2(f.maxFlopAny >= wall / 10 && f.maxFlopAny <= wall * 10, qPrintable(QString::number(f.maxFlopAny)));
         // Beyond the latency wall nothing is feasible.
         QVERIFY(!f.points.back().feasible);
+    }
+
+    // Anchors match a GPU and a duration within 10%: a three-month reading says nothing
+    // about four months or another GPU.
+    void anchorsMatchGpuAndDuration()
+    {
+        QCOMPARE(int(anchorsFor(test::frontierAnchors(), "gtx580", 2.96).size()), 1);
+        QCOMPARE(int(anchorsFor(test::frontierAnchors(), "gtx580", 4).size()), 0);
+        QCOMPARE(int(anchorsFor(test::frontierAnchors(), "a100-80gb", 3).size()), 0);
+        QCOMPARE(int(anchorsFor(test::frontierAnchors(), "h100-sxm", 3).size()), 2);
     }
 
     void idealizedIsNeverWorseThanRealistic()

@@ -9,14 +9,16 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStringList>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace dtsim::gui {
 
-FrontierTab::FrontierTab(Evaluator* evaluator, QWidget* parent)
+FrontierTab::FrontierTab(Evaluator* evaluator, std::vector<FrontierAnchor> anchors, QWidget* parent)
     : QWidget(parent)
     , m_evaluator(evaluator)
+    , m_anchors(std::move(anchors))
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
@@ -48,14 +50,35 @@ FrontierTab::FrontierTab(Evaluator* evaluator, QWidget* parent)
     connect(m_evaluator, &Evaluator::frontierReady, this, [this](const Frontier& real, const Frontier& ideal) {
         m_have = true;
         m_view->setBusy(false);
+        const std::vector<FrontierAnchor> shown = anchorsFor(m_anchors, m_gpu.id, m_months->value());
         m_view->showFrontier(real, ideal,
             tr("%1, %2 months, on %3.\nLargest run at >= 80% of its best utilization: realistic %4 FLOP, idealized "
                "(Epoch's assumptions) %5 FLOP. Largest feasible: %6 and %7 FLOP.")
-                .arg(QString::fromStdString(m_gpu.name)).arg(m_months->value()).arg(m_requestedNetwork)
-                .arg(real.maxFlopAt80, 0, 'e', 2).arg(ideal.maxFlopAt80, 0, 'e', 2)
-                .arg(real.maxFlopAny, 0, 'e', 2).arg(ideal.maxFlopAny, 0, 'e', 2));
+                    .arg(QString::fromStdString(m_gpu.name)).arg(m_months->value()).arg(m_requestedNetwork)
+                    .arg(real.maxFlopAt80, 0, 'e', 2).arg(ideal.maxFlopAt80, 0, 'e', 2)
+                    .arg(real.maxFlopAny, 0, 'e', 2).arg(ideal.maxFlopAny, 0, 'e', 2)
+                + anchorsText(shown),
+            shown);
         m_view->markScenario(m_flop, m_mfu, m_valid);
     });
+}
+
+// Epoch AI's readings in words, or where to find them when the duration differs.
+QString FrontierTab::anchorsText(const std::vector<FrontierAnchor>& shown) const
+{
+    QStringList parts;
+    for (const FrontierAnchor& a : shown) {
+        QString part = tr("%1 %2 FLOP").arg(QString::fromUtf8(anchorReadingText(a.reading))).arg(a.flop, 0, 'e', 0);
+        if (a.gpus > 0)
+            part += tr(" with %1 GPUs").arg(QString::fromStdString(formatCount(a.gpus)));
+        parts << part;
+    }
+    if (!parts.isEmpty())
+        return tr("\nEpoch AI (stars): %1.").arg(parts.join(tr("; ")));
+    for (const FrontierAnchor& a : m_anchors)
+        if (a.gpu == m_gpu.id)
+            return tr("\nEpoch AI's readings for this GPU are for %1 months.").arg(a.months);
+    return {};
 }
 
 void FrontierTab::follow(const TabInput& in, TabMoment when)

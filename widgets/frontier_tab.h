@@ -4,8 +4,12 @@
 // evaluator's worker when its inputs (GPU, links, duration) change, not on every edit.
 #include "tab_page.h"
 
+#include "simcore/planner/frontier_anchors.h"
+
 #include <QString>
 #include <QWidget>
+
+#include <vector>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -18,7 +22,9 @@ class FrontierView;
 class FrontierTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    FrontierTab(Evaluator* evaluator, QWidget* parent = nullptr);
+    // `anchors`: every published frontier reading (Epoch AI's); those of the GPU and
+    // duration shown are drawn next to the curves.
+    FrontierTab(Evaluator* evaluator, std::vector<FrontierAnchor> anchors, QWidget* parent = nullptr);
     bool saysWhenInvalid() const override { return true; } // the curves are the GPU's, not the plan's
     void follow(const TabInput& in, TabMoment when) override;
     FrontierView* view() const { return m_view; }
@@ -31,7 +37,9 @@ public:
 
 private:
     void request();
+    QString anchorsText(const std::vector<FrontierAnchor>& shown) const;
     Evaluator* m_evaluator;
+    std::vector<FrontierAnchor> m_anchors;
     FrontierView* m_view = nullptr;
     QDoubleSpinBox* m_months = nullptr;
     QComboBox* m_networkChoice = nullptr;

@@ -98,6 +98,20 @@ QString FrontierView::pointTip(const QPoint& at) const
                 which = name;
             }
         }
+    for (const FrontierAnchor& a : m_anchors) {
+        const double d = std::hypot(x->coordToPixel(a.flop) - at.x(), y->coordToPixel(anchorMfu(a)) - at.y());
+        if (d < bestDistance) {
+            QString text = tr("<b>Epoch AI</b>, %1 months: %2, %3 FLOP").arg(a.months).arg(QString::fromUtf8(anchorReadingText(a.reading)))
+                               .arg(a.flop, 0, 'e', 0);
+            if (a.gpus > 0)
+                text += tr("<br>%1 GPUs").arg(QString::fromStdString(formatCount(a.gpus)));
+            if (a.costUsd > 0)
+                text += tr(", about $%1").arg(QString::fromStdString(formatCount(a.costUsd)));
+            if (!a.plan.empty())
+                text += tr("<br>%1").arg(QString::fromStdString(a.plan));
+            return text + tr("<br><i>%1</i>").arg(QString::fromStdString(a.source).toHtmlEscaped());
+        }
+    }
     if (!best)
         return {};
     return tr("<b>%1</b>: %2 FLOP at %3% MFU<br>%4 parameters (%5 layers, hidden %6)<br>"
@@ -120,7 +134,15 @@ void FrontierView::restyle()
     m_plot->legend->setBorderPen(QPen(gridColor()));
 }
 
-void FrontierView::showFrontier(const Frontier& realistic, const Frontier& idealized, const QString& title)
+double FrontierView::anchorMfu(const FrontierAnchor& a) const
+{
+    // An 80% reading sits on the idealized curve's 80% line (Epoch's assumptions); a
+    // wall has no utilization to speak of, so it stands just above the axis.
+    return a.reading == FrontierAnchor::Reading::At80 ? 80 * m_idealized.bestMfu : 4.0;
+}
+
+void FrontierView::showFrontier(const Frontier& realistic, const Frontier& idealized, const QString& title,
+    const std::vector<FrontierAnchor>& anchors)
 {
     m_status->setText(title);
     m_plot->clearGraphs();
@@ -189,6 +211,21 @@ void FrontierView::showFrontier(const Frontier& realistic, const Frontier& ideal
     }
     m_realistic = realistic;
     m_idealized = idealized;
+    m_anchors = anchors;
+
+    // Epoch AI's published readings for this GPU and duration: stars, labelled.
+    if (!anchors.empty()) {
+        const QColor epoch = foreground(); // neutral: not one of dtsim's own series
+        QCPGraph* stars = m_plot->addGraph(x, y);
+        stars->setName(tr("Epoch AI's readings"));
+        stars->setLineStyle(QCPGraph::lsNone);
+        stars->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(epoch, 2), epoch, 14));
+        for (const FrontierAnchor& a : anchors) {
+            stars->addData(a.flop, anchorMfu(a));
+            label(a.flop, anchorMfu(a), Qt::AlignLeft | Qt::AlignBottom,
+                tr("Epoch: %1").arg(a.flop, 0, 'e', 0), epoch);
+        }
+    }
 
     // Degrees below.
     QCPAxis* dx = m_degrees->axis(QCPAxis::atBottom);

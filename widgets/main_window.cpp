@@ -113,7 +113,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs = new QTabWidget(split);
 
     // Every tab is a TabPage (tab_page.h): the window says when, the tab what.
-    m_frontier = new FrontierTab(m_evaluator, m_tabs);
+    m_frontier = new FrontierTab(m_evaluator, m_data.frontierAnchors, m_tabs);
     m_tabs->addTab(m_frontier, tr("Frontier"));
     m_scaling = new ScalingView(m_evaluator, m_tabs);
     m_tabs->addTab(m_scaling, tr("Scaling"));

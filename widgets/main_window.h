@@ -6,6 +6,7 @@
 #include "simcore/hardware.h"
 #include "simcore/loader/topology_loader.h"
 #include "simcore/cost/cost.h"
+#include "simcore/planner/frontier_anchors.h"
 #include "simcore/reliability/reliability.h"
 
 #include "autosave.h"
@@ -55,6 +56,7 @@ struct AppData {
     std::vector<Topology> topologies;
     FailureRates failureRates;
     CostRates costRates;
+    std::vector<FrontierAnchor> frontierAnchors; // Epoch AI's readings, drawn on the Frontier tab
     QString autosaveFolder; // "" : Autosave::defaultFolder()
     // The full report as JSON (the CLI's `simulate --json` document); supplied by the
     // app so the views do not depend on the command line. Empty: no JSON export.

@@ -13,6 +13,7 @@ struct DataPaths {
     std::string presetsDir() const;
     std::string topologiesDir() const;
     std::string reliabilityFile() const;
+    std::string anchorsFile() const; // Epoch AI's published frontier readings
     std::string costFile() const;
 };
 

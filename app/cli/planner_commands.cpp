@@ -14,6 +14,7 @@
 #include "simcore/reliability/reliability.h"
 #include "simcore/step.h"
 #include "simcore/timeline/timeline.h"
+#include "simcore/loader/anchors_loader.h"
 #include "simcore/units.h"
 
 #include <QCommandLineParser>
@@ -85,6 +86,9 @@ int runFrontier(const QStringList& args)
         o.batch.exponent = numberOption(p, "batch-exponent", 1e-3, 1, "a batch-size exponent");
         o.points = int(wholeOption(p, "points", 2, 1000, "a number of points"));
 
+        // Epoch AI's published readings for this GPU and duration, printed beside dtsim's.
+        const std::vector<FrontierAnchor> anchors = anchorsFor(loadFrontierAnchors(data.paths.anchorsFile()), gpu, o.months);
+
         QElapsedTimer timer;
         timer.start();
         const Frontier f = computeFrontier(o, calibration);
@@ -138,10 +142,15 @@ int runFrontier(const QStringList& args)
                 j.insert("hidden", pt.hidden);
                 pts.append(j);
             }
+            QJsonArray epoch;
+            for (const FrontierAnchor& a : anchors)
+                epoch.append(QJsonObject { { "reading", a.reading == FrontierAnchor::Reading::At80 ? "at_80" : "feasible" },
+                    { "flop", a.flop }, { "gpus", a.gpus }, { "cost_usd", a.costUsd }, { "plan", QString::fromStdString(a.plan) },
+                    { "source", QString::fromStdString(a.source) } });
             printJson(QJsonDocument(QJsonObject { { "gpu", QString::fromStdString(gpu) }, { "months", o.months },
                                      { "mode", mode }, { "model", family }, { "points", pts },
                                      { "best_mfu", f.bestMfu }, { "max_flop_at_80pct", f.maxFlopAt80 },
-                                     { "max_flop_any", f.maxFlopAny }, { "frontier_ms", ms } }));
+                                     { "max_flop_any", f.maxFlopAny }, { "epoch_anchors", epoch }, { "frontier_ms", ms } }));
             return kExitOk;
         }
         if (p.isSet("csv")) {
@@ -171,6 +180,17 @@ int runFrontier(const QStringList& args)
         }
         out << QString("\nbest MFU %1%; largest run at >= 80% of it: %2 FLOP; largest feasible: %3 FLOP\n")
                    .arg(100 * f.bestMfu, 0, 'f', 1).arg(f.maxFlopAt80, 0, 'e', 2).arg(f.maxFlopAny, 0, 'e', 2);
+        for (const FrontierAnchor& a : anchors) {
+            QString extra;
+            if (a.gpus > 0)
+                extra += QString("%1 GPUs").arg(QString::fromStdString(formatCount(a.gpus)));
+            if (a.costUsd > 0)
+                extra += QString(", about $%1").arg(QString::fromStdString(formatCount(a.costUsd)));
+            if (!a.plan.empty())
+                extra += ", " + QString::fromStdString(a.plan);
+            out << QString("Epoch AI's reading: %1 %2 FLOP%3\n").arg(anchorReadingText(a.reading)).arg(a.flop, 0, 'e', 0)
+                       .arg(extra.isEmpty() ? QString() : " (" + extra + ")");
+        }
         return kExitOk;
     } catch (const InputError& e) {
         return reportInputError(e);

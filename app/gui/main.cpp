@@ -5,6 +5,7 @@
 #include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/cost_loader.h"
 #include "simcore/loader/hardware_loader.h"
+#include "simcore/loader/anchors_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
@@ -91,6 +92,7 @@ int main(int argc, char** argv)
         data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
         data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
         data.costRates = dtsim::loadCostRates(d.costFile());
+        data.frontierAnchors = dtsim::loadFrontierAnchors(d.anchorsFile());
     } catch (const dtsim::InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;
