@@ -55,6 +55,8 @@
 #include <QGraphicsSimpleTextItem>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QChartView>
 
 #include <set>
 #include <qcustomplot.h>
@@ -794,6 +796,35 @@ private slots:
         QVERIFY(w.panel()->errorText("cost.pue").isEmpty());
         QVERIFY(tab->error().isEmpty());
         QVERIFY(tab->study().report.energyMwh > energyBefore); // priced again: PUE 1.4 draws more at the wall
+    }
+
+    void costChartsKeepTheirLabelsOnASmallWindow()
+    {
+        // Issue 22, item 10: at 1366x700 the procurement chart elided every GPU name to
+        // "..." (9 rows in 100 px) and the money axes read "million...". The charts now
+        // scroll rather than shrink below a readable height.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        w.keepSizeOnShow();
+        w.resize(1366, 700);
+        w.show();
+        QVERIFY(w.selectTab("cost"));
+        waitIdle(w);
+        QVERIFY(w.costTab()->hasResult());
+        QChartView* procurement = nullptr;
+        for (QChartView* v : w.costTab()->findChildren<QChartView*>())
+            if (v->chart()->title().startsWith("The same run on each GPU type"))
+                procurement = v;
+        QVERIFY(procurement);
+        QApplication::processEvents();
+        const auto axes = procurement->chart()->axes(Qt::Vertical);
+        QVERIFY(!axes.isEmpty());
+        auto* names = qobject_cast<QBarCategoryAxis*>(axes.front());
+        QVERIFY(names && names->count() >= 5);
+        const double perName = procurement->chart()->plotArea().height() / names->count();
+        QVERIFY2(perName >= 16, qPrintable(QString("%1 px per GPU name").arg(perName)));
+        for (QChartView* v : w.costTab()->findChildren<QChartView*>())
+            QVERIFY2(v->height() >= 260, qPrintable(v->chart()->title()));
     }
 
     void clusterTabComparesPolicies()

@@ -8,6 +8,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QGridLayout>
+#include <QScrollArea>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineSeries>
@@ -26,6 +27,8 @@ namespace dtsim::gui {
 namespace {
 
 constexpr double kDay = 86400;
+
+constexpr int kChartMinimumHeight = 260;
 
 QString usd(double v) { return "$" + QString::fromStdString(formatCount(v)); }
 
@@ -82,16 +85,27 @@ CostTab::CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, Failur
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     column->addWidget(m_summary);
-    auto* grid = new QGridLayout;
-    m_breakdown = makeChartView(tr("Cost by component"), this);
-    m_byGpus = makeChartView(tr("Cost and energy against GPU count (your plan, data parallelism scaled)"), this);
-    m_byDeadline = makeChartView(tr("Cost against time to train: what a deadline buys"), this);
-    m_procurement = makeChartView(tr("The same run on each GPU type, at its cheapest plan"), this);
+    // The charts scroll rather than shrink: below about 260 px the axis titles and the
+    // GPU names of the procurement chart were elided ("million...", "...") on a
+    // 1366x700 window.
+    auto* charts = new QWidget;
+    auto* grid = new QGridLayout(charts);
+    grid->setContentsMargins(0, 0, 0, 0);
+    m_breakdown = makeChartView(tr("Cost by component"), charts);
+    m_byGpus = makeChartView(tr("Cost and energy against GPU count (your plan, data parallelism scaled)"), charts);
+    m_byDeadline = makeChartView(tr("Cost against time to train: what a deadline buys"), charts);
+    m_procurement = makeChartView(tr("The same run on each GPU type, at its cheapest plan"), charts);
+    for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement })
+        v->setMinimumHeight(kChartMinimumHeight);
     grid->addWidget(m_breakdown, 0, 0);
     grid->addWidget(m_byGpus, 0, 1);
     grid->addWidget(m_byDeadline, 1, 0);
     grid->addWidget(m_procurement, 1, 1);
-    column->addLayout(grid, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(charts);
+    column->addWidget(scroll, 1);
     connect(m_evaluator, &Evaluator::costStudyReady, this, &CostTab::showStudy);
 }
 
@@ -253,7 +267,7 @@ void CostTab::plotByDeadline(const CostStudy& c)
     points->setMarkerSize(8);
     points->setColor(seriesColor(0));
     auto* cheapest = new QLineSeries;
-    cheapest->setName(tr("cheapest within the deadline"));
+    cheapest->setName(tr("cheapest in time"));
     cheapest->setColor(seriesColor(2));
     double best = INFINITY, maxCost = 0, minDays = INFINITY, maxDays = 0;
     for (const CostPoint& p : pts)
@@ -325,6 +339,8 @@ void CostTab::plotProcurement(const CostStudy& c)
     for (const ProcurementRow* r : rows)
         maxCost = std::max(maxCost, r->point.costUsd);
     const MoneyScale m = moneyScale(maxCost);
+    // A GPU name needs about 20 px of height, or Qt Charts elides it to "...".
+    m_procurement->setMinimumHeight(std::max(kChartMinimumHeight, 160 + 20 * int(rows.size())));
     for (const ProcurementRow* r : rows) {
         names << QString::fromStdString(r->gpuId);
         *meets << (r->point.meetsDeadline ? r->point.costUsd / m.divisor : 0.0);
