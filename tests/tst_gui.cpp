@@ -923,6 +923,7 @@ private slots:
         QVERIFY2(w.exportCurrentTables(dir.path() + "/projects.csv", &error), qPrintable(error));
         const QList<QByteArray> rows = head(dir.path() + "/projects.csv", 100000).split('\n');
         QVERIFY(rows.front().startsWith("project,quota,jobs,"));
+        QVERIFY2(rows.front().contains(",fair-share wait (h),") || rows.front().contains(",fair-share wait (days),"), rows.front());
         QVERIFY(rows.at(1).startsWith("research,50%,"));
         QVERIFY(w.selectTab("plans"));
         waitIdle(w);
@@ -1156,8 +1157,8 @@ private slots:
 
     void labelsAndLegendsStayOffEachOtherAndTheData()
     {
-        // Issue 22, item 11: "this scenario" over "sync wall" on Scaling; the frontier and
-        // reliability legends over their plots' data.
+        // Issue 22, item 11: "this scenario" over "sync wall" on Scaling; the frontier,
+        // scaling and reliability legends over their plots' data.
         MainWindow w(appData());
         QVERIFY(w.openPreset("llama3-405b-h100")); // its GPU count is its sync wall
         w.resize(1600, 1000);
@@ -1175,6 +1176,7 @@ private slots:
         QVERIFY(w.selectTab("scaling"));
         waitIdle(w);
         auto* scaling = w.findChild<ScalingView*>()->plot();
+        QVERIFY(legendOutsideThePlot(scaling)); // inside, it covered the growing batch's efficiency
         scaling->replot();
         std::vector<QRectF> labels;
         for (int i = 0; i < scaling->itemCount(); ++i)

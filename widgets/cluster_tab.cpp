@@ -34,12 +34,11 @@ QCustomPlot* seriesPlot(QWidget* parent, const QString& yLabel)
         styleAxis(a);
     plot->xAxis->setLabel(QObject::tr("days"));
     plot->yAxis->setLabel(yLabel);
-    plot->legend->setVisible(true);
     plot->legend->setBrush(background());
     plot->legend->setTextColor(foreground());
     plot->legend->setBorderPen(QPen(gridColor()));
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    plot->setMinimumHeight(150);
+    putLegendAbovePlots(plot); // in a corner it covered one policy's curve
+    plot->setMinimumHeight(170);
     return plot;
 }
 
@@ -270,9 +269,11 @@ void ClusterTab::fillTable(const ClusterComparison& c)
     const double unit = inDays ? units::day : units::hour;
     const QString u = inDays ? tr("days") : tr("h");
     auto time = [&](double s) { return QString::number(s / unit, 'f', s / unit < 10 ? 1 : 0); };
-    const QStringList headers { tr("project"), tr("quota"), tr("jobs"), tr("%1 wait (%2)").arg(a, u), tr("%1 wait (%2)").arg(b, u),
-        tr("%1 completion (%2)").arg(a, u), tr("%1 completion (%2)").arg(b, u), tr("%1 share of due").arg(a), tr("%1 share of due").arg(b),
-        tr("%1 cost").arg(a), tr("%1 cost").arg(b) };
+    // Two lines a heading, the policy above what it measures: on one line the columns
+    // ran past a 1366 px window.
+    const QStringList headers { tr("project"), tr("quota"), tr("jobs"), tr("%1\nwait (%2)").arg(a, u), tr("%1\nwait (%2)").arg(b, u),
+        tr("%1\ncompletion (%2)").arg(a, u), tr("%1\ncompletion (%2)").arg(b, u), tr("%1\nshare of due").arg(a),
+        tr("%1\nshare of due").arg(b), tr("%1\ncost").arg(a), tr("%1\ncost").arg(b) };
     m_table->clear();
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
@@ -310,7 +311,7 @@ void ClusterTab::fillTable(const ClusterComparison& c)
     m_table->resizeColumnsToContents();
     // Every project visible without scrolling, up to a dozen.
     const int rows = std::min(12, m_table->rowCount());
-    m_table->setMinimumHeight(m_table->horizontalHeader()->height() + rows * m_table->verticalHeader()->defaultSectionSize()
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() + rows * m_table->verticalHeader()->defaultSectionSize()
         + 2 * m_table->frameWidth() + 2);
     m_table->setToolTip(tr("wait: mean time queued; completion: arrival to end; share of due: the share of its due "
                            "(its quota, or less when it asked for less) the project held while short of it"));

@@ -58,16 +58,8 @@ FrontierView::FrontierView(QWidget* parent) : QWidget(parent)
     auto* group = new QCPMarginGroup(m_plot);
     top->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     m_degrees->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    // The legend in a row above the plots, not over them: inside, it hid the scenario's
-    // mark and curve data somewhere on every GPU.
-    top->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setMargins(QMargins(6, 2, 6, 2));
+    putLegendAbovePlots(m_plot);
     restyle();
     // Every point says what it is: the plan, the cluster, the days and the bill.
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {

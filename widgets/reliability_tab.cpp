@@ -101,13 +101,7 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     m_histogram->legend->setBrush(background());
     m_histogram->legend->setTextColor(foreground());
     m_histogram->legend->setBorderPen(QPen(gridColor()));
-    // The legend in a row above the histogram: inside, it covered the P50 and
-    // "expected" lines.
-    m_histogram->axisRect()->insetLayout()->take(m_histogram->legend);
-    m_histogram->plotLayout()->insertRow(0);
-    m_histogram->plotLayout()->addElement(0, 0, m_histogram->legend);
-    m_histogram->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_histogram->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    putLegendAbovePlots(m_histogram); // inside, it covered the P50 and "expected" lines
 
     connect(m_trials, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
     connect(m_seed, &QSpinBox::valueChanged, this, &ReliabilityTab::request);

@@ -1,5 +1,7 @@
 #include "scaling_view.h"
 
+#include "plot_style.h"
+
 #include "evaluator.h"
 #include "palette_colors.h"
 
@@ -27,8 +29,8 @@ ScalingView::ScalingView(Evaluator* evaluator, QWidget* parent)
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setLabel(tr("efficiency (%)"));
     m_plot->yAxis2->setRange(0, 110);
-    m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
+    putLegendAbovePlots(m_plot);
 }
 
 void ScalingView::follow(const TabInput& in, TabMoment when)

@@ -85,7 +85,8 @@ void TopologyView::redraw()
             detail += tr(", rail-optimized");
         QString link = t.uplinkBandwidth > 0 ? tr("uplink %1 total").arg(QString::fromStdString(formatRate(t.uplinkBandwidth)))
                                              : tr("uplinks %1:1 oversubscribed").arg(t.oversubscription, 0, 'g', 3);
-        link += tr(", +%1").arg(QString::fromStdString(formatSeconds(t.latency)));
+        if (t.latency > 0) // "+0 s" said nothing
+            link += tr(", +%1 latency").arg(QString::fromStdString(formatSeconds(t.latency)));
         if (t.inNetworkReduction)
             link += tr(", SHARP");
         boxes.push_back({ name, detail, units, link, 2 + i });

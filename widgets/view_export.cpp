@@ -96,8 +96,9 @@ QString modelToCsv(const QAbstractItemModel& m)
 {
     QString out;
     QStringList row;
+    // A heading drawn on two lines is one line in the file ("fifo wait (days)").
     for (int c = 0; c < m.columnCount(); ++c)
-        row << csvField(m.headerData(c, Qt::Horizontal).toString());
+        row << csvField(m.headerData(c, Qt::Horizontal).toString().replace('\n', ' '));
     out += row.join(',') + '\n';
     for (int r = 0; r < m.rowCount(); ++r) {
         row.clear();
