@@ -987,6 +987,19 @@ private slots:
         // The charts' text grows with the window's (issue 22, item 3).
         QCPAxis* axis = w.frontierView()->plot()->axisRect(0)->axis(QCPAxis::atLeft);
         QVERIFY2(axis->labelFont().pointSizeF() > 1.4 * size, qPrintable(QString::number(axis->labelFont().pointSizeF())));
+        // So do labels made after it began: a new frontier draws its "80% of best" and
+        // "latency wall" labels anew (they kept QCPItemText's fixed small default).
+        w.selectTab("frontier");
+        w.findChild<FrontierTab*>()->duration()->setValue(5);
+        waitIdle(w);
+        QCustomPlot* frontier = w.frontierView()->plot();
+        int labels = 0;
+        for (int i = 0; i < frontier->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(frontier->item(i))) {
+                ++labels;
+                QVERIFY2(t->font().pointSizeF() > 1.2 * size, qPrintable(t->text() + ": " + QString::number(t->font().pointSizeF())));
+            }
+        QVERIFY(labels >= 2);
         auto* tabs = w.findChild<QTabWidget*>();
         int visible = 0;
         for (int i = 0; i < tabs->count(); ++i)

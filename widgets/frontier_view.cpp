@@ -171,7 +171,7 @@ void FrontierView::showFrontier(const Frontier& realistic, const Frontier& ideal
         l->setPen(pen);
     };
     auto label = [&](double at, double mfu, Qt::Alignment align, const QString& text, QColor color) {
-        auto* t = new QCPItemText(m_plot);
+        auto* t = addPlotText(m_plot);
         t->setClipAxisRect(top);
         t->position->setAxes(x, y);
         t->position->setCoords(at, mfu);

@@ -17,6 +17,25 @@ inline void styleAxis(QCPAxis* a)
     a->grid()->setPen(QPen(gridColor(), 1, Qt::DotLine));
 }
 
+// Legends, tick labels and text on a plot: a step below the plot's own font, which
+// presentation mode enlarges.
+inline QFont plotSmallFont(const QCustomPlot* plot)
+{
+    QFont f = plot->font();
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    return f;
+}
+
+// A text item in the plot's small font. The views make their labels anew on every
+// update, so a label made after presentation mode began must size itself (those made
+// with QCPItemText's fixed default stayed small on a projector).
+inline QCPItemText* addPlotText(QCustomPlot* plot)
+{
+    auto* t = new QCPItemText(plot);
+    t->setFont(plotSmallFont(plot));
+    return t;
+}
+
 // The legend in a row of its own above the plots, its entries side by side. Inside the
 // axis rect (QCustomPlot's default) it covered data somewhere on every plot: the
 // frontier's scenario mark, the histogram's P50, the scaling efficiency curves.

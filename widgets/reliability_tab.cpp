@@ -236,7 +236,7 @@ void ReliabilityTab::plotHistogram(const RunOutlook& o)
         l->point1->setCoords(t / kDay, 0);
         l->point2->setCoords(t / kDay, 1);
         l->setPen(QPen(c, 2, style));
-        auto* text = new QCPItemText(plot);
+        auto* text = addPlotText(plot);
         text->position->setCoords(t / kDay, top * height);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         text->setText(" " + label);

@@ -89,7 +89,7 @@ void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
         line->point1->setCoords(x, 1e-9);
         line->point2->setCoords(x, 1e9);
         line->setPen(QPen(color, 1.5, Qt::DashLine));
-        auto* label = new QCPItemText(m_plot);
+        auto* label = addPlotText(m_plot);
         label->position->setType(QCPItemPosition::ptPlotCoords);
         label->position->setCoords(x, ymax > 0 ? ymax * 1.6 : 1);
         label->setPositionAlignment(side | Qt::AlignTop);

@@ -99,9 +99,8 @@ void restyleCharts(QWidget* root)
 void resizeChartText(QWidget* root)
 {
     for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
-        QFont text = plot->font();
-        QFont small = text;
-        small.setPointSizeF(text.pointSizeF() * 0.85); // legends and tick labels a step down
+        const QFont text = plot->font();
+        const QFont small = plotSmallFont(plot);
         for (QCPAxisRect* rect : plot->axisRects())
             for (QCPAxis* a : rect->axes()) {
                 a->setLabelFont(text);
