@@ -8,9 +8,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 build="${DTSIM_FUZZ_BUILD_DIR:-$here/build-fuzz}"
 CXX=clang++-14 cmake -S "$here" -B "$build" -G Ninja -DDTSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload
+cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace
 cd "$build"
-mkdir -p corpus/loader corpus/set corpus/runs corpus/workload
+mkdir -p corpus/loader corpus/set corpus/runs corpus/workload corpus/trace
 cp "$here"/presets/*.yaml corpus/loader/
 printf 'parallel.tp=4\nparallel.dp=16' > corpus/set/plan
 printf 'cluster.gpus=1e9\ntraining.tokens=-1' > corpus/set/bad
@@ -22,11 +22,16 @@ sed -n '/^workload:/,$p' "$here"/presets/shared-cluster.yaml | tail -n +2 > corp
 sed -e 's/arrivals_per_hour: 6/arrivals_per_hour: 1e-9/' corpus/workload/preset > corpus/workload/sparse
 sed -e 's/value: 8, weight: 6/value: 1e20, weight: 6/' -e 's/project_weights: \[5, 2, 1\]/project_weights: [0, 0, 0]/' corpus/workload/preset > corpus/workload/bad
 printf -- '- id: x\n  quality: good\n  architecture: {layers: 32, hidden_size: 4096, attention_heads: 32, seq_len: 0}\n  result: {tflops_per_gpu: .inf}\n' > corpus/runs/nan
-for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload; do
+# Profiler traces: the hand-written one, the head of a real one, and a real gzip file.
+cp "$here"/tests/profiles/handmade/overlap.json corpus/trace/
+gzip -dc "$here"/tests/profiles/a100-alexnet-forward.json.gz | head -c 20000 > corpus/trace/alexnet-head.json
+cp "$here"/tests/profiles/a100-alexnet-forward.json.gz corpus/trace/
+for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace; do
   corpus=corpus/loader
   [ "$target" = fuzz_set_parser ] && corpus=corpus/set
   [ "$target" = fuzz_validation_loader ] && corpus=corpus/runs
   [ "$target" = fuzz_cluster_workload ] && corpus=corpus/workload
+  [ "$target" = fuzz_profile_trace ] && corpus=corpus/trace
   echo "fuzz: $target for ${seconds}s"
   rc=0
   ./tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" \

@@ -25,6 +25,7 @@ int runTrace(const QStringList& args);
 int runReliability(const QStringList& args); // dtsim-cli run
 int runCost(const QStringList& args);
 int runCluster(const QStringList& args);
-int runFields(const QStringList& args); // the scenario fields (--markdown: the docs tables)
+int runFields(const QStringList& args);
+int runCalibrate(const QStringList& args); // what a profiler trace measured // the scenario fields (--markdown: the docs tables)
 
 } // namespace dtsim::cli

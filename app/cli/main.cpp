@@ -27,7 +27,8 @@ void usage(FILE* to)
         "  cluster FILE [--policy NAME] [--compare] [--json]   shared-cluster scheduling\n"
         "  fields [--json|--markdown]                      every scenario field, its type and default\n"
         "  bench [--json]                                  speed figures of the engine\n"
-        "  validate FILE [--json]                          compare predictions with published runs\n\n"
+        "  validate FILE [--json]                          compare predictions with published runs\n"
+        "  calibrate TRACE [--json]                        what a PyTorch profiler trace measured\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
 }
@@ -74,6 +75,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runSearch(args);
         if (command == "validate")
             return dtsim::cli::runValidate(args);
+        if (command == "calibrate")
+            return dtsim::cli::runCalibrate(args);
         if (command == "--version" || command == "version") {
             std::printf("dtsim-cli %s\n", DTSIM_VERSION);
             return dtsim::cli::kExitOk;

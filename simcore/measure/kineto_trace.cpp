@@ -1,0 +1,267 @@
+#include "kineto_trace.h"
+
+#include "../input_error.h"
+#include "json_reader.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace dtsim {
+
+namespace {
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+std::string lower(std::string s)
+{
+    for (char& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Bytes per element of the dtypes PyTorch names in "dtype".
+double dtypeBytes(const std::string& t)
+{
+    const std::string d = lower(t);
+    if (d == "double" || d == "long" || d == "int64" || d == "float64" || d == "complexfloat")
+        return 8;
+    if (d == "float" || d == "int" || d == "float32" || d == "int32")
+        return 4;
+    if (d == "half" || d == "bfloat16" || d == "short" || d == "float16" || d == "int16")
+        return 2;
+    if (d == "byte" || d == "char" || d == "bool" || d == "int8" || d == "uint8" || d.rfind("float8", 0) == 0)
+        return 1;
+    return 0; // unknown: the size stays unknown rather than guessed
+}
+
+// One traceEvents entry, the fields dtsim uses.
+struct RawEvent {
+    std::string ph, cat, name, collectiveName, dtype;
+    double ts = 0, dur = -1;
+    bool hasTs = false;
+    int device = 0;
+    long long stream = 0, correlation = -1;
+    double nelems = -1;
+};
+
+} // namespace
+
+const char* kernelCategoryName(KernelCategory c)
+{
+    static const char* names[] = { "gemm", "attention", "convolution", "elementwise_norm", "optimizer", "communication", "memcpy", "memset", "other" };
+    return names[int(c)];
+}
+
+KernelCategory classifyKernel(const std::string& kernelName)
+{
+    const std::string n = lower(kernelName);
+    if (has(n, "nccl"))
+        return KernelCategory::Communication;
+    if (has(n, "multi_tensor_apply") || has(n, "adam") || has(n, "sgd") || has(n, "lamb") || has(n, "optimizer"))
+        return KernelCategory::Optimizer;
+    if (has(n, "flash") || has(n, "fmha") || has(n, "attention") || has(n, "attn") || has(n, "sdpa"))
+        return KernelCategory::Attention;
+    // cuDNN's convolutions before GEMMs: many are implicit GEMMs ("xmma_fprop_implicit_gemm").
+    if (has(n, "conv") || has(n, "fprop") || has(n, "dgrad") || has(n, "wgrad") || has(n, "winograd") || has(n, "scudnn"))
+        return KernelCategory::Convolution;
+    if (has(n, "gemm") || has(n, "cutlass") || has(n, "cublas") || has(n, "matmul"))
+        return KernelCategory::Gemm;
+    if (has(n, "elementwise") || has(n, "vectorized") || has(n, "norm") || has(n, "bn_") || has(n, "moments")
+        || has(n, "gammabeta") || has(n, "reduce") || has(n, "softmax") || has(n, "dropout") || has(n, "pool")
+        || has(n, "copy") || has(n, "fill") || has(n, "cat") || has(n, "index") || has(n, "scatter") || has(n, "gather")
+        || has(n, "relu") || has(n, "gelu") || has(n, "silu") || has(n, "embedding") || has(n, "loss")
+        || has(n, "triton")) // Inductor's generated kernels: fused pointwise and reductions
+        return KernelCategory::ElementwiseNorm;
+    // What is left of cuDNN (layout transforms and offsets for its convolutions).
+    if (has(n, "cudnn") || has(n, "cask"))
+        return KernelCategory::Convolution;
+    return KernelCategory::Other;
+}
+
+std::string collectiveType(const std::string& kernelName, const std::string& collectiveName)
+{
+    std::string n = lower(collectiveName.empty() ? kernelName : collectiveName);
+    n.erase(std::remove(n.begin(), n.end(), '_'), n.end());
+    for (const char* t : { "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "broadcast" })
+        if (has(n, t))
+            return t;
+    if (has(n, "send") || has(n, "recv"))
+        return "sendrecv";
+    if (has(n, "reduce"))
+        return "reduce";
+    return collectiveName.empty() ? "other" : lower(collectiveName);
+}
+
+namespace {
+
+void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
+{
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
+        const std::string key = r.text();
+        const JsonReader::Token v = r.next();
+        auto number = [&] {
+            if (v != JsonReader::Token::Number)
+                r.fail(field + ".args." + key, std::string("must be a number, not ") + jsonTokenName(v));
+            return r.number();
+        };
+        if (key == "device")
+            e.device = int(number());
+        else if (key == "stream")
+            e.stream = (long long)number();
+        else if (key == "correlation")
+            e.correlation = (long long)number();
+        else if (key == "Collective name" && v == JsonReader::Token::String)
+            e.collectiveName = r.text();
+        else if (key == "dtype" && v == JsonReader::Token::String)
+            e.dtype = r.text();
+        else if (key == "In msg nelems" && v == JsonReader::Token::Number)
+            e.nelems = r.number();
+        else
+            r.skip(v);
+    }
+}
+
+void readEvent(JsonReader& r, RawEvent& e, const std::string& field)
+{
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
+        const std::string key = r.text();
+        const JsonReader::Token v = r.next();
+        if ((key == "ph" || key == "cat" || key == "name") && v == JsonReader::Token::String) {
+            (key == "ph" ? e.ph : key == "cat" ? e.cat : e.name) = r.text();
+        } else if (key == "ts" || key == "dur") {
+            if (v != JsonReader::Token::Number)
+                r.fail(field + "." + key, std::string("must be a number (microseconds), not ") + jsonTokenName(v));
+            (key == "ts" ? e.ts : e.dur) = r.number();
+            e.hasTs = e.hasTs || key == "ts";
+        } else if (key == "args" && v == JsonReader::Token::BeginObject) {
+            readArgs(r, e, field);
+        } else {
+            r.skip(v);
+        }
+    }
+}
+
+void readDeviceProperties(JsonReader& r, KinetoTrace& out)
+{
+    int index = 0;
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndArray; t = r.next(), ++index) {
+        if (t != JsonReader::Token::BeginObject)
+            r.fail("deviceProperties[" + std::to_string(index) + "]", "must be an object");
+        for (JsonReader::Token k = r.next(); k != JsonReader::Token::EndObject; k = r.next()) {
+            const std::string key = r.text();
+            const JsonReader::Token v = r.next();
+            if (index > 0) { // the first device describes the trace's GPU
+                r.skip(v);
+                continue;
+            }
+            if (key == "name" && v == JsonReader::Token::String)
+                out.deviceName = r.text();
+            else if (key == "totalGlobalMem" && v == JsonReader::Token::Number)
+                out.deviceMemoryBytes = r.number();
+            else if (key == "computeMajor" && v == JsonReader::Token::Number)
+                out.computeMajor = int(r.number());
+            else if (key == "computeMinor" && v == JsonReader::Token::Number)
+                out.computeMinor = int(r.number());
+            else
+                r.skip(v);
+        }
+    }
+}
+
+void readDistributedInfo(JsonReader& r, KinetoTrace& out)
+{
+    for (JsonReader::Token k = r.next(); k != JsonReader::Token::EndObject; k = r.next()) {
+        const std::string key = r.text();
+        const JsonReader::Token v = r.next();
+        if (key == "rank" && v == JsonReader::Token::Number)
+            out.rank = int(r.number());
+        else if (key == "world_size" && v == JsonReader::Token::Number)
+            out.worldSize = int(r.number());
+        else if (key == "backend" && v == JsonReader::Token::String)
+            out.backend = r.text();
+        else
+            r.skip(v);
+    }
+}
+
+void keep(const RawEvent& e, KinetoTrace& out, JsonReader& r, const std::string& field)
+{
+    if (e.ph != "X")
+        return; // instants, flows and metadata carry no GPU time
+    const bool gpu = e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset";
+    const bool step = e.name.rfind("ProfilerStep#", 0) == 0;
+    const bool launch = (e.cat == "cuda_runtime" || e.cat == "cuda_driver") && e.correlation >= 0;
+    if (!gpu && !step && !launch)
+        return;
+    if (!e.hasTs)
+        r.fail(field + ".ts", "is missing");
+    if (launch) {
+        out.launchTime[e.correlation] = e.ts * 1e-6;
+        return;
+    }
+    if (e.dur < 0)
+        r.fail(field + ".dur", e.dur == -1 ? "is missing" : "must not be negative");
+    if (step) {
+        out.steps.push_back({ e.name, e.ts * 1e-6, e.dur * 1e-6 });
+        return;
+    }
+    GpuActivity a;
+    a.start = e.ts * 1e-6;
+    a.duration = e.dur * 1e-6;
+    a.device = e.device;
+    a.stream = e.stream;
+    a.correlation = e.correlation;
+    a.category = e.cat == "gpu_memcpy" ? KernelCategory::Memcpy : e.cat == "gpu_memset" ? KernelCategory::Memset : classifyKernel(e.name);
+    if (a.category == KernelCategory::Communication) {
+        a.collective = collectiveType(e.name, e.collectiveName);
+        if (e.nelems >= 0 && dtypeBytes(e.dtype) > 0)
+            a.bytes = e.nelems * dtypeBytes(e.dtype);
+    }
+    out.gpu.push_back(std::move(a));
+}
+
+} // namespace
+
+KinetoTrace readKinetoTrace(const std::string& path, const std::function<bool(double)>& progress)
+{
+    CompressedFile file(path);
+    JsonReader r(file);
+    KinetoTrace out;
+    out.file = path;
+    if (r.next() != JsonReader::Token::BeginObject)
+        r.fail("", "not a profiler trace: expected a JSON object with traceEvents");
+    bool sawEvents = false;
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
+        const std::string key = r.text();
+        const JsonReader::Token v = r.next();
+        if (key == "traceEvents") {
+            if (v != JsonReader::Token::BeginArray)
+                r.fail("traceEvents", "must be a list");
+            sawEvents = true;
+            for (JsonReader::Token e = r.next(); e != JsonReader::Token::EndArray; e = r.next(), ++out.events) {
+                const std::string field = "traceEvents[" + std::to_string(out.events) + "]";
+                if (e != JsonReader::Token::BeginObject)
+                    r.fail(field, "must be an object");
+                RawEvent raw;
+                readEvent(r, raw, field);
+                keep(raw, out, r, field);
+                if (progress && out.events % 65536 == 0
+                    && !progress(double(file.compressedBytesRead()) / double(std::max<std::size_t>(1, file.fileSize()))))
+                    throw InputError(path, 0, "", "reading cancelled");
+            }
+        } else if (key == "deviceProperties" && v == JsonReader::Token::BeginArray) {
+            readDeviceProperties(r, out);
+        } else if (key == "distributedInfo" && v == JsonReader::Token::BeginObject) {
+            readDistributedInfo(r, out);
+        } else {
+            r.skip(v);
+        }
+    }
+    if (r.next() != JsonReader::Token::End)
+        r.fail("", "not JSON: text after the end of the document");
+    if (!sawEvents)
+        r.fail("traceEvents", "is missing: not a profiler trace");
+    return out;
+}
+
+} // namespace dtsim

@@ -1,0 +1,200 @@
+// The measurement reader: real PyTorch profiler traces (tests/profiles, from Holistic
+// Trace Analysis) read by dtsim's streaming JSON reader and summarized, compared with
+// figures Python computed from the same raw events (tests/profiles/expected.json).
+#include "simcore/input_error.h"
+#include "simcore/measure/json_reader.h"
+#include "simcore/measure/profile_summary.h"
+#include "test_data.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace dtsim;
+
+namespace {
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-12; }
+
+QJsonObject expected()
+{
+    QFile f(QString::fromStdString(test::dataPath("tests/profiles/expected.json")));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("tests/profiles/expected.json is missing");
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+void compareTimes(const GpuTimes& g, const QJsonObject& e, const QString& where)
+{
+    const std::pair<double, const char*> pairs[] = { { g.span, "span_s" }, { g.busy, "busy_s" }, { g.compute, "compute_s" },
+        { g.communication, "communication_s" }, { g.overlapped, "overlapped_s" } };
+    for (const auto& [mine, key] : pairs)
+        QVERIFY2(close(mine, e[key].toDouble()), qPrintable(QString("%1 %2: dtsim %3, expected %4").arg(where, key).arg(mine, 0, 'g', 12)
+                                                               .arg(e[key].toDouble(), 0, 'g', 12)));
+}
+
+std::string writeText(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string path = (dir.path() + "/" + name).toStdString();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+} // namespace
+
+class TestMeasure : public QObject {
+    Q_OBJECT
+private slots:
+    void everyRealTraceMatchesTheIndependentFigures_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : expected().keys())
+            QTest::newRow(qPrintable(f)) << f;
+    }
+
+    void everyRealTraceMatchesTheIndependentFigures()
+    {
+        QFETCH(QString, file);
+        const QJsonObject e = expected()[file].toObject();
+        const KinetoTrace t = readKinetoTrace(test::dataPath("tests/profiles/" + file.toStdString()));
+        const ProfileSummary s = summarizeProfile(t);
+        QCOMPARE(double(t.events), e["events"].toDouble());
+        QCOMPARE(s.device, e["device"].toInt());
+        QCOMPARE(double(s.activities), e["activities"].toDouble());
+        const QJsonObject cats = e["categories"].toObject();
+        for (int c = 0; c < kKernelCategoryCount; ++c) {
+            const QJsonObject x = cats[kernelCategoryName(KernelCategory(c))].toObject();
+            QCOMPARE(double(s.categories[c].count), x["count"].toDouble());
+            QVERIFY2(close(s.categories[c].seconds, x["gpu_s"].toDouble()), kernelCategoryName(KernelCategory(c)));
+        }
+        const QJsonObject colls = e["collectives"].toObject();
+        QCOMPARE(int(s.collectives.size()), colls.size());
+        for (const CollectiveStats& k : s.collectives) {
+            const QJsonObject x = colls[QString::fromStdString(k.type)].toObject();
+            QCOMPARE(double(k.count), x["count"].toDouble());
+            QVERIFY(close(k.seconds, x["gpu_s"].toDouble()));
+            QVERIFY(close(k.bytes, x["bytes"].toDouble()));
+        }
+        compareTimes(s.whole, e["whole"].toObject(), "whole");
+        const QJsonArray steps = e["steps"].toArray();
+        QCOMPARE(int(s.steps.size()), int(steps.size()));
+        for (int i = 0; i < int(steps.size()); ++i) {
+            const QJsonObject x = steps[i].toObject();
+            QCOMPARE(QString::fromStdString(s.steps[std::size_t(i)].name), x["name"].toString());
+            QCOMPARE(double(s.steps[std::size_t(i)].activities), x["activities"].toDouble());
+            compareTimes(s.steps[std::size_t(i)].gpu, x, x["name"].toString());
+        }
+    }
+
+    // The figures the issue names for the two-GPU ResNet trace, as plain facts.
+    void resnetAllReduceTrace()
+    {
+        const KinetoTrace t = readKinetoTrace(test::dataPath("tests/profiles/a100x2-resnet-allreduce.json.gz"));
+        QCOMPARE(t.deviceName, std::string("NVIDIA A100-PG509-200"));
+        QCOMPARE(t.worldSize, 2);
+        QCOMPARE(t.computeMajor, 8);
+        const ProfileSummary s = summarizeProfile(t);
+        QCOMPARE(int(s.steps.size()), 3);
+        const auto allReduce = std::find_if(s.collectives.begin(), s.collectives.end(), [](auto& k) { return k.type == "allreduce"; });
+        QVERIFY(allReduce != s.collectives.end());
+        QCOMPARE(allReduce->count, 15LL);
+        QCOMPARE(allReduce->sized, 15LL);
+        QVERIFY(allReduce->bytes > 1e8); // fp32 gradients of ResNet, several steps
+        QVERIFY(s.whole.overlapped > 0 && s.whole.overlapped < s.whole.communication);
+    }
+
+    // A hand-written trace (tests/profiles/handmade: not measured, it pins the
+    // arithmetic): compute 0-10 us, an all-reduce 5-15 us on another stream, a copy
+    // 20-22 us, one step around them.
+    void overlapAndIdleArithmetic()
+    {
+        const std::string path = test::dataPath("tests/profiles/handmade/overlap.json");
+        const KinetoTrace t = readKinetoTrace(path);
+        QCOMPARE(t.rank, 3);
+        QCOMPARE(t.worldSize, 8);
+        const ProfileSummary s = summarizeProfile(t);
+        QCOMPARE(s.categories[int(KernelCategory::Gemm)].count, 1LL);
+        QCOMPARE(s.collectives.front().bytes, 2000.0);
+        QVERIFY(close(s.whole.span, 22e-6));
+        QVERIFY(close(s.whole.busy, 17e-6));
+        QVERIFY(close(s.whole.idle(), 5e-6));
+        QVERIFY(close(s.whole.overlapped, 5e-6));
+        QVERIFY(close(s.whole.hiddenCommunication(), 0.5));
+        QCOMPARE(s.steps.front().activities, 3LL);
+    }
+
+    void badInputNamesFileLineAndField_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << "hello" << ":1: not JSON: unexpected 'h'";
+        QTest::newRow("truncated") << "{\"traceEvents\": [\n{\"ph\": \"X\"" << ":2: not JSON: expected ',' or '}'";
+        QTest::newRow("missing comma") << "{\"traceEvents\": [{\"ph\": \"X\" \"cat\": 1}]}" << "expected ',' or '}'";
+        QTest::newRow("no events") << "{\"schemaVersion\": 1}" << "traceEvents: is missing";
+        QTest::newRow("events not a list") << "{\"traceEvents\": 3}" << "traceEvents: must be a list";
+        QTest::newRow("ts as text") << "{\"traceEvents\": [{}, \n{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": \"soon\"}]}"
+                                    << ":2: traceEvents[1].ts: must be a number";
+        QTest::newRow("kernel without dur") << "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 5}]}"
+                                            << "traceEvents[0].dur: is missing";
+        QTest::newRow("trailing text") << "{\"traceEvents\": []} x" << "text after the end";
+        QTest::newRow("bad escape") << "{\"traceEvents\": [{\"name\": \"a\\q\"}]}" << "unknown escape";
+    }
+
+    void badInputNamesFileLineAndField()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const std::string path = writeText(dir, "bad.json", text.toStdString());
+        try {
+            readKinetoTrace(path);
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path)) && QString(e.what()).contains(message), e.what());
+        }
+    }
+
+    void truncatedGzipIsRefused()
+    {
+        QFile real(QString::fromStdString(test::dataPath("tests/profiles/a100-alexnet-forward.json.gz")));
+        QVERIFY(real.open(QIODevice::ReadOnly));
+        const QByteArray bytes = real.readAll();
+        QTemporaryDir dir;
+        const std::string path = writeText(dir, "cut.json.gz", bytes.left(bytes.size() / 2).toStdString());
+        QVERIFY_THROWS_EXCEPTION(InputError, readKinetoTrace(path));
+        QVERIFY_THROWS_EXCEPTION(InputError, readKinetoTrace((dir.path() + "/missing.json").toStdString()));
+    }
+
+    void unicodeEscapesBecomeUtf8()
+    {
+        QTemporaryDir dir;
+        const std::string path = writeText(dir, "u.json", "[\"\\u00e9\\ud83d\\ude00\"]");
+        CompressedFile f(path);
+        JsonReader r(f);
+        QVERIFY(r.next() == JsonReader::Token::BeginArray);
+        QVERIFY(r.next() == JsonReader::Token::String);
+        QCOMPARE(r.text(), std::string("\xc3\xa9\xf0\x9f\x98\x80"));
+        QVERIFY(r.next() == JsonReader::Token::EndArray);
+        QVERIFY(r.next() == JsonReader::Token::End);
+    }
+
+    void cancelStopsTheReading()
+    {
+        // The progress callback is asked every 65,536 events; the 16-rank trace has 108,936.
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(InputError, readKinetoTrace(test::dataPath("tests/profiles/a100-80gb-16rank-rank0.json.gz"), [&](double) {
+            ++calls;
+            return false;
+        }));
+        QCOMPARE(calls, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeasure)
+#include "tst_measure.moc"
