@@ -2,7 +2,9 @@
 // Trace Analysis) read by dtsim's streaming JSON reader and summarized, compared with
 // figures Python computed from the same raw events (tests/profiles/expected.json).
 #include "simcore/input_error.h"
+#include "simcore/loader/read_file.h"
 #include "simcore/measure/json_reader.h"
+#include "simcore/measure/nccl_tests.h"
 #include "simcore/measure/profile_summary.h"
 #include "test_data.h"
 
@@ -193,6 +195,73 @@ private slots:
             return false;
         }));
         QCOMPARE(calls, 1);
+    }
+
+    // nccl-tests: the sample logs (tests/nccl, synthetic: written by make_sample_logs.py
+    // from stated protocol regimes) are fitted within 5% at every size, and the fit
+    // recovers the regimes' latency and bandwidth.
+    void ncclTestsFitRecoversTheRegimes_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("collective");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<QList<double>>("latencyUs");
+        QTest::addColumn<QList<double>>("busGBs");
+        QTest::newRow("all-reduce, 8 GPUs") << "all_reduce_perf-8xh100.log" << "allreduce" << 8 << QList<double> { 9, 16, 35 }
+                                             << QList<double> { 40, 160, 360 };
+        QTest::newRow("all-gather, 16 GPUs") << "all_gather_perf-16gpu-2nodes.log" << "allgather" << 16 << QList<double> { 20, 60 }
+                                              << QList<double> { 8, 42 };
+    }
+
+    void ncclTestsFitRecoversTheRegimes()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, collective);
+        QFETCH(int, ranks);
+        QFETCH(QList<double>, latencyUs);
+        QFETCH(QList<double>, busGBs);
+        const std::string path = test::dataPath("tests/nccl/" + file.toStdString());
+        const NcclTestsLog log = parseNcclTestsLog(path, readTextFile(path, "log"));
+        QCOMPARE(QString::fromStdString(log.collective), collective);
+        QCOMPARE(log.ranks, ranks);
+        QVERIFY(std::abs(log.factor / busFactor(log.collective, ranks) - 1) < 0.01);
+        QCOMPARE(int(log.rows.size()), 31); // 8 B to 8 GiB by doubling
+        const NcclFit fit = fitNcclTests(log);
+        for (const NcclTestsRow& r : log.rows)
+            QVERIFY2(std::abs(fit.busBandwidthAt(r.bytes, log.factor) / r.busBandwidth - 1) <= 0.05, qPrintable(QString::number(r.bytes)));
+        QCOMPARE(int(fit.segments.size()), int(latencyUs.size()));
+        for (int i = 0; i < int(fit.segments.size()); ++i) {
+            const BandwidthSegment& g = fit.segments[std::size_t(i)];
+            QVERIFY2(std::abs(g.latency / (latencyUs[i] * 1e-6) - 1) < 0.1, qPrintable(QString::number(g.latency)));
+            QVERIFY2(std::abs(g.busBandwidth / (busGBs[i] * 1e9) - 1) < 0.1, qPrintable(QString::number(g.busBandwidth)));
+        }
+    }
+
+    void ncclTestsLogsWithLauncherPrefixesAndBadRows()
+    {
+        const std::string header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+        // mpirun's "[1,0]<stdout>:" before each line, NCCL INFO lines between rows.
+        const std::string prefixed = "[1,0]<stdout>:" + header
+            + "[1,0]<stdout>:        1024           256     float     sum      -1    20.00    0.05    0.09      0    20.00    0.05    0.09      0\n"
+              "[1,0]<stdout>:node:1:1 [0] NCCL INFO Launch mode Parallel\n"
+              "[1,0]<stdout>:  1073741824     268435456     float     sum      -1   6000.0  178.96  335.54      0   6000.0  178.96  335.54      0\n";
+        const NcclTestsLog log = parseNcclTestsLog("all_reduce_perf.log", prefixed);
+        QCOMPARE(int(log.rows.size()), 2);
+        QVERIFY(std::abs(log.factor - 1.875) < 0.001); // 16 ranks: 2 x 15 / 16
+        auto refused = [](const std::string& text, const char* needle, const std::string& collective = "") {
+            try {
+                parseNcclTestsLog("x.log", text, collective);
+            } catch (const InputError& e) {
+                return QString(e.what()).contains(needle);
+            }
+            return false;
+        };
+        QVERIFY(refused("no table here\n", "collective")); // neither the text nor the name says which
+        QVERIFY(refused("no table here\n", "no nccl-tests table", "allreduce"));
+        QVERIFY(refused(header + "  1024  256  float  sum  -1  soon  0.05  0.09  0\n", "x.log:2: time", "allreduce"));
+        QVERIFY(refused(header + "  1024  256  float\n", "x.log:2: row", "allreduce"));
+        QVERIFY(refused("  1024  256  float  sum  -1  20  0.05  0.09  0\n", "before the column header", "allreduce"));
+        QVERIFY(refused(header + "  1024  256  float  sum  -1  20  0.05  0.09  0\n", "fewer than two", "allreduce"));
     }
 };
 
