@@ -18,6 +18,20 @@ std::string_view collectiveName(CollectiveKind k)
     return "?";
 }
 
+// The collective as nccl-tests names its benchmarks (all_reduce_perf: "allreduce").
+std::string ncclTestsName(CollectiveKind k)
+{
+    switch (k) {
+    case CollectiveKind::AllReduce: return "allreduce";
+    case CollectiveKind::ReduceScatter: return "reducescatter";
+    case CollectiveKind::AllGather: return "allgather";
+    case CollectiveKind::AllToAll: return "alltoall";
+    case CollectiveKind::Broadcast: return "broadcast";
+    case CollectiveKind::SendRecv: return "sendrecv";
+    }
+    return "";
+}
+
 std::string_view algorithmName(Algorithm a)
 {
     switch (a) {
@@ -85,7 +99,7 @@ CollectiveCost flatCost(CollectiveKind kind, double n, int p, Link l)
     switch (kind) {
     case CollectiveKind::AllReduce: {
         const double ring = ringAllReduceTime(n, p, l);
-        const double tree = treeAllReduceTime(n, p, l);
+        const double tree = l.measured ? ring : treeAllReduceTime(n, p, l);
         return ring <= tree ? CollectiveCost { ring, Algorithm::Ring } : CollectiveCost { tree, Algorithm::Tree };
     }
     case CollectiveKind::ReduceScatter: return { ringReduceScatterTime(n, p, l), Algorithm::Ring };
@@ -93,7 +107,7 @@ CollectiveCost flatCost(CollectiveKind kind, double n, int p, Link l)
     case CollectiveKind::AllToAll: return { allToAllTime(n, p, l), Algorithm::Direct };
     case CollectiveKind::Broadcast: {
         const double ring = (p - 1) * l.alpha + n / l.beta;
-        const double tree = treeBroadcastTime(n, p, l);
+        const double tree = l.measured ? ring : treeBroadcastTime(n, p, l);
         return ring <= tree ? CollectiveCost { ring, Algorithm::Ring } : CollectiveCost { tree, Algorithm::Tree };
     }
     case CollectiveKind::SendRecv: return { sendRecvTime(n, l), Algorithm::Direct };
@@ -108,10 +122,21 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
 {
     if (bytes <= 0.0 || (g.size <= 1 && kind != CollectiveKind::SendRecv))
         return {};
-    const Link up { c.scaleUpLatency, c.scaleUpBandwidth * eff.scaleUp };
-    const Link out { g.interLatency, g.interBandwidth * eff.scaleOut };
-    const Link rails { g.interLatency, g.railBandwidth * eff.scaleOut };
-    const Link spread { g.interLatency, g.spreadBandwidth * eff.scaleOut };
+    Link up { c.scaleUpLatency, c.scaleUpBandwidth * eff.scaleUp };
+    Link out { g.interLatency, g.interBandwidth * eff.scaleOut };
+    Link rails { g.interLatency, g.railBandwidth * eff.scaleOut };
+    Link spread { g.interLatency, g.spreadBandwidth * eff.scaleOut };
+    if (eff.measured) {
+        if (const MeasuredCollective* m = eff.measured->forTier(MeasuredTier::ScaleUp, ncclTestsName(kind))) {
+            const MeasuredLink l = measuredLink(*m, bytes);
+            up = { l.alpha, l.beta, true };
+        }
+        if (const MeasuredCollective* m = eff.measured->forTier(MeasuredTier::ScaleOut, ncclTestsName(kind))) {
+            // Measured per GPU across domains: it stands for the flat, rail and spread paths alike.
+            const MeasuredLink l = measuredLink(*m, bytes);
+            out = rails = spread = { l.alpha, l.beta, true };
+        }
+    }
 
     if (kind == CollectiveKind::SendRecv)
         return flatCost(kind, bytes, 2, g.domains > 1 ? out : up);
@@ -120,7 +145,7 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
     auto switchReduced = [](double n, Link l) { return 2.0 * l.alpha + n / l.beta; };
     if (g.domains <= 1) {
         CollectiveCost flat = flatCost(kind, bytes, g.size, up);
-        if (kind == CollectiveKind::AllReduce && c.scaleUpInNetworkReduction && switchReduced(bytes, up) < flat.seconds)
+        if (kind == CollectiveKind::AllReduce && c.scaleUpInNetworkReduction && !up.measured && switchReduced(bytes, up) < flat.seconds)
             return { switchReduced(bytes, up), Algorithm::InNetwork };
         return flat;
     }
@@ -137,7 +162,7 @@ CollectiveCost collectiveCost(CollectiveKind kind, double bytes, const GroupSpan
     switch (kind) {
     case CollectiveKind::AllReduce: {
         double inter = flatCost(kind, bytes / k, d, rails).seconds;
-        if (g.inNetworkReduction)
+        if (g.inNetworkReduction && !rails.measured) // a measured line already has SHARP in it
             inter = std::min(inter, switchReduced(bytes / k, rails));
         t = ringReduceScatterTime(bytes, k, up) + inter + ringAllGatherTime(bytes, k, up);
         break;

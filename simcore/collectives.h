@@ -1,4 +1,7 @@
 #pragma once
+#include "calibration_overlay.h"
+
+#include <string>
 // Collective communication under the alpha-beta (Hockney) model: a message of n bytes
 // over one link costs alpha + n / beta. Ring, tree and hierarchical algorithms; the
 // cheapest applicable one is chosen, as NCCL's tuner does, and reported.
@@ -12,11 +15,15 @@ enum class CollectiveKind { AllReduce, ReduceScatter, AllGather, AllToAll, Broad
 enum class Algorithm { None, Ring, Tree, Hierarchical, Direct, InNetwork };
 
 std::string_view collectiveName(CollectiveKind k);
+std::string ncclTestsName(CollectiveKind k); // "allreduce", as nccl-tests and calibration overlays name it
 std::string_view algorithmName(Algorithm a);
 
 struct Link {
     double alpha = 0; // seconds per message step
     double beta = 0;  // bytes/s per GPU per direction, achieved
+    // From the user's nccl-tests log: the line already is NCCL's own pick of algorithm
+    // and protocol, so it is scaled to the group as a ring, not raced against a tree.
+    bool measured = false;
 };
 
 struct CollectiveCost {
@@ -42,6 +49,9 @@ double ringAllReduceBytesSent(double bytes, int p);
 struct CommEfficiency {
     double scaleUp = 1.0;
     double scaleOut = 1.0;
+    // The user's measured links (nccl-tests, through a calibration overlay): where a tier
+    // was measured, its latency and bandwidth replace the nominal link's.
+    const CalibrationOverlay* measured = nullptr;
 };
 
 // Cost on a group that may span scale-up domains: flat within one domain, otherwise

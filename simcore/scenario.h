@@ -1,4 +1,5 @@
 #pragma once
+#include "calibration_overlay.h"
 // Everything one simulation needs, as plain values. Built by the YAML loader or by
 // code (the planner, the GUI); simcore's functions never read files themselves.
 #include "cluster.h"
@@ -25,6 +26,7 @@ struct Scenario {
     ReliabilitySpec reliability;
     CostSpec cost;
     WorkloadSpec workload;
+    CalibrationOverlay calibration; // the user's measurements over the shipped calibration
     // By value, every field: round trips and the GUI compare scenarios with it.
     bool operator==(const Scenario&) const = default;
 };

@@ -43,6 +43,12 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         r.attentionRate *= clock;
         r.nativeAttentionRate *= clock;
     }
+    // The user's measured compute speed (a calibration overlay fitted to a step they ran).
+    const double measured = s.calibration.computeScale;
+    r.gemmPeak *= measured;
+    r.halfGemmPeak *= measured;
+    r.attentionRate *= measured;
+    r.nativeAttentionRate *= measured;
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
     r.elementBytes = isScaledLowPrecision(p) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;

@@ -3,7 +3,10 @@
 #include "cli_common.h"
 #include "commands.h"
 
+#include "simcore/io/atomic_file.h"
+#include "simcore/loader/calibration_overlay_loader.h"
 #include "simcore/loader/read_file.h"
+#include "simcore/step.h"
 #include "simcore/measure/nccl_tests.h"
 #include "simcore/measure/profile_summary.h"
 #include "simcore/units.h"
@@ -14,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 
 namespace dtsim::cli {
 
@@ -121,35 +126,146 @@ void printNccl(QTextStream& out, const NcclTestsLog& log, const NcclFit& fit)
     out << QString("\nworst size: %1% off the log's bus bandwidth\n").arg(100 * fit.maxError, 0, 'f', 1);
 }
 
+// The overlay at `path` if one is there (calibrate adds to it: one log a tier, a step),
+// else a new one.
+CalibrationOverlay existingOverlay(const std::string& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return {};
+    return loadCalibrationOverlay(path);
+}
+
+void writeOverlay(const std::string& path, const CalibrationOverlay& o)
+{
+    std::string error;
+    if (!writeFileAtomically(path, calibrationOverlayText(o), &error))
+        throw InputError(path, 0, "", error);
+    std::fprintf(stderr, "wrote %s; a scenario uses it with  calibration: %s\n", path.c_str(), path.c_str());
+}
+
+// The compute speed factor that makes the scenario's predicted step take `measured`:
+// the step time falls as compute speeds up, so a bisection on a log scale finds it.
+// Refused when no speed in the overlay's range reaches it (the rest of the step, its
+// communication and overheads, is longer than the measurement, or compute would have to
+// run ten times off the model): then the measurement is of another setup.
+double fitComputeScale(Scenario s, const Calibration& c, double measured)
+{
+    double lo = kMinComputeScale, hi = kMaxComputeScale;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        s.calibration.computeScale = mid;
+        (simulateStep(s, c).stepTime > measured ? lo : hi) = mid;
+    }
+    const double scale = std::sqrt(lo * hi);
+    if (scale > 0.99 * kMaxComputeScale || scale < 1.01 * kMinComputeScale) {
+        s.calibration.computeScale = scale;
+        throw InputError("--measured-step", 0, "", "no compute speed between x" + std::to_string(kMinComputeScale).substr(0, 4) + " and x"
+                + std::to_string(kMaxComputeScale).substr(0, 4) + " of the model's gives " + seconds(measured).toStdString()
+                + " (the nearest gives " + seconds(simulateStep(s, c).stepTime).toStdString()
+                + "): check that the scenario is the run you measured");
+    }
+    return scale;
+}
+
+int runNcclTests(const QCommandLineParser& p)
+{
+    const std::string path = p.value("nccl-tests").toStdString();
+    const QString collective = p.value("collective");
+    if (!collective.isEmpty() && !QStringList { "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv" }.contains(collective))
+        throw InputError("--collective", 0, "", "\"" + collective.toStdString() + "\" is not one of: allreduce, allgather, reducescatter, alltoall, sendrecv");
+    const NcclTestsLog log = parseNcclTestsLog(path, readTextFile(path, "nccl-tests log"), collective.toStdString());
+    const NcclFit fit = fitNcclTests(log);
+    if (p.isSet("json")) {
+        printJson(QJsonDocument(ncclJson(log, fit)));
+    } else {
+        QTextStream out(stdout);
+        printNccl(out, log, fit);
+    }
+    if (!p.isSet("output"))
+        return kExitOk;
+    const QString tier = p.value("tier");
+    if (tier != "scale_up" && tier != "scale_out")
+        throw InputError("--tier", 0, "", "say which tier the log measured: --tier scale_up (inside a server or NVLink domain) or "
+                                          "--tier scale_out (across them)");
+    const std::string output = p.value("output").toStdString();
+    CalibrationOverlay o = existingOverlay(output);
+    MeasuredCollective m;
+    m.tier = tier == "scale_up" ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut;
+    m.collective = log.collective;
+    m.ranks = log.ranks > 1 ? log.ranks : std::max(2, int(std::lround(log.collective == "allreduce" ? 2 / (2 - log.factor) : 1 / (1 - std::min(0.999, log.factor)))));
+    for (const BandwidthSegment& g : fit.segments)
+        m.segments.push_back({ g.fromBytes, g.toBytes, g.latency, std::isfinite(g.busBandwidth) ? g.busBandwidth : 0.0 });
+    char worst[32];
+    std::snprintf(worst, sizeof worst, "%.1f%%", 100 * fit.maxError);
+    m.source = "fit to " + path + " (nccl-tests " + log.collective + ", " + std::to_string(log.rows.size()) + " sizes, worst size "
+        + worst + " off its bus bandwidth)";
+    std::erase_if(o.collectives, [&](const MeasuredCollective& x) { return x.tier == m.tier && x.collective == m.collective; });
+    o.collectives.push_back(std::move(m));
+    writeOverlay(output, o);
+    return kExitOk;
+}
+
+int runMeasuredStep(const QCommandLineParser& p)
+{
+    const EngineData d = loadEngineData(p);
+    Scenario s = loadScenarioArgument(p, d);
+    const QuantityParse q = parseQuantity(p.value("measured-step").toStdString(), Dimension::Seconds);
+    if (!q.value || *q.value <= 0)
+        throw InputError("--measured-step", 0, "", q.error.empty() ? "must be a positive time, such as 1.23 s" : q.error);
+    const double measured = *q.value;
+    const double before = simulateStep(s, d.calibration).stepTime;
+    const double scale = fitComputeScale(s, d.calibration, measured);
+    Scenario fitted = s;
+    fitted.calibration.computeScale = scale;
+    const double after = simulateStep(fitted, d.calibration).stepTime;
+    const double base = s.calibration.computeScale; // an overlay the scenario already names
+    if (p.isSet("json")) {
+        printJson(QJsonDocument(QJsonObject { { "scenario", QString::fromStdString(s.name) }, { "measured_step_s", measured },
+            { "predicted_step_s", before }, { "compute_scale", scale }, { "compute_scale_before", base },
+            { "fitted_step_s", after }, { "residual", after / measured - 1 } }));
+    } else {
+        QTextStream out(stdout);
+        out << QString("%1\n  measured step %2, predicted %3 (%4%)\n  compute speed x%5 of the model's (was x%6): the step then takes %7 "
+                       "(%8% off)\n")
+                   .arg(QString::fromStdString(s.name), seconds(measured), seconds(before)).arg(100 * (before / measured - 1), 0, 'f', 1)
+                   .arg(scale, 0, 'f', 3).arg(base, 0, 'f', 3).arg(seconds(after)).arg(100 * (after / measured - 1), 0, 'f', 2);
+    }
+    if (p.isSet("output")) {
+        const std::string output = p.value("output").toStdString();
+        CalibrationOverlay o = existingOverlay(output);
+        o.computeScale = scale;
+        o.computeSource = "fit to a measured step of " + seconds(measured).toStdString() + " on scenario \"" + s.name + "\" ("
+            + std::to_string(s.plan.gpus()) + " x " + s.hardware.id + "); predicted " + seconds(before).toStdString() + " before";
+        writeOverlay(output, o);
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 int runCalibrate(const QStringList& args)
 {
     QCommandLineParser p;
-    p.addPositionalArgument("TRACE", "A PyTorch profiler trace (Chrome trace JSON, plain or .gz).");
-    p.addOption({ "nccl-tests", "Fit latency and bus bandwidth to an nccl-tests log (all_reduce_perf, ...) instead.", "LOG" });
+    p.addPositionalArgument("INPUT", "A PyTorch profiler trace (Chrome trace JSON, plain or .gz), or with --measured-step a scenario.");
+    p.addOption({ "nccl-tests", "Fit latency and bus bandwidth to an nccl-tests log (all_reduce_perf, ...).", "LOG" });
     p.addOption({ "collective", "With --nccl-tests: the collective, when neither the log nor its name says "
                                 "(allreduce, allgather, reducescatter, alltoall, sendrecv).", "NAME" });
+    p.addOption({ "tier", "With --nccl-tests -o: the network tier the log measured (scale_up or scale_out).", "TIER" });
+    p.addOption({ "measured-step", "Fit the compute speed of scenario INPUT to a step time you measured (such as 1.23 s).", "TIME" });
+    p.addOption({ "set", "With --measured-step: override a scenario field (repeatable).", "path=value" });
+    p.addOption({ { "o", "output" }, "Write (or add to) a calibration overlay file a scenario can name (calibration: FILE).", "FILE" });
     p.addOption({ "json", "Print JSON." });
-    const bool nccl = args.contains("--nccl-tests") || std::any_of(args.begin(), args.end(), [](const QString& a) { return a.startsWith("--nccl-tests="); });
+    const bool nccl = std::any_of(args.begin(), args.end(), [](const QString& a) { return a.startsWith("--nccl-tests"); });
     if (!parseCommand(p, "calibrate", args, nccl ? 0 : 1))
         return kExitBadInput;
     try {
-        if (nccl) {
-            const std::string path = p.value("nccl-tests").toStdString();
-            const QString collective = p.value("collective");
-            if (!collective.isEmpty() && !QStringList { "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv" }.contains(collective))
-                throw InputError("--collective", 0, "", "\"" + collective.toStdString() + "\" is not one of: allreduce, allgather, reducescatter, alltoall, sendrecv");
-            const NcclTestsLog log = parseNcclTestsLog(path, readTextFile(path, "nccl-tests log"), collective.toStdString());
-            const NcclFit fit = fitNcclTests(log);
-            if (p.isSet("json")) {
-                printJson(QJsonDocument(ncclJson(log, fit)));
-            } else {
-                QTextStream out(stdout);
-                printNccl(out, log, fit);
-            }
-            return kExitOk;
-        }
+        if (nccl)
+            return runNcclTests(p);
+        if (p.isSet("measured-step"))
+            return runMeasuredStep(p);
+        if (p.isSet("output"))
+            throw InputError("-o", 0, "", "a profiler trace is summarized, not fitted (yet): use -o with --nccl-tests or --measured-step");
         const KinetoTrace t = readKinetoTrace(p.positionalArguments().front().toStdString());
         const ProfileSummary s = summarizeProfile(t);
         if (p.isSet("json")) {

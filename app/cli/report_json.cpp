@@ -57,7 +57,7 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         levels.append(QJsonObject { { "level", levelName(s.cluster, l) }, { "bytes_per_step", st.levels[l].bytesPerStep },
             { "capacity_bytes_per_s", st.levels[l].capacity }, { "utilization", st.levels[l].utilization } });
 
-    return QJsonObject {
+    QJsonObject out {
         { "scenario", QString::fromStdString(s.name) },
         { "gpu", QString::fromStdString(s.hardware.id) },
         { "gpus", p.gpus() },
@@ -95,6 +95,17 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "network_levels", levels },
         { "bottleneck_level", st.bottleneckLevel >= 0 ? QJsonValue(levelName(s.cluster, st.bottleneckLevel)) : QJsonValue() },
     };
+    // Which measurements the figures rest on, when the scenario names an overlay.
+    if (!s.calibration.empty()) {
+        QJsonArray measured;
+        for (const MeasuredCollective& m : s.calibration.collectives)
+            measured.append(QJsonObject { { "tier", measuredTierName(m.tier) }, { "collective", str(m.collective) },
+                { "ranks", m.ranks }, { "segments", int(m.segments.size()) }, { "source", str(m.source) } });
+        out.insert("calibration", QJsonObject { { "file", str(s.calibration.file) }, { "path", str(s.calibration.path) },
+                                      { "compute_scale", s.calibration.computeScale },
+                                      { "compute_source", str(s.calibration.computeSource) }, { "collectives", measured } });
+    }
+    return out;
 }
 
 } // namespace dtsim::cli

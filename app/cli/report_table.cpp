@@ -50,7 +50,11 @@ std::string reportToText(const Scenario& s, const Report& r)
         + (p.recompute == Recompute::Full && p.recomputeLayers > 0
                 ? " (" + std::to_string(p.recomputeLayers) + " layers a stage)"
                 : std::string())
-        + (s.training.graphCapture ? "  captured graph" : "") + "\n\n";
+        + (s.training.graphCapture ? "  captured graph" : "") + "\n";
+    if (!s.calibration.empty())
+        out += "  calibrated from " + s.calibration.file + " (compute x" + num(s.calibration.computeScale, "%.3f") + ", "
+            + std::to_string(s.calibration.collectives.size()) + " measured collective(s))\n";
+    out += "\n";
 
     out += "Step\n";
     row(out, "step time", formatSeconds(st.stepTime), std::to_string(st.microbatches) + " micro-batches");

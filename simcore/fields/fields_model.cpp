@@ -21,6 +21,18 @@ void addTopLevelFields(std::vector<FieldDef>& f)
     f.push_back(text("description").byDefault("empty").help("one line for preset lists")
             .text([](const Scenario& s, int) { return s.description; }, [](Scenario& s, const std::string& v, int) { s.description = v; })
             .writtenWhen([](const Scenario& s, int) { return !s.description.empty(); }));
+    // Read by the loader after the fields: a path relative to the scenario's folder.
+    f.push_back(text("calibration").byDefault("none")
+            .help("a calibration overlay fitted to your measurements (`dtsim-cli calibrate ... -o FILE`, docs/calibration.md), "
+                  "relative to the scenario's folder; it sits over the shipped calibration")
+            .text([](const Scenario& s, int) { return s.calibration.file; },
+                [](Scenario& s, const std::string& v, int) {
+                    if (v == s.calibration.file)
+                        return;
+                    s.calibration = CalibrationOverlay(); // the loader reads the new file
+                    s.calibration.file = v;
+                })
+            .writtenWhen([](const Scenario& s, int) { return !s.calibration.file.empty(); }));
 }
 
 void addModelFields(std::vector<FieldDef>& f)

@@ -8,6 +8,9 @@
 #include "cost_loader.h"
 #include "reliability_loader.h"
 #include "topology_loader.h"
+#include "calibration_overlay_loader.h"
+
+#include <filesystem>
 #include "yaml_reader.h"
 
 namespace dtsim {
@@ -227,6 +230,21 @@ private:
     const std::vector<Topology>& topologies;
 };
 
+// The overlay a scenario names, found next to the scenario file. Its own errors name
+// the overlay file; a missing one names the scenario's line.
+CalibrationOverlay overlayFor(const YamlReader& r, const std::string& origin, const std::string& file)
+{
+    namespace fs = std::filesystem;
+    const fs::path named(file);
+    const fs::path path = named.is_absolute() ? named : fs::path(origin).parent_path() / named;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        throw InputError(origin, r.lineOf("calibration"), "calibration", "\"" + path.string() + "\" is not a file (the path is relative to the scenario's folder)");
+    CalibrationOverlay o = loadCalibrationOverlay(path.string());
+    o.file = file;
+    return o;
+}
+
 } // namespace
 
 Scenario loadScenarioText(const std::string& text, const std::string& origin,
@@ -242,6 +260,8 @@ Scenario loadScenarioText(const std::string& text, const std::string& origin,
         root = applyOverride(r, root, o, notes);
     ScenarioReader reader(r, catalog, topologies);
     Scenario s = reader.read(root);
+    if (!s.calibration.file.empty())
+        s.calibration = overlayFor(r, origin, s.calibration.file);
     if (source) {
         source->locator = r.locator();
         source->notes = std::move(notes);

@@ -1,0 +1,37 @@
+#include "calibration_overlay.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace dtsim {
+
+const char* measuredTierName(MeasuredTier t) { return t == MeasuredTier::ScaleUp ? "scale_up" : "scale_out"; }
+
+const MeasuredCollective* CalibrationOverlay::forTier(MeasuredTier tier, const std::string& collective) const
+{
+    const MeasuredCollective* any = nullptr;
+    for (const MeasuredCollective& m : collectives)
+        if (m.tier == tier) {
+            if (m.collective == collective)
+                return &m;
+            if (!any)
+                any = &m;
+        }
+    return any;
+}
+
+MeasuredLink measuredLink(const MeasuredCollective& m, double bytes)
+{
+    if (m.segments.empty())
+        return {};
+    const MeasuredSegment* s = &m.segments.front();
+    for (const MeasuredSegment& seg : m.segments)
+        if (bytes >= seg.fromBytes)
+            s = &seg;
+    const double n = std::max(2, m.ranks);
+    const double steps = m.collective == "allreduce" ? 2 * (n - 1) : m.collective == "sendrecv" ? 1 : n - 1;
+    // A latency-bound regime has no bandwidth term: an unbounded link in it.
+    return { s->latency / steps, s->busBandwidth > 0 ? s->busBandwidth : std::numeric_limits<double>::max() };
+}
+
+} // namespace dtsim
