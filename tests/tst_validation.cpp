@@ -4,6 +4,7 @@
 #include "simcore/memory.h"
 #include "simcore/validation/reported_throughput.h"
 #include "simcore/validation/run_to_scenario.h"
+#include "simcore/validation/extrapolation.h"
 #include "simcore/validation/validation.h"
 #include "test_data.h"
 
@@ -429,6 +430,23 @@ private slots:
         QCOMPARE(s.median, 0.3);
         QVERIFY(std::abs(s.p90 - 0.46) < 1e-12); // linear interpolation between 0.4 and 0.5
         QCOMPARE(s.max, 0.5);
+    }
+
+    // Calibrate, then extrapolate (docs/calibration.md): fitted on each model-and-stack's
+    // smallest run, the speed reproduces that run, stays near the model's, and the
+    // larger runs' median error falls (the tail rises: one run's noise carries over).
+    void calibrateThenExtrapolate()
+    {
+        const ExtrapolationResult x = extrapolationCheck(publishedRuns(), test::catalog(), test::calibration());
+        QVERIFY2(x.groups.size() >= 20, qPrintable(QString::number(x.groups.size())));
+        QVERIFY(x.after.count >= 50);
+        for (const ExtrapolationGroup& g : x.groups) {
+            QVERIFY2(g.computeScale > 0.5 && g.computeScale < 2, qPrintable(QString::fromStdString(g.key)));
+            QVERIFY(!g.runs.empty());
+            for (const ExtrapolatedRun& r : g.runs)
+                QVERIFY(r.gpus > g.fittedGpus);
+        }
+        QVERIFY2(x.after.median < x.before.median, qPrintable(QString("%1 -> %2").arg(x.before.median).arg(x.after.median)));
     }
 };
 

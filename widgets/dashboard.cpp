@@ -40,8 +40,14 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
         m_values.insert(t.key, value);
         m_order.push_back(value);
     }
+    // The figures rest on the user's measurements: say so, and which.
+    m_calibration = new QLabel(this);
+    m_calibration->setObjectName("dashboard-calibration");
+    m_calibration->setVisible(false);
     scaleFonts();
 }
+
+QString Dashboard::calibrationNote() const { return m_calibration->isHidden() ? QString() : m_calibration->text(); }
 
 int Dashboard::tileWidth(int i) const
 {
@@ -87,6 +93,8 @@ void Dashboard::reflow()
         m_grid->addWidget(m_titles[i], row, col);
         m_grid->addWidget(m_order[std::size_t(i)], row + 1, col);
     }
+    m_grid->removeWidget(m_calibration);
+    m_grid->addWidget(m_calibration, 2 * ((count + columns - 1) / columns), 0, 1, columns);
 }
 
 QSize Dashboard::minimumSizeHint() const
@@ -160,6 +168,18 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     set("min", q(formatDuration(r.theoreticalMinTime)), tr("all GPUs at 100% of peak, no communication"));
     set("gpuh", q(formatCount(r.gpuHours)));
     set("wall", tr("%1 GPUs").arg(r.syncWallGpus), tr("fastest run at this global batch: %1").arg(q(formatDuration(r.syncWallTimeToTrain))));
+    const CalibrationOverlay& o = s.calibration;
+    m_calibration->setVisible(!o.empty());
+    if (!o.empty()) {
+        m_calibration->setText(tr("calibrated from %1: compute x%2, %n measured collective line(s)", nullptr, int(o.collectives.size()))
+                                   .arg(q(o.file)).arg(o.computeScale, 0, 'f', 3));
+        QStringList sources;
+        if (!o.computeSource.empty())
+            sources << tr("compute: %1").arg(q(o.computeSource));
+        for (const MeasuredCollective& m : o.collectives)
+            sources << tr("%1 %2: %3").arg(q(measuredTierName(m.tier)), q(m.collective), q(m.source));
+        m_calibration->setToolTip(sources.join("\n"));
+    }
 }
 
 void Dashboard::showInvalid(const QString& reason)

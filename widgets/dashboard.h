@@ -20,6 +20,7 @@ public:
     void showReport(const Scenario& s, const Report& r);
     void showInvalid(const QString& reason);
     QString value(const QString& key) const; // for tests: "step", "mfu", ...
+    QString calibrationNote() const;          // "calibrated from FILE ..." or "" (not calibrated)
     // As narrow as its widest tile: narrower windows take more rows of tiles.
     QSize minimumSizeHint() const override;
 
@@ -41,6 +42,7 @@ private:
     QList<QLabel*> m_titles;
     std::vector<QLabel*> m_order; // the values, in tile order
     QGridLayout* m_grid = nullptr;
+    QLabel* m_calibration = nullptr; // under the tiles, when the scenario names an overlay
     int m_columns = 0;
 };
 

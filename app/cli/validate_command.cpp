@@ -11,6 +11,7 @@
 #include "simcore/step.h"
 #include "simcore/validation/reported_throughput.h"
 #include "simcore/validation/run_to_scenario.h"
+#include "simcore/validation/extrapolation.h"
 #include "simcore/validation/validation.h"
 
 #include <QCommandLineParser>
@@ -52,6 +53,43 @@ QString statsLine(const char* label, const ErrorStats& s)
         .arg(100 * s.max, 6, 'f', 1);
 }
 
+int printExtrapolation(const ExtrapolationResult& x, bool json)
+{
+    if (json) {
+        QJsonArray groups;
+        for (const ExtrapolationGroup& g : x.groups) {
+            QJsonArray runs;
+            for (const ExtrapolatedRun& r : g.runs)
+                runs.append(QJsonObject { { "id", QString::fromStdString(r.id) }, { "gpus", r.gpus }, { "error_before", r.errorBefore },
+                    { "error_after", r.errorAfter } });
+            groups.append(QJsonObject { { "key", QString::fromStdString(g.key) }, { "fitted_on", QString::fromStdString(g.fittedOn) },
+                { "fitted_gpus", g.fittedGpus }, { "compute_scale", g.computeScale }, { "runs", runs } });
+        }
+        QJsonArray notFitted;
+        for (const std::string& k : x.notFitted)
+            notFitted.append(QString::fromStdString(k));
+        printJson(QJsonDocument(QJsonObject { { "groups", groups }, { "not_fitted", notFitted }, { "before", statsJson(x.before) },
+            { "after", statsJson(x.after) } }));
+        return kExitOk;
+    }
+    QTextStream out(stdout);
+    out << "Calibrate on each model-and-stack's smallest run, predict its larger ones\n\n";
+    for (const ExtrapolationGroup& g : x.groups) {
+        out << QString::fromStdString(g.key) << "\n  fitted on " << QString::fromStdString(g.fittedOn) << " (" << g.fittedGpus
+            << " GPUs): compute x" << QString::number(g.computeScale, 'f', 3) << "\n";
+        for (const ExtrapolatedRun& r : g.runs)
+            out << QString("    %1 %2 GPUs   error %3% -> %4%\n").arg(QString::fromStdString(r.id), -52).arg(r.gpus, 6)
+                       .arg(100 * r.errorBefore, 6, 'f', 1).arg(100 * r.errorAfter, 6, 'f', 1);
+    }
+    for (const std::string& k : x.notFitted)
+        out << QString::fromStdString(k) << "\n  not fitted: no compute speed within x0.1-x10 reproduces its smallest run\n";
+    out << QString("\n|error| over %1 extrapolated runs: median %2% -> %3%, p90 %4% -> %5%, max %6% -> %7%\n")
+               .arg(x.after.count).arg(100 * x.before.median, 0, 'f', 1).arg(100 * x.after.median, 0, 'f', 1)
+               .arg(100 * x.before.p90, 0, 'f', 1).arg(100 * x.after.p90, 0, 'f', 1)
+               .arg(100 * x.before.max, 0, 'f', 1).arg(100 * x.after.max, 0, 'f', 1);
+    return kExitOk;
+}
+
 } // namespace
 
 int runValidate(const QStringList& args)
@@ -60,6 +98,8 @@ int runValidate(const QStringList& args)
     p.addPositionalArgument("FILE", "A published-runs YAML file (schema: tests/validation/README.md).");
     p.addOption({ "json", "Print the comparison as JSON." });
     p.addOption({ "explain", "Print the scenario dtsim built for run ID and its full report.", "ID" });
+    p.addOption({ "extrapolate", "Calibrate, then extrapolate: fit the compute speed to each model-and-stack's smallest run "
+                                 "and predict its larger runs (docs/calibration.md)." });
     if (!parseCommand(p, "validate", args, 1))
         return kExitBadInput;
     try {
@@ -85,6 +125,8 @@ int runValidate(const QStringList& args)
             }
             throw InputError(p.positionalArguments().first().toStdString(), 0, "--explain", "no run with that id");
         }
+        if (p.isSet("extrapolate"))
+            return printExtrapolation(extrapolationCheck(runs, catalog, calibration), p.isSet("json"));
         const ValidationResult v = validateRuns(runs, catalog, calibration);
 
         QTextStream out(stdout);

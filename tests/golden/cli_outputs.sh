@@ -34,6 +34,14 @@ capture frontier-gtx580-idealized.json frontier --gpu gtx580 --months 3 --mode i
 capture frontier-h100-moe.json frontier --gpu h100-sxm --months 3 --model moe --json
 capture hardware.json hardware --json
 capture validate.json validate tests/validation/published-runs.yaml --json
+capture validate-extrapolate.json validate tests/validation/published-runs.yaml --extrapolate --json
+for trace in tests/profiles/*.json.gz; do
+    capture "calibrate-$(basename "$trace" .json.gz).json" calibrate "$trace" --json
+done
+for log in tests/nccl/*.log; do
+    capture "calibrate-$(basename "$log" .log).json" calibrate --nccl-tests "$log" --json
+done
+capture calibrate-step.json calibrate presets/llama2-7b-8xa100.yaml --measured-step 33s --json
 
 if [[ $mode == update ]]; then
     rm -rf "$stored"

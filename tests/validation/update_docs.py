@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Regenerate the figures in docs/validation.md and docs/model.md from the engine.
+"""Regenerate the figures in docs/validation.md, docs/model.md, docs/calibration.md and
+the field tables of docs/scenario.md from the engine.
 
 Every block between `<!-- BEGIN generated:NAME -->` and `<!-- END generated:NAME -->`
 is rewritten from `dtsim-cli validate tests/validation/published-runs.yaml --json`
@@ -134,6 +135,26 @@ def calibration_blocks():
     return {"calibration": lines}
 
 
+def extrapolation_blocks(x):
+    """docs/calibration.md: calibrate on each model-and-stack's smallest run, predict the rest."""
+    b, a = x["before"], x["after"]
+    lines = [f"Over {a['count']} larger runs in {len(x['groups'])} groups, |error| of tokens/s per GPU:", "",
+             "| | median | p90 | max |", "|---|---|---|---|",
+             f"| shipped calibration | {pct(b['median_abs_rel_error'])} | {pct(b['p90_abs_rel_error'])} | {pct(b['max_abs_rel_error'])} |",
+             f"| fitted on the group's smallest run | {pct(a['median_abs_rel_error'])} | {pct(a['p90_abs_rel_error'])} | {pct(a['max_abs_rel_error'])} |"]
+    if x["not_fitted"]:
+        lines += ["", "Not fitted (no compute speed within x0.1-x10 reproduces the smallest run): "
+                  + "; ".join(f"`{k}`" for k in x["not_fitted"]) + "."]
+    table = ["| group (source, model, GPU) | fitted on | compute x | run | GPUs | error before | after |",
+             "|---|---|---|---|---|---|---|"]
+    for g in x["groups"]:
+        src, model, gpu = [p.strip() for p in g["key"].split("|")][:3]
+        for r in g["runs"]:
+            table.append(f"| {src}, {model}, {gpu} | {g['fitted_on']} ({g['fitted_gpus']}) | {g['compute_scale']:.3f} | "
+                         f"{r['id']} | {r['gpus']} | {r['error_before'] * 100:+.1f}% | {r['error_after'] * 100:+.1f}% |")
+    return {"extrapolation-summary": lines, "extrapolation-table": table}
+
+
 def rewrite(path, blocks, check):
     with open(path) as f:
         text = f.read()
@@ -166,6 +187,8 @@ def main():
         shared = json.loads(s.stdout)
     changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
+    x = subprocess.run([cli, "validate", RUNS, "--extrapolate", "--json"], capture_output=True, text=True, check=True)
+    changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), extrapolation_blocks(json.loads(x.stdout)), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
     changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
