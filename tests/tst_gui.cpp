@@ -10,6 +10,7 @@
 #include "simcore/loader/hardware_loader.h"
 #include <qcustomplot.h>
 #include "widgets/main_window.h"
+#include "widgets/measurement_import.h"
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
 #include "widgets/scenario_document.h"
@@ -54,6 +55,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QScrollBar>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChartView>
@@ -1209,6 +1211,47 @@ private slots:
         QVERIFY(w.openPreset("llama3-405b-h100"));
         QVERIFY2(w.dashboard()->value("memory").endsWith("/ 80 GiB"), qPrintable(w.dashboard()->value("memory")));
         QCOMPARE(QString::fromStdString(formatMemory(80.0 * 1024 * 1024 * 1024)), QString("80 GiB"));
+    }
+
+    void importMeasurements()
+    {
+        // File > Import measurements: a real profiler trace read on a worker and summarized;
+        // an unreadable file says why; an nccl-tests fit goes into the scenario's overlay,
+        // which the dashboard then names.
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "llama2-7b-8xa100"));
+        MeasurementImport* import = w.measurementImport();
+        import->setInteractive(false);
+        QSignalSpy done(import, &MeasurementImport::finished);
+        import->importFile(QString::fromStdString(test::dataPath("tests/profiles/a100x2-resnet-allreduce.json.gz")));
+        QVERIFY(done.wait(10000));
+        QVERIFY2(!import->lastFailed() && import->lastSummary().contains("allreduce") && import->lastSummary().contains("ProfilerStep#4"),
+            qPrintable(import->lastSummary()));
+        QTemporaryDir dir;
+        const QString junk = dir.path() + "/junk.json";
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [1, 2");
+        f.close();
+        import->importFile(junk);
+        QVERIFY(done.wait(10000));
+        QVERIFY(import->lastFailed() && import->lastSummary().contains("junk.json"));
+        // Saved beside an overlay, the scenario names it relative to itself.
+        QVERIFY(w.saveTo(dir.path() + "/run.yaml"));
+        QCOMPARE(import->defaultOverlayPath(), dir.path() + "/run.calibration.yaml");
+        QVERIFY(w.dashboard()->calibrationNote().isEmpty());
+        const QString why = import->useNcclLog(QString::fromStdString(test::dataPath("tests/nccl/all_reduce_perf-8xh100.log")),
+            MeasuredTier::ScaleUp, import->defaultOverlayPath());
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(w.document()->scenario().calibration.file, std::string("run.calibration.yaml"));
+        QCOMPARE(int(w.document()->scenario().calibration.collectives.size()), 1);
+        waitIdle(w);
+        QVERIFY2(w.dashboard()->calibrationNote().contains("calibrated from run.calibration.yaml"), qPrintable(w.dashboard()->calibrationNote()));
+        // Undo takes it back.
+        w.document()->undoStack()->undo();
+        waitIdle(w);
+        QVERIFY(w.document()->scenario().calibration.empty());
+        QVERIFY(w.dashboard()->calibrationNote().isEmpty());
     }
 
     void helpMenuPresetNamesAndPercentiles()

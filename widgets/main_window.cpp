@@ -5,6 +5,7 @@
 #include "breakdown_view.h"
 #include "dashboard.h"
 #include "evaluator.h"
+#include "measurement_import.h"
 #include "frontier_view.h"
 #include "parameter_fields.h"
 #include "parameter_panel.h"
@@ -84,6 +85,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     , m_data(std::move(data))
 {
     m_doc = new ScenarioDocument(this);
+    m_import = new MeasurementImport(m_doc, this);
     m_autosave = new Autosave(m_doc, m_data.autosaveFolder, this);
     connect(m_autosave, &Autosave::failed, this, [this](const QString& why) {
         showBanner(tr("Could not write the recovery copy of your unsaved changes: %1. Until it can be written, "
@@ -316,6 +318,10 @@ void MainWindow::buildMenus()
     exports->addAction(tr("Scenario as YAML..."), this, [exportWith] {
         exportWith(tr("Export scenario"), "scenario.yaml", tr("Scenarios (*.yaml)"), &MainWindow::exportScenario);
     });
+    file->addSeparator();
+    file->addSeparator();
+    // A profiler trace summarized, or an nccl-tests log fitted into the scenario's overlay.
+    file->addAction(tr("&Import measurements..."), this, [this] { m_import->chooseAndImport(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -97,6 +97,7 @@ public:
 
     // For tests and screenshots.
     ScenarioDocument* document() const { return m_doc; }
+    class MeasurementImport* measurementImport() const { return m_import; }
     ParameterPanel* panel() const { return m_panel; }
     Dashboard* dashboard() const { return m_dashboard; }
     Evaluator* evaluator() const { return m_evaluator; }
@@ -141,6 +142,7 @@ private:
 
     AppData m_data;
     ScenarioDocument* m_doc = nullptr;
+    class MeasurementImport* m_import = nullptr;
     ParameterPanel* m_panel = nullptr;
     Dashboard* m_dashboard = nullptr;
     Evaluator* m_evaluator = nullptr;
