@@ -4,7 +4,9 @@
 #include "simcore/collectives.h"
 #include "simcore/input_error.h"
 #include "simcore/loader/calibration_overlay_loader.h"
+#include "simcore/loader/read_file.h"
 #include "simcore/loader/scenario_writer.h"
+#include "simcore/measure/nccl_default.h"
 #include "simcore/step.h"
 #include "test_data.h"
 
@@ -142,6 +144,22 @@ private slots:
         // No overlay: the nominal link.
         const CommEfficiency nominal { 0.75, 0.75, nullptr };
         QVERIFY(collectiveCost(CollectiveKind::AllReduce, 1e9, g, c, nominal).seconds < 0.8 * collectiveCost(CollectiveKind::AllReduce, 1e9, g, c, measured).seconds);
+    }
+
+    // Beside a measurement, the shipped calibration's own figure for it: on large
+    // messages the bus bandwidth approaches the link's times its bus efficiency, and it
+    // grows with size (latency counts less).
+    void defaultsBesideTheMeasurement()
+    {
+        const std::string path = test::dataPath("tests/nccl/all_reduce_perf-8xh100.log");
+        const NcclTestsLog log = parseNcclTestsLog(path, readTextFile(path, "log"));
+        const Scenario s = loadScenarioFile(test::dataPath("presets/llama3-405b-h100.yaml"), test::catalog(), {}, test::topologies());
+        const std::vector<double> d = defaultBusBandwidths(log, MeasuredTier::ScaleUp, s, test::calibration());
+        QCOMPARE(d.size(), log.rows.size());
+        for (std::size_t i = 1; i < d.size(); ++i)
+            QVERIFY(d[i] >= d[i - 1]);
+        const double link = s.cluster.scaleUpBandwidth * test::calibration().scaleUpBusEfficiency;
+        QVERIFY2(std::abs(d.back() / link - 1) < 0.02, qPrintable(QString("%1 vs %2").arg(d.back()).arg(link)));
     }
 };
 

@@ -6,8 +6,10 @@
 #include "simcore/io/atomic_file.h"
 #include "simcore/loader/calibration_overlay_loader.h"
 #include "simcore/loader/read_file.h"
+#include "simcore/loader/scenario_loader.h"
 #include "simcore/step.h"
 #include "simcore/measure/measurement_text.h"
+#include "simcore/measure/nccl_default.h"
 #include "simcore/measure/nccl_tests.h"
 #include "simcore/measure/profile_summary.h"
 #include "simcore/units.h"
@@ -60,16 +62,22 @@ QJsonObject profileJson(const KinetoTrace& t, const ProfileSummary& s)
 
 QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
 
-QJsonObject ncclJson(const NcclTestsLog& log, const NcclFit& fit)
+QJsonObject ncclJson(const NcclTestsLog& log, const NcclFit& fit, const std::vector<double>& defaults)
 {
     QJsonArray segments, sizes;
     for (const BandwidthSegment& g : fit.segments)
         segments.append(QJsonObject { { "from_bytes", g.fromBytes }, { "to_bytes", g.toBytes }, { "latency_s", g.latency },
             { "bus_bandwidth_bytes_per_s", std::isfinite(g.busBandwidth) ? QJsonValue(g.busBandwidth) : QJsonValue() }, { "max_error", g.maxError } });
-    for (const NcclTestsRow& r : log.rows) {
+    for (std::size_t i = 0; i < log.rows.size(); ++i) {
+        const NcclTestsRow& r = log.rows[i];
         const double fitted = fit.busBandwidthAt(r.bytes, log.factor);
-        sizes.append(QJsonObject { { "bytes", r.bytes }, { "line", r.line }, { "time_s", r.seconds },
-            { "bus_bandwidth_measured", r.busBandwidth }, { "bus_bandwidth_fitted", fitted }, { "error", fitted / r.busBandwidth - 1 } });
+        QJsonObject row { { "bytes", r.bytes }, { "line", r.line }, { "time_s", r.seconds },
+            { "bus_bandwidth_measured", r.busBandwidth }, { "bus_bandwidth_fitted", fitted }, { "error", fitted / r.busBandwidth - 1 } };
+        if (i < defaults.size()) {
+            row.insert("bus_bandwidth_default", defaults[i]);
+            row.insert("default_error", defaults[i] / r.busBandwidth - 1);
+        }
+        sizes.append(row);
     }
     return QJsonObject { { "file", QString::fromStdString(log.file) }, { "collective", QString::fromStdString(log.collective) },
         { "ranks", log.ranks }, { "bus_factor", log.factor }, { "segments", segments }, { "max_error", fit.maxError }, { "sizes", sizes } };
@@ -125,17 +133,34 @@ int runNcclTests(const QCommandLineParser& p)
         throw InputError("--collective", 0, "", "\"" + collective.toStdString() + "\" is not one of: allreduce, allgather, reducescatter, alltoall, sendrecv");
     const NcclTestsLog log = parseNcclTestsLog(path, readTextFile(path, "nccl-tests log"), collective.toStdString());
     const NcclFit fit = fitNcclTests(log);
+    const QString tier = p.value("tier");
+    if ((p.isSet("output") || p.isSet("scenario")) && tier != "scale_up" && tier != "scale_out")
+        throw InputError("--tier", 0, "", "say which tier the log measured: --tier scale_up (inside a server or NVLink domain) or "
+                                          "--tier scale_out (across them)");
+    // Beside the measurement, what the shipped calibration assumes for it on a scenario's links.
+    std::vector<double> defaults;
+    if (p.isSet("scenario")) {
+        const EngineData d = loadEngineData(p);
+        const Scenario s = loadScenarioFile(resolveScenarioPath(p.value("scenario"), d.paths), d.catalog, {}, d.topologies);
+        defaults = defaultBusBandwidths(log, tier == "scale_up" ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut, s, d.calibration);
+    }
     if (p.isSet("json")) {
-        printJson(QJsonDocument(ncclJson(log, fit)));
+        printJson(QJsonDocument(ncclJson(log, fit, defaults)));
     } else {
-        QTextStream(stdout) << QString::fromStdString(ncclTestsText(log, fit));
+        QTextStream out(stdout);
+        out << QString::fromStdString(ncclTestsText(log, fit));
+        if (!defaults.empty()) {
+            out << QString("\nAgainst the shipped calibration on %1's links (%2)\n%3 %4 %5 %6\n").arg(p.value("scenario"), tier)
+                       .arg("size", 12).arg("measured", 12).arg("dtsim default", 14).arg("default off", 12);
+            for (std::size_t i = 0; i < log.rows.size(); ++i)
+                out << QString("%1 %2 %3 %4%\n").arg(QString::fromStdString(formatBytes(log.rows[i].bytes)), 12)
+                           .arg(QString::fromStdString(formatRate(log.rows[i].busBandwidth)), 12)
+                           .arg(QString::fromStdString(formatRate(defaults[i])), 14)
+                           .arg(100 * (defaults[i] / log.rows[i].busBandwidth - 1), 11, 'f', 1);
+        }
     }
     if (!p.isSet("output"))
         return kExitOk;
-    const QString tier = p.value("tier");
-    if (tier != "scale_up" && tier != "scale_out")
-        throw InputError("--tier", 0, "", "say which tier the log measured: --tier scale_up (inside a server or NVLink domain) or "
-                                          "--tier scale_out (across them)");
     const std::string output = p.value("output").toStdString();
     CalibrationOverlay o = existingOverlay(output);
     MeasuredCollective m;
@@ -199,7 +224,8 @@ int runCalibrate(const QStringList& args)
     p.addOption({ "nccl-tests", "Fit latency and bus bandwidth to an nccl-tests log (all_reduce_perf, ...).", "LOG" });
     p.addOption({ "collective", "With --nccl-tests: the collective, when neither the log nor its name says "
                                 "(allreduce, allgather, reducescatter, alltoall, sendrecv).", "NAME" });
-    p.addOption({ "tier", "With --nccl-tests -o: the network tier the log measured (scale_up or scale_out).", "TIER" });
+    p.addOption({ "tier", "With --nccl-tests -o or --scenario: the network tier the log measured (scale_up or scale_out).", "TIER" });
+    p.addOption({ "scenario", "With --nccl-tests: compare with what the shipped calibration assumes on this scenario's links.", "FILE" });
     p.addOption({ "measured-step", "Fit the compute speed of scenario INPUT to a step time you measured (such as 1.23 s).", "TIME" });
     p.addOption({ "set", "With --measured-step: override a scenario field (repeatable).", "path=value" });
     p.addOption({ { "o", "output" }, "Write (or add to) a calibration overlay file a scenario can name (calibration: FILE).", "FILE" });

@@ -38,6 +38,8 @@ EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 // Prints the loader's notes to stderr; `where` (when given) learns where each field
 // came from, for checks made after loading.
 Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where = nullptr);
+// A scenario file, or the name of a preset.
+std::string resolveScenarioPath(const QString& arg, const DataPaths& d);
 
 void printJson(const QJsonDocument& doc);
 // The indented text printJson prints, after the same check (throws InputError).
