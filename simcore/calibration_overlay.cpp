@@ -20,6 +20,12 @@ const MeasuredCollective* CalibrationOverlay::forTier(MeasuredTier tier, const s
     return any;
 }
 
+void CalibrationOverlay::put(MeasuredCollective m)
+{
+    std::erase_if(collectives, [&](const MeasuredCollective& x) { return x.tier == m.tier && x.collective == m.collective; });
+    collectives.push_back(std::move(m));
+}
+
 MeasuredLink measuredLink(const MeasuredCollective& m, double bytes)
 {
     if (m.segments.empty())

@@ -42,6 +42,8 @@ struct CalibrationOverlay {
     bool empty() const { return file.empty(); }
     // The measured collective of a tier, preferring `collective`'s own; null if none.
     const MeasuredCollective* forTier(MeasuredTier tier, const std::string& collective) const;
+    // Adds `m`, replacing an earlier measurement of the same tier and collective.
+    void put(MeasuredCollective m);
     bool operator==(const CalibrationOverlay&) const = default;
 };
 

@@ -150,16 +150,9 @@ QString MeasurementImport::useNcclLog(const QString& logPath, MeasuredTier tier,
         const NcclTestsLog log = parseNcclTestsLog(file, readTextFile(file, "nccl-tests log"));
         const NcclFit fit = fitNcclTests(log);
         CalibrationOverlay o = QFileInfo::exists(overlayPath) ? loadCalibrationOverlay(overlayPath.toStdString()) : CalibrationOverlay();
-        MeasuredCollective m;
-        m.tier = tier;
-        m.collective = log.collective;
-        m.ranks = std::max(2, log.ranks);
-        for (const BandwidthSegment& g : fit.segments)
-            m.segments.push_back({ g.fromBytes, g.toBytes, g.latency, std::isfinite(g.busBandwidth) ? g.busBandwidth : 0.0 });
-        m.source = "fit to " + file + " (nccl-tests " + log.collective + ", " + std::to_string(log.rows.size()) + " sizes, worst size "
-            + QString::number(100 * fit.maxError, 'f', 1).toStdString() + "% off its bus bandwidth), imported in the app";
-        std::erase_if(o.collectives, [&](const MeasuredCollective& x) { return x.tier == m.tier && x.collective == m.collective; });
-        o.collectives.push_back(std::move(m));
+        MeasuredCollective m = measuredCollective(log, fit, tier);
+        m.source += ", imported in the app";
+        o.put(std::move(m));
         std::string error;
         if (!writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
             return QString::fromStdString(error);

@@ -163,18 +163,7 @@ int runNcclTests(const QCommandLineParser& p)
         return kExitOk;
     const std::string output = p.value("output").toStdString();
     CalibrationOverlay o = existingOverlay(output);
-    MeasuredCollective m;
-    m.tier = tier == "scale_up" ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut;
-    m.collective = log.collective;
-    m.ranks = log.ranks > 1 ? log.ranks : std::max(2, int(std::lround(log.collective == "allreduce" ? 2 / (2 - log.factor) : 1 / (1 - std::min(0.999, log.factor)))));
-    for (const BandwidthSegment& g : fit.segments)
-        m.segments.push_back({ g.fromBytes, g.toBytes, g.latency, std::isfinite(g.busBandwidth) ? g.busBandwidth : 0.0 });
-    char worst[32];
-    std::snprintf(worst, sizeof worst, "%.1f%%", 100 * fit.maxError);
-    m.source = "fit to " + path + " (nccl-tests " + log.collective + ", " + std::to_string(log.rows.size()) + " sizes, worst size "
-        + worst + " off its bus bandwidth)";
-    std::erase_if(o.collectives, [&](const MeasuredCollective& x) { return x.tier == m.tier && x.collective == m.collective; });
-    o.collectives.push_back(std::move(m));
+    o.put(measuredCollective(log, fit, tier == "scale_up" ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut));
     writeOverlay(output, o);
     return kExitOk;
 }

@@ -1,10 +1,12 @@
 #include "nccl_tests.h"
 
+#include "../calibration_overlay.h"
 #include "../input_error.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdio>
 #include <sstream>
 
 namespace dtsim {
@@ -218,6 +220,24 @@ double NcclFit::busBandwidthAt(double bytes, double factor) const
         if (bytes >= seg.fromBytes)
             s = &seg;
     return factor * bytes / (s->latency + factor * bytes / s->busBandwidth);
+}
+
+MeasuredCollective measuredCollective(const NcclTestsLog& log, const NcclFit& fit, MeasuredTier tier)
+{
+    MeasuredCollective m;
+    m.tier = tier;
+    m.collective = log.collective;
+    // The group size from the log's rank lines, else from the bus factor it printed.
+    const double f = log.factor;
+    const int fromFactor = int(std::lround(log.collective == "allreduce" ? 2 / std::max(1e-3, 2 - f) : 1 / std::max(1e-3, 1 - f)));
+    m.ranks = std::max(2, log.ranks > 1 ? log.ranks : fromFactor);
+    for (const BandwidthSegment& g : fit.segments)
+        m.segments.push_back({ g.fromBytes, g.toBytes, g.latency, std::isfinite(g.busBandwidth) ? g.busBandwidth : 0.0 });
+    char worst[32];
+    std::snprintf(worst, sizeof worst, "%.1f%%", 100 * fit.maxError);
+    m.source = "fit to " + log.file + " (nccl-tests " + log.collective + ", " + std::to_string(log.rows.size()) + " sizes, worst size "
+        + worst + " off its bus bandwidth)";
+    return m;
 }
 
 } // namespace dtsim

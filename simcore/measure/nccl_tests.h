@@ -53,4 +53,9 @@ struct NcclFit {
 // grow, and each has its own latency and bandwidth: NCCL docs, "NCCL_PROTO").
 NcclFit fitNcclTests(const NcclTestsLog& log, double tolerance = 0.05);
 
+// The fit as an overlay's measured collective for `tier`, its source naming the log.
+struct MeasuredCollective;
+enum class MeasuredTier;
+MeasuredCollective measuredCollective(const NcclTestsLog& log, const NcclFit& fit, MeasuredTier tier);
+
 } // namespace dtsim
