@@ -24,7 +24,8 @@ sed -e 's/value: 8, weight: 6/value: 1e20, weight: 6/' -e 's/project_weights: \[
 printf -- '- id: x\n  quality: good\n  architecture: {layers: 32, hidden_size: 4096, attention_heads: 32, seq_len: 0}\n  result: {tflops_per_gpu: .inf}\n' > corpus/runs/nan
 # Profiler traces: the hand-written one, the head of a real one, and a real gzip file.
 cp "$here"/tests/profiles/handmade/overlap.json corpus/trace/
-gzip -dc "$here"/tests/profiles/a100-alexnet-forward.json.gz | head -c 20000 > corpus/trace/alexnet-head.json
+# (process substitution: gzip's SIGPIPE when head stops reading is not the script's failure)
+head -c 20000 < <(gzip -dc "$here"/tests/profiles/a100-alexnet-forward.json.gz) > corpus/trace/alexnet-head.json
 cp "$here"/tests/profiles/a100-alexnet-forward.json.gz corpus/trace/
 for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace; do
   corpus=corpus/loader
