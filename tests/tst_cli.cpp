@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <cmath>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -213,6 +215,48 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("path=value"));
         QCOMPARE(cli({ "simulate", preset("gpt3-175b-a100"), "--bogus" }).code, 2);
+    }
+
+    // Issue 23: measure, write an overlay, and a scenario that names it simulates with it
+    // and says so; bad measurements exit 2 naming what is wrong.
+    void calibrateWritesAnOverlayAScenarioUses()
+    {
+        QTemporaryDir dir;
+        const QString overlay = dir.path() + "/measured.yaml";
+        const QString log = QString(DTSIM_SOURCE_DATA_DIR) + "/tests/nccl/all_reduce_perf-8xh100.log";
+        Run r = cli({ "calibrate", "--nccl-tests", log, "-o", overlay });
+        QCOMPARE(r.code, 2); // which tier it measured is the user's to say
+        QVERIFY(r.err.contains("--tier"));
+        r = cli({ "calibrate", "--nccl-tests", log, "--tier", "scale_up", "-o", overlay });
+        QCOMPARE(r.code, 0);
+        const QString scenario = dir.path() + "/run.yaml";
+        QFile::copy(preset("llama2-7b-8xa100"), scenario);
+        r = cli({ "calibrate", scenario, "--measured-step", "33 s", "-o", overlay, "--json" });
+        QCOMPARE(r.code, 0);
+        const double scale = QJsonDocument::fromJson(r.out).object()["compute_scale"].toDouble();
+        QVERIFY(scale > 0.5 && scale < 1);
+        QFile f(scenario);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("calibration: measured.yaml\n");
+        f.close();
+        r = cli({ "simulate", scenario, "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject c = QJsonDocument::fromJson(r.out).object()["calibration"].toObject();
+        QCOMPARE(c["file"].toString(), QString("measured.yaml"));
+        QVERIFY(std::abs(c["compute_scale"].toDouble() / scale - 1) < 1e-5); // written to six digits
+        QCOMPARE(c["collectives"].toArray().size(), 1);
+        // The scenario at its fitted speed takes the measured step.
+        r = cli({ "simulate", scenario });
+        QVERIFY2(r.out.contains("calibrated from measured.yaml"), r.out.constData());
+        // Unreachable, unreadable, not a trace: exit 2 with the reason.
+        r = cli({ "calibrate", scenario, "--measured-step", "1 ms" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--measured-step: no compute speed"));
+        r = cli({ "calibrate", dir.path() + "/nothing.json" });
+        QCOMPARE(r.code, 2);
+        r = cli({ "calibrate", scenario });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("not JSON"), r.err.constData());
     }
 };
 

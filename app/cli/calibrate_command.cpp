@@ -106,7 +106,7 @@ void writeOverlay(const std::string& path, const CalibrationOverlay& o)
 // Refused when no speed in the overlay's range reaches it (the rest of the step, its
 // communication and overheads, is longer than the measurement, or compute would have to
 // run ten times off the model): then the measurement is of another setup.
-double fitComputeScale(Scenario s, const Calibration& c, double measured)
+double fitComputeScale(Scenario s, const Calibration& c, double measured, const std::string& option)
 {
     double lo = kMinComputeScale, hi = kMaxComputeScale;
     for (int i = 0; i < 100; ++i) {
@@ -117,7 +117,7 @@ double fitComputeScale(Scenario s, const Calibration& c, double measured)
     const double scale = std::sqrt(lo * hi);
     if (scale > 0.99 * kMaxComputeScale || scale < 1.01 * kMinComputeScale) {
         s.calibration.computeScale = scale;
-        throw InputError("--measured-step", 0, "", "no compute speed between x" + std::to_string(kMinComputeScale).substr(0, 4) + " and x"
+        throw InputError(option, 0, "", "no compute speed between x" + std::to_string(kMinComputeScale).substr(0, 4) + " and x"
                 + std::to_string(kMaxComputeScale).substr(0, 4) + " of the model's gives " + seconds(measured).toStdString()
                 + " (the nearest gives " + seconds(simulateStep(s, c).stepTime).toStdString()
                 + "): check that the scenario is the run you measured");
@@ -172,12 +172,21 @@ int runMeasuredStep(const QCommandLineParser& p)
 {
     const EngineData d = loadEngineData(p);
     Scenario s = loadScenarioArgument(p, d);
-    const QuantityParse q = parseQuantity(p.value("measured-step").toStdString(), Dimension::Seconds);
-    if (!q.value || *q.value <= 0)
-        throw InputError("--measured-step", 0, "", q.error.empty() ? "must be a positive time, such as 1.23 s" : q.error);
-    const double measured = *q.value;
+    // A step time, or a throughput turned into one (the scenario's tokens a step).
+    double measured = 0;
+    if (p.isSet("measured-step")) {
+        const QuantityParse q = parseQuantity(p.value("measured-step").toStdString(), Dimension::Seconds);
+        if (!q.value || *q.value <= 0)
+            throw InputError("--measured-step", 0, "", q.error.empty() ? "must be a positive time, such as 1.23 s" : q.error);
+        measured = *q.value;
+    } else {
+        const QuantityParse q = parseQuantity(p.value("measured-tokens-per-s").toStdString(), Dimension::Count);
+        if (!q.value || *q.value <= 0)
+            throw InputError("--measured-tokens-per-s", 0, "", q.error.empty() ? "must be a positive throughput of the whole run, such as 1.2M" : q.error);
+        measured = double(s.training.globalBatch) * s.training.seqLen / *q.value;
+    }
     const double before = simulateStep(s, d.calibration).stepTime;
-    const double scale = fitComputeScale(s, d.calibration, measured);
+    const double scale = fitComputeScale(s, d.calibration, measured, p.isSet("measured-step") ? "--measured-step" : "--measured-tokens-per-s");
     Scenario fitted = s;
     fitted.calibration.computeScale = scale;
     const double after = simulateStep(fitted, d.calibration).stepTime;
@@ -216,6 +225,7 @@ int runCalibrate(const QStringList& args)
     p.addOption({ "tier", "With --nccl-tests -o or --scenario: the network tier the log measured (scale_up or scale_out).", "TIER" });
     p.addOption({ "scenario", "With --nccl-tests: compare with what the shipped calibration assumes on this scenario's links.", "FILE" });
     p.addOption({ "measured-step", "Fit the compute speed of scenario INPUT to a step time you measured (such as 1.23 s).", "TIME" });
+    p.addOption({ "measured-tokens-per-s", "The same from the whole run's tokens/s instead of a step time.", "N" });
     p.addOption({ "set", "With --measured-step: override a scenario field (repeatable).", "path=value" });
     p.addOption({ { "o", "output" }, "Write (or add to) a calibration overlay file a scenario can name (calibration: FILE).", "FILE" });
     p.addOption({ "json", "Print JSON." });
@@ -225,7 +235,7 @@ int runCalibrate(const QStringList& args)
     try {
         if (nccl)
             return runNcclTests(p);
-        if (p.isSet("measured-step"))
+        if (p.isSet("measured-step") || p.isSet("measured-tokens-per-s"))
             return runMeasuredStep(p);
         if (p.isSet("output"))
             throw InputError("-o", 0, "", "a profiler trace is summarized, not fitted (yet): use -o with --nccl-tests or --measured-step");
