@@ -293,4 +293,31 @@ PhysicalRange physicalRange(Dimension d)
     return { 0, INFINITY, "" };
 }
 
+DurationsApart formatDurationsApart(const std::vector<double>& seconds)
+{
+    DurationsApart out;
+    if (seconds.empty())
+        return out;
+    const bool days = seconds.front() >= 2 * units::day;
+    const double unit = days ? units::day : units::hour;
+    out.unit = days ? "days" : "hours";
+    auto text = [&](double v, int d) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.*f", d, v / unit);
+        return std::string(b);
+    };
+    auto apart = [&](int d) {
+        for (std::size_t i = 0; i + 1 < seconds.size(); ++i)
+            if (std::abs(seconds[i + 1] - seconds[i]) > 1e-9 * unit && text(seconds[i], d) == text(seconds[i + 1], d))
+                return false;
+        return true;
+    };
+    int decimals = 0;
+    while (decimals < 3 && !apart(decimals))
+        ++decimals;
+    for (double s : seconds)
+        out.values.push_back(text(s, decimals));
+    return out;
+}
+
 } // namespace dtsim

@@ -4,6 +4,7 @@
 // values: bytes, bytes/s, seconds, FLOP, FLOP/s, watts, plain counts.
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace dtsim {
@@ -38,6 +39,14 @@ std::string formatBytes(double bytes);
 std::string formatMemory(double bytes);
 std::string formatSeconds(double seconds);
 std::string formatDuration(double seconds); // long spans: "34.2 days"
+// Durations side by side in one unit (days from two days up, else hours) with the fewest
+// decimals, up to three, that keep apart those that differ: P50, P90 and P99 printed as
+// "105, 105, 105 days" while the trials spanned 104.5 to 105.6 days.
+struct DurationsApart {
+    std::vector<std::string> values; // numbers only
+    std::string unit;                // "days" or "hours"
+};
+DurationsApart formatDurationsApart(const std::vector<double>& seconds);
 std::string formatRate(double bytesPerSecond);
 std::string formatFlops(double flopPerSecond);
 std::string formatCount(double n);

@@ -42,6 +42,37 @@ Scenario withSection(const std::string& presetName, const std::string& section)
 class TestReliability : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 24: the odds of a deadline from the trials, and the deadlines met with 90% and
+    // 99% odds, printed apart (they read "105, 105, 105 days").
+    void deadlineOdds()
+    {
+        MonteCarloResult m;
+        for (int i = 1; i <= 100; ++i)
+            m.times.push_back(i * 1000.0); // 1,000 s to 100,000 s
+        QCOMPARE(deadlineProbability(m, 50'000), 0.5);
+        QCOMPARE(deadlineProbability(m, 50'500), 0.5);
+        QCOMPARE(deadlineProbability(m, 999), 0.0);
+        QCOMPARE(deadlineProbability(m, 1e9), 1.0);
+        QCOMPARE(deadlineAtOdds(m, 0.9), 90'000.0); // 90 of 100 trials finish by it
+        QCOMPARE(deadlineAtOdds(m, 0.99), 99'000.0);
+        QCOMPARE(deadlineAtOdds(m, 1.0), 100'000.0);
+        // Capped trials (lower bounds) never count as met.
+        m.cappedTrials = 10;
+        QCOMPARE(deadlineProbability(m, 50'000), 0.4);
+        QCOMPARE(deadlineProbability(m, 5'000), 0.0);
+        // A real run: the probability steps from 0 to 1 across the trials' span, and the
+        // 90% and 99% deadlines print apart.
+        const Scenario s = loadScenarioFile(test::dataPath("presets/llama3-405b-chaos.yaml"), test::catalog(), {}, test::topologies());
+        const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
+        const MonteCarloResult real = simulateRun(r, s.reliability, 1000, 1);
+        QCOMPARE(deadlineProbability(real, real.times.front() * 0.999), 0.0);
+        QCOMPARE(deadlineProbability(real, real.times.back()), 1.0);
+        const double middle = deadlineProbability(real, real.p50);
+        QVERIFY(middle > 0.4 && middle < 0.6);
+        const DurationsApart d = formatDurationsApart({ real.p50, deadlineAtOdds(real, 0.9), deadlineAtOdds(real, 0.99) });
+        QVERIFY2(d.values[0] != d.values[1] && d.values[1] != d.values[2], qPrintable(QString::fromStdString(d.values[0] + " " + d.values[1] + " " + d.values[2])));
+    }
+
     void youngIntervalWorkedFigures()
     {
         // The seed: 24-hour MTBF, 30 s synchronous writes -> sqrt(2 * 30 * 86400).

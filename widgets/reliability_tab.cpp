@@ -32,22 +32,10 @@ QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
 // 105 days" while the histogram spanned 104.5 to 105.6 days.
 QString ReliabilityTab::percentiles(double p50, double p90, double p99)
 {
-    const bool days = p50 >= 2 * units::day;
-    const double unit = days ? units::day : units::hour;
-    // The fewest decimals (up to 3) that keep apart the percentiles that differ.
-    const double v[3] = { p50 / unit, p90 / unit, p99 / unit };
-    auto apart = [&](int d) {
-        for (int i = 0; i < 2; ++i)
-            if (std::abs(v[i + 1] - v[i]) > 1e-9 && QString::number(v[i], 'f', d) == QString::number(v[i + 1], 'f', d))
-                return false;
-        return true;
-    };
-    int decimals = 0;
-    while (decimals < 3 && !apart(decimals))
-        ++decimals;
+    const DurationsApart d = formatDurationsApart({ p50, p90, p99 });
     return tr("P50 %1, P90 %2, P99 %3 %4")
-        .arg(p50 / unit, 0, 'f', decimals).arg(p90 / unit, 0, 'f', decimals).arg(p99 / unit, 0, 'f', decimals)
-        .arg(days ? tr("days") : tr("hours"));
+        .arg(QString::fromStdString(d.values[0]), QString::fromStdString(d.values[1]), QString::fromStdString(d.values[2]))
+        .arg(d.unit == "days" ? tr("days") : tr("hours"));
 }
 
 ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent)

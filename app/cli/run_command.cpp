@@ -49,8 +49,19 @@ void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloRe
     out << QString("time to train       failure-free %1; expected %2 (+%3%; first order +%4%)\n")
                .arg(days(r.failureFreeTime), days(r.expectedTime))
                .arg(100 * r.overheadFraction, 0, 'f', 2).arg(100 * r.firstOrderOverhead, 0, 'f', 2);
-    out << QString("Monte Carlo         %1 trials, seed %2: mean %3, P50 %4, P90 %5, P99 %6\n")
-               .arg(trials).arg(seed).arg(days(m.mean), days(m.p50), days(m.p90), days(m.p99));
+    const DurationsApart pct = formatDurationsApart({ m.p50, m.p90, m.p99 });
+    out << QString("Monte Carlo         %1 trials, seed %2: mean %3, P50 %4, P90 %5, P99 %6 %7\n")
+               .arg(trials).arg(seed).arg(days(m.mean))
+               .arg(QString::fromStdString(pct.values[0]), QString::fromStdString(pct.values[1]), QString::fromStdString(pct.values[2]),
+                   QString::fromStdString(pct.unit));
+    // The odds of the deadline, to a precision that tells P90 from P99.
+    if (s.training.deadline > 0) {
+        const DurationsApart odds = formatDurationsApart({ deadlineAtOdds(m, 0.9), deadlineAtOdds(m, 0.99) });
+        out << QString("deadline            %1: met in %2% of the trials; met with 90% odds by %3, with 99% by %4 %5\n")
+                   .arg(QString::fromStdString(formatDuration(s.training.deadline)))
+                   .arg(100 * deadlineProbability(m, s.training.deadline), 0, 'f', 1)
+                   .arg(QString::fromStdString(odds.values[0]), QString::fromStdString(odds.values[1]), QString::fromStdString(odds.unit));
+    }
     out << QString("goodput             %1% (%2 failures per run)\n").arg(100 * m.goodput, 0, 'f', 1).arg(m.failuresMean, 0, 'f', 1);
     if (m.cappedTrials > 0)
         out << QString("capped trials       %1 of %2 stopped after 50x the expected failures (their times are lower bounds)\n")
@@ -150,6 +161,12 @@ int runReliability(const QStringList& args)
             { "lost_gpu_hours", lostByCause(m) },
             { "mitigation_gpu_hours", r.mitigationGpuHours },
         };
+        o["deadline_met_90_s"] = deadlineAtOdds(m, 0.9);
+        o["deadline_met_99_s"] = deadlineAtOdds(m, 0.99);
+        if (s.training.deadline > 0) {
+            o["deadline_s"] = s.training.deadline;
+            o["deadline_probability"] = deadlineProbability(m, s.training.deadline);
+        }
         if (chaos)
             o["clean"] = QJsonObject { { "mean_s", clean.mean }, { "p50_s", clean.p50 }, { "p90_s", clean.p90 },
                 { "p99_s", clean.p99 }, { "goodput", clean.goodput }, { "lost_gpu_hours", lostByCause(clean) } };

@@ -423,4 +423,23 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     return out;
 }
 
+double deadlineProbability(const MonteCarloResult& m, double deadline)
+{
+    if (m.times.empty())
+        return 0;
+    // times is sorted; capped trials are among them at their lower bounds, so a deadline
+    // past such a bound would count them as met: take them out of the met ones.
+    const auto met = std::upper_bound(m.times.begin(), m.times.end(), deadline) - m.times.begin();
+    const double unsure = std::min<double>(double(met), double(m.cappedTrials));
+    return std::max(0.0, double(met) - unsure) / double(m.times.size());
+}
+
+double deadlineAtOdds(const MonteCarloResult& m, double odds)
+{
+    if (m.times.empty())
+        return 0;
+    const std::size_t i = std::min(m.times.size() - 1, std::size_t(std::ceil(odds * double(m.times.size()))) - (odds > 0 ? 1 : 0));
+    return m.times[i];
+}
+
 } // namespace dtsim

@@ -119,6 +119,12 @@ struct MonteCarloResult {
     bool firstTrialTruncated = false;  // ... and there were more than could be kept
 };
 
+// The odds of finishing by `deadline` (seconds): the share of trials that did. A capped
+// trial's time is a lower bound, so it counts as missing a deadline it had not reached.
+double deadlineProbability(const MonteCarloResult& m, double deadline);
+// The deadline met in `odds` of the trials (0.9: the P90 time).
+double deadlineAtOdds(const MonteCarloResult& m, double odds);
+
 // Seeded: the same seed gives the same result. Chaos events apply to every trial.
 // Training between failures advances in whole intervals at a time, so the cost is
 // per failure, not per checkpoint.
