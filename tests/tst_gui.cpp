@@ -1213,6 +1213,31 @@ private slots:
         QCOMPARE(QString::fromStdString(formatMemory(80.0 * 1024 * 1024 * 1024)), QString("80 GiB"));
     }
 
+    void deadlineOddsMoveLive()
+    {
+        // Issue 24: a deadline control on the Reliability tab moves the odds of meeting it
+        // over the trials at hand, without another Monte Carlo.
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "llama3-405b-chaos", "reliability"));
+        ReliabilityTab* tab = w.reliabilityTab();
+        QVERIFY(tab->hasResult());
+        const MonteCarloResult& m = tab->outlook().run;
+        const double deadline = w.document()->scenario().training.deadline;
+        QCOMPARE(tab->deadline()->value(), deadline / units::day); // the scenario's, to start with
+        QVERIFY2(tab->deadlineOdds().contains(QString("%1%").arg(100 * deadlineProbability(m, deadline), 0, 'f', 1)), qPrintable(tab->deadlineOdds()));
+        tab->deadline()->setValue(m.p50 / units::day);
+        const QString middle = tab->deadlineOdds();
+        QVERIFY2(middle.contains(QString("%1%").arg(100 * deadlineProbability(m, tab->deadline()->value() * units::day), 0, 'f', 1)), qPrintable(middle));
+        tab->deadline()->setValue(m.times.back() / units::day + 1);
+        QVERIFY2(tab->deadlineOdds().startsWith("<b>100.0%</b>"), qPrintable(tab->deadlineOdds()));
+        QVERIFY(!w.evaluator()->busy()); // no new Monte Carlo for it
+        // Another edit's new outlook keeps the user's deadline.
+        const double mine = tab->deadline()->value();
+        qobject_cast<QSpinBox*>(tab->findChildren<QSpinBox*>().front())->setValue(500); // trials
+        waitIdle(w);
+        QCOMPARE(tab->deadline()->value(), mine);
+    }
+
     void importMeasurements()
     {
         // File > Import measurements: a real profiler trace read on a worker and summarized;

@@ -9,6 +9,9 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -64,6 +67,25 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     controls->addWidget(hint, 1);
     layout->addLayout(controls);
 
+    // The odds of a deadline, live: drag it across the trials' spread and read the share
+    // of runs that finish in time (the Monte Carlo is not rerun).
+    auto* deadlineRow = new QHBoxLayout;
+    deadlineRow->addWidget(new QLabel(tr("Deadline"), this));
+    m_deadline = new QDoubleSpinBox(this);
+    m_deadline->setRange(0.01, 100000);
+    m_deadline->setDecimals(2);
+    m_deadline->setSuffix(tr(" days"));
+    m_deadline->setToolTip(tr("The share of Monte Carlo trials that finish by this time (the scenario's deadline to start with)."));
+    m_deadlineSlider = new QSlider(Qt::Horizontal, this);
+    m_deadlineSlider->setRange(0, 1000);
+    m_deadlineSlider->setToolTip(m_deadline->toolTip());
+    m_odds = new QLabel(this);
+    m_odds->setObjectName("reliability-deadline-odds");
+    deadlineRow->addWidget(m_deadline);
+    deadlineRow->addWidget(m_deadlineSlider, 1);
+    deadlineRow->addWidget(m_odds, 2);
+    layout->addLayout(deadlineRow);
+
     m_summary = new QLabel(this);
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
@@ -91,6 +113,14 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     m_histogram->legend->setBorderPen(QPen(gridColor()));
     putLegendAbovePlots(m_histogram); // inside, it covered the P50 and "expected" lines
 
+    // The slider spans the trials' spread (a little either side); the box holds the value.
+    connect(m_deadlineSlider, &QSlider::valueChanged, this, [this](int v) {
+        if (!m_hasResult)
+            return;
+        const double lo = m_outlook.run.times.front(), hi = m_outlook.run.times.back(), pad = 0.05 * (hi - lo) + 1;
+        m_deadline->setValue((lo - pad + (hi - lo + 2 * pad) * v / 1000.0) / units::day);
+    });
+    connect(m_deadline, &QDoubleSpinBox::valueChanged, this, &ReliabilityTab::showDeadline);
     connect(m_trials, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
     connect(m_seed, &QSpinBox::valueChanged, this, &ReliabilityTab::request);
     connect(m_evaluator, &Evaluator::runOutlookReady, this, &ReliabilityTab::showOutlook);
@@ -122,6 +152,8 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
         m_timeline->clear(tr("No run to show: it would not finish."));
         m_histogram->clearPlottables();
         m_histogram->clearItems();
+        m_deadlineLine = nullptr; // cleared with the items
+        m_odds->clear();
         m_histogram->replot();
         m_summary->setText(tr("<b>This run would not finish.</b> %1<br>Change <b>%2</b>.")
                                .arg(QString::fromStdString(o.problem->reason).toHtmlEscaped(),
@@ -182,6 +214,39 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
 
     m_timeline->setRun(m.firstTrial, m_scenario.reliability.chaos, r.failureFreeTime, r.expectedTime);
     plotHistogram(o);
+    // A new scenario deadline sets the control; the user's own value stands until then
+    // (the Frontier tab's duration works the same way). Without one, the P90.
+    const double scenarioDeadline = m_scenario.training.deadline;
+    if (scenarioDeadline != m_scenarioDeadline) {
+        m_scenarioDeadline = scenarioDeadline;
+        const QSignalBlocker block(m_deadline);
+        m_deadline->setValue((scenarioDeadline > 0 ? scenarioDeadline : deadlineAtOdds(m, 0.9)) / units::day);
+    }
+    showDeadline();
+}
+
+QString ReliabilityTab::deadlineOdds() const { return m_odds->text(); }
+
+void ReliabilityTab::showDeadline()
+{
+    if (!m_hasResult)
+        return;
+    const MonteCarloResult& m = m_outlook.run;
+    const double deadline = m_deadline->value() * units::day;
+    const DurationsApart d = formatDurationsApart({ deadline, deadlineAtOdds(m, 0.9), deadlineAtOdds(m, 0.99) });
+    m_odds->setText(tr("<b>%1%</b> of the trials finish by %2 %3; 90% by %4, 99% by %5 %3")
+                        .arg(100 * deadlineProbability(m, deadline), 0, 'f', 1)
+                        .arg(QString::fromStdString(d.values[0]), QString::fromStdString(d.unit), QString::fromStdString(d.values[1]),
+                            QString::fromStdString(d.values[2])));
+    // The slider follows the box without echoing back.
+    const double lo = m.times.front(), hi = m.times.back(), pad = 0.05 * (hi - lo) + 1;
+    const QSignalBlocker block(m_deadlineSlider);
+    m_deadlineSlider->setValue(int(std::lround(std::clamp((deadline - lo + pad) / (hi - lo + 2 * pad), 0.0, 1.0) * 1000)));
+    if (m_deadlineLine) {
+        m_deadlineLine->point1->setCoords(deadline / units::day, 0);
+        m_deadlineLine->point2->setCoords(deadline / units::day, 1);
+        m_histogram->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void ReliabilityTab::plotHistogram(const RunOutlook& o)
@@ -189,6 +254,7 @@ void ReliabilityTab::plotHistogram(const RunOutlook& o)
     QCustomPlot* plot = m_histogram;
     plot->clearPlottables();
     plot->clearItems();
+    m_deadlineLine = nullptr; // cleared with the items
     const MonteCarloResult& m = o.run;
     double lo = m.times.front(), hi = m.times.back();
     if (o.hasChaos) {
@@ -236,6 +302,9 @@ void ReliabilityTab::plotHistogram(const RunOutlook& o)
     line(m.p50, tr("P50"), fg, Qt::DashLine, 0.9);
     line(m.p90, tr("P90"), fg, Qt::DashLine, 0.75);
     line(m.p99, tr("P99"), fg, Qt::DashLine, 0.6);
+    // The deadline of the control above, moved with it.
+    m_deadlineLine = new QCPItemStraightLine(plot);
+    m_deadlineLine->setPen(QPen(errorColor(), 2, Qt::DotLine));
     const double margin = std::max(60.0, 0.04 * (hi - lo));
     plot->xAxis->setRange((lo - margin) / kDay, (hi + 3 * margin) / kDay);
     plot->yAxis->setRange(0, top * 1.15);

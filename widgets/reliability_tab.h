@@ -11,8 +11,11 @@
 
 #include <QWidget>
 
+class QCPItemStraightLine;
 class QCustomPlot;
+class QDoubleSpinBox;
 class QLabel;
+class QSlider;
 class QSpinBox;
 
 namespace dtsim::gui {
@@ -36,11 +39,15 @@ public:
     QCustomPlot* histogram() const { return m_histogram; }
     bool hasResult() const { return m_hasResult; }
     const RunOutlook& outlook() const { return m_outlook; } // the last one shown
+    // The deadline control: days, and the share of trials that finish by it.
+    QDoubleSpinBox* deadline() const { return m_deadline; }
+    QString deadlineOdds() const; // "73.2% of the trials finish by 40 days"
 
 private:
     void request();
     void showOutlook(const RunOutlook& o);
     void plotHistogram(const RunOutlook& o);
+    void showDeadline(); // the odds and the histogram's deadline line, from the trials at hand
 
     Evaluator* m_evaluator;
     FailureRates m_rates;
@@ -50,6 +57,11 @@ private:
     RunOutlook m_outlook;
     QSpinBox* m_trials = nullptr;
     QSpinBox* m_seed = nullptr;
+    QDoubleSpinBox* m_deadline = nullptr;
+    QSlider* m_deadlineSlider = nullptr;
+    QLabel* m_odds = nullptr;
+    QCPItemStraightLine* m_deadlineLine = nullptr;
+    double m_scenarioDeadline = -1; // the scenario's, last applied to the control
     QLabel* m_summary = nullptr;
     RunTimelineView* m_timeline = nullptr;
     QCustomPlot* m_histogram = nullptr;
