@@ -36,6 +36,11 @@ struct ReliabilitySpec {
     double degradedLinkFraction = 1;   // one link at this share of its bandwidth
     LinkLevel degradedLinkLevel = LinkLevel::ScaleOut;
     std::vector<ChaosEvent> chaos;
+    // The run's own failure rates and recovery phases, over resources/reliability's:
+    // mean time between failures of one unit (a GPU, a host, a GPU's NIC, its switch or
+    // cable path per level, its software stack) and the phases of a restart. 0: shipped.
+    double mtbfGpu = 0, mtbfHost = 0, mtbfNic = 0, mtbfSwitchOrCable = 0, mtbfSoftware = 0;
+    double drain = 0, provision = 0, reinit = 0;
 
     bool operator==(const ReliabilitySpec&) const = default;
 };

@@ -3,6 +3,7 @@
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/step.h"
+#include "simcore/loader/scenario_override.h"
 #include "test_data.h"
 
 #include <QtTest>
@@ -71,6 +72,34 @@ private slots:
         QVERIFY(middle > 0.4 && middle < 0.6);
         const DurationsApart d = formatDurationsApart({ real.p50, deadlineAtOdds(real, 0.9), deadlineAtOdds(real, 0.99) });
         QVERIFY2(d.values[0] != d.values[1] && d.values[1] != d.values[2], qPrintable(QString::fromStdString(d.values[0] + " " + d.values[1] + " " + d.values[2])));
+    }
+
+    // Issue 24: the run's own failure rates and recovery phases are scenario fields over
+    // the shipped ones (units, ranges, file/line/field errors, --set).
+    void scenarioRatesOverTheShippedOnes()
+    {
+        const std::string path = test::dataPath("presets/llama3-405b-h100.yaml");
+        const Scenario base = loadScenarioFile(path, test::catalog(), {}, test::topologies());
+        const ReliabilityReport shipped = analyzeReliability(base, test::calibration(), test::failureRates());
+        const double gpuMtbf = test::failureRates().mtbf[int(FailureCause::Gpu)];
+        const std::vector<Override> own { parseOverride("reliability.mtbf.gpu=" + std::to_string(2 * gpuMtbf / 3600) + " h"),
+            parseOverride("reliability.recovery.reinit=10 min"), parseOverride("reliability.recovery.drain=30 s") };
+        const Scenario s = loadScenarioFile(path, test::catalog(), own, test::topologies());
+        const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
+        const int gpu = int(FailureCause::Gpu), host = int(FailureCause::Host);
+        QVERIFY(std::abs(r.failuresPerDayByCause[gpu] / shipped.failuresPerDayByCause[gpu] - 0.5) < 1e-9);
+        QCOMPARE(r.failuresPerDayByCause[host], shipped.failuresPerDayByCause[host]);
+        QCOMPARE(r.reinit, 600.0);
+        QCOMPARE(r.drain, 30.0);
+        QCOMPARE(r.provision, shipped.provision);
+        QVERIFY(r.clusterMtbf > shipped.clusterMtbf);
+        // A bad value names the field.
+        try {
+            loadScenarioFile(path, test::catalog(), { parseOverride("reliability.mtbf.host=-1 h") }, test::topologies());
+            QFAIL("accepted a negative MTBF");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("reliability.mtbf.host"), e.what());
+        }
     }
 
     void youngIntervalWorkedFigures()

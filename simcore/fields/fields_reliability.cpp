@@ -65,6 +65,37 @@ void addReliabilityFields(std::vector<FieldDef>& f)
             .panel("Reliability", "Backup workers", 0, 1, SliderScale::Linear,
                 "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs."));
 
+    // --- reliability.mtbf and reliability.recovery: the run's own rates ---------------
+    // Each unit's mean time between failures (resources/reliability/reliability.yaml holds
+    // the shipped ones, from Meta's Llama 3 census) and the restart's phases.
+    const struct {
+        const char* key;
+        double ReliabilitySpec::*member;
+        const char* shipped;
+        const char* label;
+        const char* help;
+    } own[] = {
+        { "reliability.mtbf.gpu", &ReliabilitySpec::mtbfGpu, "Llama 3's census", "GPU MTBF (0 = shipped)", "mean time between failures of one GPU" },
+        { "reliability.mtbf.host", &ReliabilitySpec::mtbfHost, "Llama 3's census", "Host MTBF (0 = shipped)", "of one host (CPU, memory, power, disk)" },
+        { "reliability.mtbf.nic", &ReliabilitySpec::mtbfNic, "Llama 3's census", "NIC MTBF (0 = shipped)", "of one GPU's NIC" },
+        { "reliability.mtbf.switch_or_cable", &ReliabilitySpec::mtbfSwitchOrCable, "Llama 3's census", "Switch/cable MTBF (0 = shipped)",
+            "of one GPU's path through one switch level" },
+        { "reliability.mtbf.software", &ReliabilitySpec::mtbfSoftware, "Llama 3's census", "Software MTBF (0 = shipped)",
+            "of one GPU's software stack (driver, framework, collective hangs)" },
+        { "reliability.recovery.drain", &ReliabilitySpec::drain, "60 s", "Drain (0 = shipped)", "detect the failure and stop the job" },
+        { "reliability.recovery.provision", &ReliabilitySpec::provision, "5 min with spares, 1 h without", "Provision (0 = shipped)",
+            "replace the failed node" },
+        { "reliability.recovery.reinit", &ReliabilitySpec::reinit, "2 min", "Re-initialize (0 = shipped)", "restart the job: processes, NCCL, data loaders" },
+    };
+    for (const auto& o : own) {
+        const bool mtbf = std::string_view(o.key).starts_with("reliability.mtbf.");
+        f.push_back(shippedUnlessSet(o.key, Dimension::Seconds, "s", o.member, o.shipped, o.help)
+                .typeText("time")
+                .panel("Reliability", o.label, 0, mtbf ? 1e7 : 1e4, SliderScale::Linear, std::string(o.help) + ". 0 keeps the shipped value ("
+                        + o.shipped + ").")
+                .shown(mtbf ? "h" : "s", mtbf ? 3600 : 1));
+    }
+
     // --- reliability.degraded_link ---------------------------------------------------
     f.push_back(choice("reliability.degraded_link.level", { { "scale_out", int(LinkLevel::ScaleOut) }, { "scale_up", int(LinkLevel::ScaleUp) } })
             .byDefault("`scale_out`").help("which fabric the slow link is on")

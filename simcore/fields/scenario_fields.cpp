@@ -116,6 +116,13 @@ const std::vector<SectionDef>& scenarioSections()
         rel->written = [](const Scenario& sc) { return !(sc.reliability == ReliabilitySpec {}); };
         rel->docIntro = "All optional; docs/reliability.md explains the model. Defaults come from\n"
                         "`resources/reliability/reliability.yaml`.";
+        SectionDef* mtbf = add("reliability.mtbf", SectionKind::Map, false, "shipped", "the run's own failure rates");
+        mtbf->written = [](const Scenario& sc) {
+            const ReliabilitySpec& r = sc.reliability;
+            return r.mtbfGpu > 0 || r.mtbfHost > 0 || r.mtbfNic > 0 || r.mtbfSwitchOrCable > 0 || r.mtbfSoftware > 0;
+        };
+        SectionDef* recovery = add("reliability.recovery", SectionKind::Map, false, "shipped", "the restart's phases");
+        recovery->written = [](const Scenario& sc) { return sc.reliability.drain > 0 || sc.reliability.provision > 0 || sc.reliability.reinit > 0; };
         SectionDef* link = add("reliability.degraded_link", SectionKind::Group, false, "healthy", "one link at a share of its bandwidth");
         link->written = [](const Scenario& sc) { return sc.reliability.degradedLinkFraction < 1; };
         SectionDef* chaos = add("reliability.chaos", SectionKind::List, false, "none", "injected events");

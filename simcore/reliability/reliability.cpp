@@ -90,9 +90,27 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     return analyzeReliability(s, c, rates, simulate(s, c));
 }
 
-ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates, const Report& base)
+FailureRates scenarioRates(const FailureRates& shipped, const ReliabilitySpec& spec)
+{
+    FailureRates r = shipped;
+    const double own[] = { spec.mtbfGpu, spec.mtbfHost, spec.mtbfNic, spec.mtbfSwitchOrCable, spec.mtbfSoftware };
+    static_assert(std::size(own) == std::size_t(FailureCause::Preemption)); // preemption comes from spot pricing
+    for (int i = 0; i < int(FailureCause::Preemption); ++i)
+        if (own[i] > 0)
+            r.mtbf[std::size_t(i)] = own[i];
+    if (spec.drain > 0)
+        r.drain = spec.drain;
+    if (spec.provision > 0) // whichever applies: a hot spare's swap, or the wait for one
+        r.provisionSpare = r.provisionWait = spec.provision;
+    if (spec.reinit > 0)
+        r.reinit = spec.reinit;
+    return r;
+}
+
+ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& shipped, const Report& base)
 {
     const ReliabilitySpec& spec = s.reliability;
+    const FailureRates rates = scenarioRates(shipped, spec);
     ReliabilityReport r;
     const double gpus = double(s.cluster.gpus);
     const double nodes = std::ceil(gpus / std::max(1, s.cluster.gpusPerNode));

@@ -33,6 +33,10 @@ struct FailureRates {
     double writeBandwidthPerGpu = 0.427e9, readBandwidthPerGpu = 0.427e9, stagingBandwidthPerGpu = 25e9;
 };
 
+// The shipped rates with the scenario's own (reliability.mtbf.*, reliability.recovery.*)
+// in their place where it sets them.
+FailureRates scenarioRates(const FailureRates& shipped, const ReliabilitySpec& spec);
+
 struct ReliabilityReport {
     double clusterMtbf = 0; // seconds
     std::array<double, kComponentCount> failuresPerDayByCause {};
