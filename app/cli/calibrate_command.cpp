@@ -8,6 +8,7 @@
 #include "simcore/loader/read_file.h"
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/step.h"
+#include "simcore/measure/compute_fit.h"
 #include "simcore/measure/measurement_text.h"
 #include "simcore/measure/nccl_default.h"
 #include "simcore/measure/nccl_tests.h"
@@ -101,30 +102,6 @@ void writeOverlay(const std::string& path, const CalibrationOverlay& o)
     std::fprintf(stderr, "wrote %s; a scenario uses it with  calibration: %s\n", path.c_str(), path.c_str());
 }
 
-// The compute speed factor that makes the scenario's predicted step take `measured`:
-// the step time falls as compute speeds up, so a bisection on a log scale finds it.
-// Refused when no speed in the overlay's range reaches it (the rest of the step, its
-// communication and overheads, is longer than the measurement, or compute would have to
-// run ten times off the model): then the measurement is of another setup.
-double fitComputeScale(Scenario s, const Calibration& c, double measured, const std::string& option)
-{
-    double lo = kMinComputeScale, hi = kMaxComputeScale;
-    for (int i = 0; i < 100; ++i) {
-        const double mid = std::sqrt(lo * hi);
-        s.calibration.computeScale = mid;
-        (simulateStep(s, c).stepTime > measured ? lo : hi) = mid;
-    }
-    const double scale = std::sqrt(lo * hi);
-    if (scale > 0.99 * kMaxComputeScale || scale < 1.01 * kMinComputeScale) {
-        s.calibration.computeScale = scale;
-        throw InputError(option, 0, "", "no compute speed between x" + std::to_string(kMinComputeScale).substr(0, 4) + " and x"
-                + std::to_string(kMaxComputeScale).substr(0, 4) + " of the model's gives " + seconds(measured).toStdString()
-                + " (the nearest gives " + seconds(simulateStep(s, c).stepTime).toStdString()
-                + "): check that the scenario is the run you measured");
-    }
-    return scale;
-}
-
 int runNcclTests(const QCommandLineParser& p)
 {
     const std::string path = p.value("nccl-tests").toStdString();
@@ -183,13 +160,16 @@ int runMeasuredStep(const QCommandLineParser& p)
         const QuantityParse q = parseQuantity(p.value("measured-tokens-per-s").toStdString(), Dimension::Count);
         if (!q.value || *q.value <= 0)
             throw InputError("--measured-tokens-per-s", 0, "", q.error.empty() ? "must be a positive throughput of the whole run, such as 1.2M" : q.error);
-        measured = double(s.training.globalBatch) * s.training.seqLen / *q.value;
+        measured = stepFromThroughput(s, d.calibration, *q.value);
     }
     const double before = simulateStep(s, d.calibration).stepTime;
-    const double scale = fitComputeScale(s, d.calibration, measured, p.isSet("measured-step") ? "--measured-step" : "--measured-tokens-per-s");
-    Scenario fitted = s;
-    fitted.calibration.computeScale = scale;
-    const double after = simulateStep(fitted, d.calibration).stepTime;
+    const ComputeFit fit = fitComputeScale(s, d.calibration, measured);
+    if (!fit.reached)
+        throw InputError(p.isSet("measured-step") ? "--measured-step" : "--measured-tokens-per-s", 0, "",
+            QString("no compute speed between x%1 and x%2 of the model's gives %3 (the nearest gives %4): check that the scenario is "
+                    "the run you measured").arg(kMinComputeScale, 0, 'f', 1).arg(kMaxComputeScale, 0, 'f', 1)
+                .arg(seconds(measured), seconds(fit.fittedStep)).toStdString());
+    const double scale = fit.scale, after = fit.fittedStep;
     const double base = s.calibration.computeScale; // an overlay the scenario already names
     if (p.isSet("json")) {
         printJson(QJsonDocument(QJsonObject { { "scenario", QString::fromStdString(s.name) }, { "measured_step_s", measured },

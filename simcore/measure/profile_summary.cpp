@@ -118,11 +118,13 @@ ProfileSummary summarizeProfile(const KinetoTrace& t)
     for (const GpuActivity* a : mine) {
         const auto launch = t.launchTime.find(a->correlation);
         const double at = launch != t.launchTime.end() ? launch->second : a->start;
-        for (std::size_t i = 0; i < steps.size(); ++i)
-            if (at >= steps[i].start && at < steps[i].start + steps[i].duration) {
+        // The last step starting at or before it (steps do not overlap), if it is inside.
+        const auto after = std::upper_bound(steps.begin(), steps.end(), at, [](double x, const ProfilerStep& st) { return x < st.start; });
+        if (after != steps.begin()) {
+            const std::size_t i = std::size_t(after - steps.begin()) - 1;
+            if (at < steps[i].start + steps[i].duration)
                 byStep[i].push_back(a);
-                break;
-            }
+        }
     }
     for (std::size_t i = 0; i < steps.size(); ++i) {
         StepFigures f;

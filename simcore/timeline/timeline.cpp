@@ -48,7 +48,6 @@ std::vector<Task> stageOrder(Schedule schedule, int stage, int p, int m, int v)
     return order;
 }
 
-
 bool startsBefore(const TraceEvent& a, const TraceEvent& b) { return a.start != b.start ? a.start < b.start : a.seq < b.seq; }
 
 // One stage's events by (start, seq). A stage emits them nearly in order (it runs one
@@ -152,8 +151,9 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
     long long seq = 0;
     // One rank per stage, each stage's events apart; merged and replicated at the end.
     std::vector<std::vector<TraceEvent>> stageEvents(static_cast<std::size_t>(p));
+    const double perStage = std::min(1e7, estimateTimelineEvents(s, rep, o) / t.ranksPerStage / p);
     for (auto& st : stageEvents)
-        st.reserve(std::size_t(std::min(1e7, estimateTimelineEvents(s, rep, o) / t.ranksPerStage / p)));
+        st.reserve(std::size_t(perStage));
 
     const StepBreakdown& bd = rep.breakdown;
     const double dpExposed = bd.exposedComm[int(CommGroup::DP)];

@@ -1,5 +1,6 @@
 #include "extrapolation.h"
 
+#include "../measure/compute_fit.h"
 #include "../step.h"
 #include "reported_throughput.h"
 #include "run_to_scenario.h"
@@ -21,22 +22,6 @@ struct Prepared {
 double predicted(const Scenario& s, const Calibration& c)
 {
     return simulateStep(s, c).tokensPerSecond / s.plan.gpus();
-}
-
-// The compute speed at which the run predicts what it reported (throughput rises with
-// it), or none when no speed in the overlay's range does.
-std::optional<double> fitScale(Scenario s, const Calibration& c, double reported)
-{
-    double lo = kMinComputeScale, hi = kMaxComputeScale;
-    for (int i = 0; i < 80; ++i) {
-        const double mid = std::sqrt(lo * hi);
-        s.calibration.computeScale = mid;
-        (predicted(s, c) < reported ? lo : hi) = mid;
-    }
-    const double scale = std::sqrt(lo * hi);
-    if (scale > 0.99 * kMaxComputeScale || scale < 1.01 * kMinComputeScale)
-        return std::nullopt;
-    return scale;
 }
 
 std::string groupKey(const RunRecord& r)
@@ -70,8 +55,10 @@ ExtrapolationResult extrapolationCheck(const std::vector<RunRecord>& runs, const
         if (*members.front().run->numGpus == *members.back().run->numGpus)
             continue; // one GPU count: nothing to extrapolate to
         const Prepared& small = members.front();
-        const std::optional<double> scale = fitScale(small.scenario, calibration, small.reported);
-        if (!scale) {
+        // Its reported tokens/s per GPU, as the step it means.
+        const double measuredStep = stepFromThroughput(small.scenario, calibration, small.reported * small.scenario.plan.gpus());
+        const ComputeFit fit = fitComputeScale(small.scenario, calibration, measuredStep);
+        if (!fit.reached) {
             out.notFitted.push_back(key);
             continue;
         }
@@ -79,12 +66,12 @@ ExtrapolationResult extrapolationCheck(const std::vector<RunRecord>& runs, const
         g.key = key;
         g.fittedOn = small.run->id;
         g.fittedGpus = *small.run->numGpus;
-        g.computeScale = *scale;
+        g.computeScale = fit.scale;
         for (const Prepared& m : members) {
             if (*m.run->numGpus == g.fittedGpus)
                 continue; // same size as the fit: not an extrapolation
             Scenario calibrated = m.scenario;
-            calibrated.calibration.computeScale = *scale;
+            calibrated.calibration.computeScale = fit.scale;
             ExtrapolatedRun e;
             e.id = m.run->id;
             e.gpus = *m.run->numGpus;

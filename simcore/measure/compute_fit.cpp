@@ -1,0 +1,34 @@
+#include "compute_fit.h"
+
+#include "../step.h"
+
+#include <cmath>
+
+namespace dtsim {
+
+ComputeFit fitComputeScale(Scenario s, const Calibration& c, double measuredStepSeconds)
+{
+    double lo = kMinComputeScale, hi = kMaxComputeScale;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        s.calibration.computeScale = mid;
+        (simulateStep(s, c).stepTime > measuredStepSeconds ? lo : hi) = mid;
+    }
+    ComputeFit f;
+    f.scale = std::sqrt(lo * hi);
+    // At either end of the range the measurement was not reached: compute alone cannot
+    // explain it (the rest of the step is longer, or the speed would be ten times off).
+    f.reached = f.scale <= 0.99 * kMaxComputeScale && f.scale >= 1.01 * kMinComputeScale;
+    s.calibration.computeScale = f.scale;
+    f.fittedStep = simulateStep(s, c).stepTime;
+    return f;
+}
+
+double stepFromThroughput(const Scenario& s, const Calibration& c, double tokensPerSecond)
+{
+    // Tokens a step as the engine counts them (the same at any speed).
+    const StepReport rep = simulateStep(s, c);
+    return rep.tokensPerSecond * rep.stepTime / tokensPerSecond;
+}
+
+} // namespace dtsim
