@@ -145,6 +145,9 @@ private slots:
         QTest::newRow("kernel without dur") << "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 5}]}"
                                             << "traceEvents[0].dur: is missing";
         QTest::newRow("trailing text") << "{\"traceEvents\": []} x" << "text after the end";
+        // Found by the fuzzer: a device index of 4e10 was cast to int (undefined).
+        QTest::newRow("device out of range") << "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1, \"dur\": 1, \"args\": {\"device\": 4.2e10}}]}"
+                                             << "traceEvents[0].args.device: must be a whole number";
         QTest::newRow("bad escape") << "{\"traceEvents\": [{\"name\": \"a\\q\"}]}" << "unknown escape";
     }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace dtsim {
 
@@ -94,6 +95,17 @@ std::string collectiveType(const std::string& kernelName, const std::string& col
 
 namespace {
 
+// A number that must be a whole one in [lo, hi] (a device index, a rank, a stream id):
+// out of range it is refused, not cast (a cast of 4e10 to int is undefined).
+long long whole(const JsonReader& r, double v, const std::string& field, double lo, double hi)
+{
+    if (!(v >= lo && v <= hi) || v != std::floor(v))
+        r.fail(field, "must be a whole number from " + std::to_string((long long)lo) + " to " + std::to_string((long long)hi));
+    return static_cast<long long>(v);
+}
+
+constexpr double kMaxId = 9e15; // ids above 2^53 are not exact in the JSON double anyway
+
 void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
 {
     for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
@@ -105,11 +117,11 @@ void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
             return r.number();
         };
         if (key == "device")
-            e.device = int(number());
+            e.device = int(whole(r, number(), field + ".args.device", 0, 1 << 20));
         else if (key == "stream")
-            e.stream = (long long)number();
+            e.stream = whole(r, number(), field + ".args.stream", -kMaxId, kMaxId);
         else if (key == "correlation")
-            e.correlation = (long long)number();
+            e.correlation = whole(r, number(), field + ".args.correlation", -kMaxId, kMaxId);
         else if (key == "Collective name" && v == JsonReader::Token::String)
             e.collectiveName = r.text();
         else if (key == "dtype" && v == JsonReader::Token::String)
@@ -159,9 +171,9 @@ void readDeviceProperties(JsonReader& r, KinetoTrace& out)
             else if (key == "totalGlobalMem" && v == JsonReader::Token::Number)
                 out.deviceMemoryBytes = r.number();
             else if (key == "computeMajor" && v == JsonReader::Token::Number)
-                out.computeMajor = int(r.number());
+                out.computeMajor = int(whole(r, r.number(), "deviceProperties[0].computeMajor", 0, 1000));
             else if (key == "computeMinor" && v == JsonReader::Token::Number)
-                out.computeMinor = int(r.number());
+                out.computeMinor = int(whole(r, r.number(), "deviceProperties[0].computeMinor", 0, 1000));
             else
                 r.skip(v);
         }
@@ -174,9 +186,9 @@ void readDistributedInfo(JsonReader& r, KinetoTrace& out)
         const std::string key = r.text();
         const JsonReader::Token v = r.next();
         if (key == "rank" && v == JsonReader::Token::Number)
-            out.rank = int(r.number());
+            out.rank = int(whole(r, r.number(), "distributedInfo.rank", -1, 1 << 30));
         else if (key == "world_size" && v == JsonReader::Token::Number)
-            out.worldSize = int(r.number());
+            out.worldSize = int(whole(r, r.number(), "distributedInfo.world_size", 0, 1 << 30));
         else if (key == "backend" && v == JsonReader::Token::String)
             out.backend = r.text();
         else
