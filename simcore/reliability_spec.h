@@ -15,6 +15,9 @@ struct ChaosEvent {
     double atSeconds = 0; // of wall-clock time since the run started
     double slowdown = 0;  // straggler: fractional step slowdown from then on
     std::string target;   // what it hits, for labels ("switch leaf-7", "gpu 1042")
+    // A failure's blast radius: one node, or every GPU below a rack (leaf) or pod switch.
+    enum class Scope { Node, Rack, Pod };
+    Scope scope = Scope::Node;
 
     bool operator==(const ChaosEvent&) const = default;
 };
@@ -22,6 +25,17 @@ struct ChaosEvent {
 const char* chaosKindName(ChaosEvent::Kind k);
 
 enum class LinkLevel { ScaleUp, ScaleOut };
+
+// How a run gets back its state after a failure (docs/reliability.md):
+// - Storage: periodic checkpoints to remote storage, synchronous or asynchronous;
+// - InMemory: Gemini (Wang et al., SOSP 2023): frequent copies in peer hosts' CPU
+//   memory, with storage checkpoints as the backstop when every copy is lost;
+// - JustInTime: Gupta et al. (EuroSys 2024): the healthy ranks write the state when a
+//   failure is detected; storage checkpoints as the backstop.
+enum class RecoveryStrategy { Storage, InMemory, JustInTime };
+// Where an in-memory checkpoint's peer copies live: the smallest failure domain that
+// holds them all, so a failure of that domain loses them.
+enum class CopyPlacement { SameRack, OtherRack, OtherPod };
 
 struct ReliabilitySpec {
     // Storage, aggregate over the job; 0 means the per-GPU default times the GPUs.
@@ -41,6 +55,14 @@ struct ReliabilitySpec {
     // cable path per level, its software stack) and the phases of a restart. 0: shipped.
     double mtbfGpu = 0, mtbfHost = 0, mtbfNic = 0, mtbfSwitchOrCable = 0, mtbfSoftware = 0;
     double drain = 0, provision = 0, reinit = 0;
+    // Correlated failures (per rack or leaf switch, per pod) and spot preemption (per
+    // node): 0 keeps the shipped rate (preemption: the cost model's spot rate).
+    double mtbfRack = 0, mtbfPod = 0, mtbfPreemption = 0;
+    double detect = 0;         // seconds from the fault to the job knowing; 0: shipped
+    double spareFraction = 0;  // hot-spare nodes per node of the job; 0: shipped
+    RecoveryStrategy strategy = RecoveryStrategy::Storage;
+    int inMemoryCopies = 1;    // peer hosts holding each host's in-memory checkpoint
+    CopyPlacement copyPlacement = CopyPlacement::SameRack;
 
     bool operator==(const ReliabilitySpec&) const = default;
 };

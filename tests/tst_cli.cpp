@@ -133,7 +133,7 @@ private slots:
         const Run bench = cli({ "bench", "--json" });
         QCOMPARE(bench.code, 0);
         const QJsonObject bo = QJsonDocument::fromJson(bench.out).object();
-        for (const char* key : { "plans_per_s", "search_ms", "frontier_ms", "trace_ms", "montecarlo_ms", "cluster_ms" })
+        for (const char* key : { "plans_per_s", "search_ms", "frontier_ms", "trace_ms", "montecarlo_10k_ms", "montecarlo_in_memory_10k_ms", "cluster_ms" })
             QVERIFY2(bo[key].toDouble() > 0, key);
 
         QCOMPARE(cli({ "frontier", "--gpu", "nope", "--months", "3" }).code, 2);

@@ -162,6 +162,7 @@ private slots:
         r.overheadFraction = runOverhead(r.clusterMtbf, r.checkpointWrite, r.recovery, r.interval).exact;
         r.expectedTime = r.failureFreeTime * (1 + r.overheadFraction);
         r.expectedFailures = r.expectedTime / (r.clusterMtbf + r.recovery);
+        r.plan = storagePlan(r);
         const MonteCarloResult m = simulateRun(r, {}, 200, 3);
         QCOMPARE(int(m.times.size()), 200);
         QCOMPARE(m.cappedTrials, 0); // the tail of a real run is far inside the cap
@@ -187,6 +188,7 @@ private slots:
         r.failureFreeTime = 1e9; // 1e8 intervals and no failure
         r.gpus = 8;
         r.expectedTime = r.failureFreeTime * (1 + runOverhead(r.clusterMtbf, 1, 100, 10).exact);
+        r.plan = storagePlan(r);
         const MonteCarloResult m = simulateRun(r, {}, 1, 1, true);
         QVERIFY2(m.firstTrial.size() <= 4002, qPrintable(QString::number(m.firstTrial.size())));
         QVERIFY(!m.firstTrial.empty());

@@ -29,6 +29,7 @@ ReliabilityReport handMade(double mtbf, double checkpoint, double recovery, doub
     r.gpus = 1000;
     const RunOverhead o = runOverhead(mtbf, checkpoint, recovery, interval);
     r.expectedTime = r.failureFreeTime * (1 + o.exact);
+    r.plan = storagePlan(r);
     return r;
 }
 
@@ -162,8 +163,8 @@ private slots:
         QVERIFY2(std::abs(m.mean / r.expectedTime - 1) < 0.02,
             qPrintable(QString("MC %1 days, analytical %2 days").arg(m.mean / kDay).arg(r.expectedTime / kDay)));
         QVERIFY(m.p50 <= m.p90 && m.p90 <= m.p99);
-        // Failures strike only while training, not during recovery.
-        QVERIFY(std::abs(m.failuresMean / (r.expectedTime / (mtbf + recovery)) - 1) < 0.05);
+        // Failures strike all the time, during recovery too (and restart it).
+        QVERIFY(std::abs(m.failuresMean / (r.expectedTime / mtbf) - 1) < 0.05);
         QVERIFY(std::abs(m.goodput - r.failureFreeTime / m.mean) < 1e-12);
     }
 
@@ -304,6 +305,167 @@ private slots:
         const double slowed = simulateRun(r, straggler, 1, 1).mean;
         const double remaining = 10 * kDay - (5 * kDay) * tau / (tau + C); // work left at day 5, roughly
         QVERIFY(std::abs((slowed - clean) / (0.2 * remaining) - 1) < 0.02);
+    }
+
+    // Issue 24: two levels by hand. Segments of 600 s each followed by a 1 s in-memory
+    // copy; every sixth also by a 10 s storage checkpoint. A node failure rolls back to
+    // the segment's start; a rack failure (the copies' own rack) to storage.
+    void twoLevelRollBacksByHand()
+    {
+        ReliabilityReport r = handMade(INFINITY, 10, 900, 3600, 10);
+        RecoveryPlan& p = r.plan;
+        p.strategy = RecoveryStrategy::InMemory;
+        p.fastInterval = 600;
+        p.fastStall = 1;
+        p.segmentsPerStorage = 6;
+        p.storageStall = 10;
+        p.covered.fill(true);
+        p.covered[int(FailureCause::Rack)] = false;
+        p.recoveryCovered.fill(300);
+        p.recoveryUncovered.fill(900);
+        // 1,440 segments: 1,439 copies and 239 storage checkpoints (none after the last).
+        const double clean = 10 * kDay + 1439 * 1 + 239 * 10;
+        QCOMPARE(simulateRun(r, {}, 1, 1).mean, clean);
+        const double block = 6 * 601 + 10;
+        const double at = 10 * block + 3 * 601 + 200;
+        ReliabilitySpec node;
+        node.chaos.push_back({ ChaosEvent::Kind::Failure, at, 0, "host 7" });
+        QCOMPARE(simulateRun(r, node, 1, 1).mean, clean + 200 + 300);
+        ReliabilitySpec rack = node;
+        rack.chaos[0].scope = ChaosEvent::Scope::Rack;
+        QCOMPARE(simulateRun(r, rack, 1, 1).mean, clean + 3 * 601 + 200 + 900);
+        // A corrupt storage checkpoint matters only to a failure that needs storage.
+        ReliabilitySpec corruptRack = rack, corruptNode = node;
+        corruptRack.chaos.push_back({ ChaosEvent::Kind::CorruptCheckpoint, 9.5 * block, 0, "" });
+        corruptNode.chaos.push_back(corruptRack.chaos.back());
+        QCOMPARE(simulateRun(r, corruptRack, 1, 1).mean, clean + 3 * 601 + 200 + 900 + 6 * 601 + 10);
+        QCOMPARE(simulateRun(r, corruptNode, 1, 1).mean, clean + 200 + 300);
+    }
+
+    // Issue 24: on the chaos drill, Gemini's in-memory copies cut the work lost to
+    // failures and checkpoints against synchronous storage checkpoints.
+    void inMemoryCheckpointsCutTheLostWork()
+    {
+        Scenario s = test::preset("llama3-405b-chaos");
+        const ReliabilityReport storage = analyzeReliability(s, test::calibration(), test::failureRates());
+        s.reliability.strategy = RecoveryStrategy::InMemory;
+        const ReliabilityReport memory = analyzeReliability(s, test::calibration(), test::failureRates());
+        QCOMPARE(memory.plan.strategy, RecoveryStrategy::InMemory);
+        QVERIFY(memory.plan.unavailable.empty());
+        QCOMPARE(memory.plan.fastStall, 0.0); // the copy fits the network's idle time
+        QVERIFY(memory.expectedTime < storage.expectedTime);
+        const MonteCarloResult a = simulateRun(storage, s.reliability, 300, 5);
+        const MonteCarloResult b = simulateRun(memory, s.reliability, 300, 5);
+        auto wasted = [](const MonteCarloResult& m) {
+            double h = m.checkpointGpuHours;
+            for (double x : m.lostGpuHoursByCause)
+                h += x;
+            return h;
+        };
+        QVERIFY2(wasted(b) < 0.75 * wasted(a), qPrintable(QString("%1 vs %2 GPU-hours").arg(wasted(b)).arg(wasted(a))));
+        QVERIFY(b.checkpointGpuHours < 0.1 * a.checkpointGpuHours);
+        QVERIFY(b.mean < a.mean);
+        // The breakdown holds every strategy; the chosen one is the report's.
+        QCOMPARE(std::string(memory.strategies[2].name), std::string("in_memory"));
+        QCOMPARE(memory.strategies[2].expectedTime, memory.expectedTime);
+        QCOMPARE(memory.strategies[0].expectedTime, storage.expectedTime);
+    }
+
+    // Issue 24: a correlated rack failure takes every copy kept in the same rack, so the
+    // run goes back to its storage checkpoint; copies in another rack survive it.
+    void aRackFailureDefeatsCopiesInTheSameRack()
+    {
+        Scenario s = test::preset("llama3-405b-chaos");
+        s.reliability.strategy = RecoveryStrategy::InMemory;
+        s.reliability.chaos = { { ChaosEvent::Kind::Failure, 12 * kDay, 0, "switch leaf-7" } };
+        s.reliability.chaos[0].scope = ChaosEvent::Scope::Rack;
+        const ReliabilityReport same = analyzeReliability(s, test::calibration(), test::failureRates());
+        s.reliability.copyPlacement = CopyPlacement::OtherRack;
+        const ReliabilityReport other = analyzeReliability(s, test::calibration(), test::failureRates());
+        QCOMPARE(same.rackGpus, 16.0);
+        QVERIFY(!same.plan.covered[int(FailureCause::Rack)]);
+        QVERIFY(other.plan.covered[int(FailureCause::Rack)]);
+        const MonteCarloResult a = simulateRun(same, s.reliability, 300, 9);
+        const MonteCarloResult b = simulateRun(other, s.reliability, 300, 9);
+        const double perSecond = double(same.gpus) / 3600;
+        const double lostSame = a.lostGpuHoursByCause[int(FailureCause::Injected)] / perSecond;
+        const double lostOther = b.lostGpuHoursByCause[int(FailureCause::Injected)] / perSecond;
+        const double recovery = same.plan.recoveryUncovered[int(FailureCause::Rack)];
+        // Same rack: on average half a storage interval lost, plus the reload from storage.
+        QVERIFY2(lostSame - recovery > 0.3 * same.plan.storageInterval(), qPrintable(QString("%1 s lost").arg(lostSame)));
+        // Another rack: at most the step in flight, plus the recovery from a peer.
+        QVERIFY2(lostOther < other.plan.recoveryCovered[int(FailureCause::Rack)] + other.plan.fastInterval + 1e-6,
+            qPrintable(QString("%1 s lost").arg(lostOther)));
+    }
+
+    // Issue 24: rack and pod failures from their rates and the topology's domains; a
+    // pod failure needs more nodes than the hot spares, so it waits for new ones.
+    void correlatedFailuresFromTheTopology()
+    {
+        Scenario s = test::preset("llama3-405b-chaos");
+        s.reliability.mtbfRack = 1e6 * 3600;
+        s.reliability.mtbfPod = 1e5 * 3600;
+        const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
+        QCOMPARE(r.rackGpus, 16.0);
+        QCOMPARE(r.podGpus, 3072.0);
+        QVERIFY(std::abs(r.failuresPerDayByCause[int(FailureCause::Rack)] - 1024 * 24 / 1e6) < 1e-12);
+        QVERIFY(std::abs(r.failuresPerDayByCause[int(FailureCause::Pod)] - std::ceil(16384 / 3072.0) * 24 / 1e5) < 1e-12);
+        const FailureRates& f = test::failureRates();
+        const double node = r.plan.recoveryUncovered[int(FailureCause::Gpu)];
+        QCOMPARE(r.plan.recoveryUncovered[int(FailureCause::Rack)], node); // two nodes: spares at hand
+        QCOMPARE(r.plan.recoveryUncovered[int(FailureCause::Pod)] - node, f.provisionWait - f.provisionSpare); // 384 nodes
+        // Enough spares for a pod and the wait goes away.
+        s.reliability.spareFraction = 0.2;
+        const ReliabilityReport spares = analyzeReliability(s, test::calibration(), test::failureRates());
+        QCOMPARE(spares.plan.recoveryUncovered[int(FailureCause::Pod)], node);
+        QVERIFY(spares.mitigationGpuHours > 15 * r.mitigationGpuHours);
+    }
+
+    // Issue 24: what just-in-time checkpoints survive. A healthy data-parallel replica
+    // holds a failed rank's state only when states are not sharded (ZeRO 0); otherwise
+    // only failures that leave the GPU itself alive (its NIC, its switch path).
+    void justInTimeNeedsAReplicaOrALiveGpu()
+    {
+        Scenario s = test::preset("llama3-405b-chaos"); // ZeRO 1
+        s.reliability.strategy = RecoveryStrategy::JustInTime;
+        const ReliabilityReport sharded = analyzeReliability(s, test::calibration(), test::failureRates());
+        QVERIFY(sharded.plan.covered[int(FailureCause::Nic)]);
+        QVERIFY(sharded.plan.covered[int(FailureCause::SwitchOrCable)]);
+        QVERIFY(!sharded.plan.covered[int(FailureCause::Gpu)]);
+        QVERIFY(!sharded.plan.covered[int(FailureCause::Host)]);
+        s.plan.zeroStage = 0;
+        const ReliabilityReport replicated = analyzeReliability(s, test::calibration(), test::failureRates());
+        QVERIFY(replicated.plan.covered[int(FailureCause::Gpu)]);
+        QVERIFY(replicated.plan.covered[int(FailureCause::Software)]);
+        QVERIFY(replicated.plan.covered[int(FailureCause::Rack)]); // 16 GPUs < a DP group's 16,384
+        QCOMPARE(replicated.plan.fastStall, 0.0);
+        QVERIFY(replicated.expectedTime < sharded.expectedTime);
+        // Covered failures pay the just-in-time write on top of the reload.
+        QVERIFY(replicated.plan.recoveryCovered[int(FailureCause::Gpu)] > replicated.plan.recoveryUncovered[int(FailureCause::Gpu)]);
+    }
+
+    // Issue 24: the Monte Carlo agrees with each strategy's expectation (no chaos).
+    void monteCarloMatchesEveryStrategy_data()
+    {
+        QTest::addColumn<int>("strategy");
+        QTest::addColumn<int>("zero");
+        QTest::newRow("in memory") << int(RecoveryStrategy::InMemory) << 1;
+        QTest::newRow("just in time, replicated") << int(RecoveryStrategy::JustInTime) << 0;
+        QTest::newRow("just in time, sharded") << int(RecoveryStrategy::JustInTime) << 1;
+    }
+    void monteCarloMatchesEveryStrategy()
+    {
+        QFETCH(int, strategy);
+        QFETCH(int, zero);
+        Scenario s = test::preset("llama3-405b-chaos");
+        s.reliability.chaos.clear();
+        s.reliability.mtbfRack = 2e5 * 3600; // a few rack failures a run
+        s.reliability.strategy = RecoveryStrategy(strategy);
+        s.plan.zeroStage = zero;
+        const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
+        const MonteCarloResult m = simulateRun(r, s.reliability, 300, 3);
+        QVERIFY2(std::abs(m.mean / r.expectedTime - 1) < 0.01,
+            qPrintable(QString("MC %1 days, analytical %2 days").arg(m.mean / kDay).arg(r.expectedTime / kDay)));
     }
 
     void scenarioSectionRoundTrips()

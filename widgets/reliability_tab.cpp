@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QDoubleSpinBox>
@@ -25,9 +26,40 @@ namespace dtsim::gui {
 namespace {
 
 constexpr double kDay = 86400;
+constexpr int kChartMinimumHeight = 220; // the run timeline's lanes, labels and axis stay readable
 
 QString duration(double s) { return QString::fromStdString(formatDuration(s)); }
 QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
+
+QString strategyLabel(const RecoveryPlan& p)
+{
+    switch (p.strategy) {
+    case RecoveryStrategy::Storage: return p.async ? ReliabilityTab::tr("async storage") : ReliabilityTab::tr("storage");
+    case RecoveryStrategy::InMemory: return ReliabilityTab::tr("in memory (Gemini)");
+    case RecoveryStrategy::JustInTime: return ReliabilityTab::tr("just in time");
+    }
+    return {};
+}
+
+// Every strategy's expected time, apart enough to tell them from each other; the run's
+// own in bold.
+QString strategiesLine(const ReliabilityReport& r)
+{
+    std::vector<double> times;
+    for (const RecoveryPlan& p : r.strategies)
+        times.push_back(std::isfinite(p.expectedTime) ? p.expectedTime : 0.0);
+    const DurationsApart apart = formatDurationsApart(times);
+    QStringList parts;
+    for (std::size_t i = 0; i < r.strategies.size(); ++i) {
+        const RecoveryPlan& p = r.strategies[i];
+        QString text = p.unavailable.empty() ? QString("%1 %2").arg(strategyLabel(p), QString::fromStdString(apart.values[i]))
+                                             : ReliabilityTab::tr("%1 unavailable").arg(strategyLabel(p));
+        if (std::string_view(p.name) == r.plan.name)
+            text = "<b>" + text + "</b>";
+        parts << text;
+    }
+    return ReliabilityTab::tr("expected %1 %2").arg(parts.join(" &middot; "), QString::fromStdString(apart.unit));
+}
 
 } // namespace
 
@@ -86,21 +118,32 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     deadlineRow->addWidget(m_odds, 2);
     layout->addLayout(deadlineRow);
 
-    m_summary = new QLabel(this);
+    // The summary and the charts scroll together rather than squeeze the charts below
+    // a readable height (at 1366 x 768 the timeline lost its axis).
+    auto* content = new QWidget(this);
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
+    m_summary = new QLabel(content);
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_summary);
+    column->addWidget(m_summary);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, content);
     m_timeline = new RunTimelineView(split);
+    m_timeline->setMinimumHeight(kChartMinimumHeight);
     m_histogram = new QCustomPlot(split);
-    m_histogram->setMinimumHeight(200);
+    m_histogram->setMinimumHeight(kChartMinimumHeight);
     split->addWidget(m_timeline);
     split->addWidget(m_histogram);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    column->addWidget(split, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    layout->addWidget(scroll, 1);
 
     m_histogram->setBackground(background());
     styleAxis(m_histogram->xAxis);
@@ -187,8 +230,20 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
             : tr("%1; training pauses %2 to write it; reload %3")
                   .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointLoad)));
     row(tr("Interval"), tr("every %1, %2 steps (Young's optimum %3)").arg(duration(r.interval)).arg(r.intervalSteps).arg(duration(r.youngInterval)));
-    row(tr("Recovery"), tr("%1 per failure (drain %2, provision %3, load %4, reinit %5) plus the lost work")
-                            .arg(duration(r.recovery), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad), seconds(r.reinit)));
+    row(tr("Recovery"), tr("%1 per failure (detect %2, drain %3, provision %4, load %5, reinit %6) plus the lost work")
+                            .arg(duration(r.recovery), seconds(r.detect), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad),
+                                seconds(r.reinit)));
+    if (r.plan.strategy != RecoveryStrategy::Storage) {
+        double covered = 0, all = 0;
+        for (int i = 0; i < kComponentCount; ++i) {
+            all += r.failuresPerDayByCause[i];
+            covered += r.plan.covered[i] ? r.failuresPerDayByCause[i] : 0.0;
+        }
+        row(tr("Strategy"), tr("%1: a copy every %2 (stall %3); survives %4 of %5 failures a day without storage")
+                                .arg(strategyLabel(r.plan), duration(r.plan.fastInterval), seconds(r.plan.fastStall))
+                                .arg(covered, 0, 'f', 2).arg(all, 0, 'f', 2));
+    }
+    row(tr("Strategies"), strategiesLine(r));
     row(tr("Time to train"), tr("failure-free %1; expected <b>%2</b> (+%3%); Monte Carlo %4")
                                  .arg(duration(r.failureFreeTime), duration(r.expectedTime))
                                  .arg(100 * r.overheadFraction, 0, 'f', 1)

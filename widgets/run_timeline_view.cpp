@@ -22,6 +22,7 @@ constexpr double kDay = 86400;
 
 const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Stragglers" };
 constexpr int kLanes = 4;
+constexpr int kLabelRows = 4; // rows of event labels above the lanes
 
 QColor phaseColor(RunPhase::Kind k)
 {
@@ -93,7 +94,7 @@ RunTimelineView::Geometry RunTimelineView::geometry(const QSize& size) const
     Geometry g;
     g.left = fontMetrics().horizontalAdvance(kLaneNames[2]) + 16;
     g.right = size.width() - 12;
-    g.top = (2 + std::min<int>(3, int(m_chaos.size()))) * text + 10;
+    g.top = (2 + std::min<int>(kLabelRows, int(m_chaos.size()))) * text + 10;
     g.gap = 6;
     g.laneHeight = std::max(14, (size.height() - g.top - 2 * text - 12 - (kLanes - 1) * g.gap) / kLanes);
     return g;
@@ -182,19 +183,26 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     }
     // Injected events as labelled markers, their labels stacked in rows above the
     // lanes so that close events stay readable.
-    std::array<double, 3> rowEnd;
+    // In time order, each label takes the first row free at its x, else the row that
+    // frees first.
+    std::vector<ChaosEvent> events = m_chaos;
+    std::stable_sort(events.begin(), events.end(), [](const ChaosEvent& a, const ChaosEvent& b) { return a.atSeconds < b.atSeconds; });
+    const int rows = std::min<int>(kLabelRows, int(events.size()));
+    std::array<double, kLabelRows> rowEnd;
     rowEnd.fill(-1e9);
-    for (const ChaosEvent& e : m_chaos) {
+    for (const ChaosEvent& e : events) {
         const double x = xAt(e.atSeconds, g);
         if (x < g.left || x > g.right)
             continue;
         const QString label = QString("%1%2").arg(QString::fromLatin1(chaosKindName(e.kind)).replace('_', ' '))
                                   .arg(e.target.empty() ? QString() : ": " + QString::fromStdString(e.target));
         int row = 0;
-        while (row < 2 && rowEnd[row] > x)
+        while (row < rows && rowEnd[std::size_t(row)] > x)
             ++row;
-        rowEnd[row] = x + fontMetrics().horizontalAdvance(label) + 8;
-        const double labelY = g.top - 4 - (int(std::min<std::size_t>(3, m_chaos.size())) - 1 - row) * text;
+        if (row == rows)
+            row = int(std::min_element(rowEnd.begin(), rowEnd.begin() + rows) - rowEnd.begin());
+        rowEnd[std::size_t(row)] = x + fontMetrics().horizontalAdvance(label) + 8;
+        const double labelY = g.top - 4 - (rows - 1 - row) * text;
         p.setPen(QPen(fg, 1, Qt::DashLine));
         p.drawLine(QPointF(x, labelY - text + 4), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
         p.drawText(QPointF(x + 3, labelY), label);

@@ -28,6 +28,64 @@ QJsonObject lostByCause(const MonteCarloResult& m)
 QString days(double s) { return QString::fromStdString(formatDuration(s)); }
 QString secs(double s) { return QString::fromStdString(formatSeconds(s)); }
 
+// Each recovery strategy on this run: how it checkpoints, what it survives, what it costs.
+QJsonArray strategiesJson(const ReliabilityReport& r)
+{
+    QJsonArray a;
+    for (const RecoveryPlan& p : r.strategies) {
+        double covered = 0, uncovered = 0;
+        for (int i = 0; i < kComponentCount; ++i)
+            (p.covered[std::size_t(i)] ? covered : uncovered) += r.failuresPerDayByCause[std::size_t(i)];
+        QJsonObject o {
+            { "name", p.name },
+            { "chosen", p.name == r.plan.name },
+            { "segment_s", p.fastInterval },
+            { "segment_stall_s", p.fastStall },
+            { "storage_interval_s", std::isfinite(p.storageInterval()) ? QJsonValue(p.storageInterval()) : QJsonValue() },
+            { "storage_stall_s", p.storageStall },
+            { "storage_flush_s", p.storageFlush },
+            { "covered_failures_per_day", covered },
+            { "storage_failures_per_day", uncovered },
+            { "checkpoint_overhead", p.checkpointOverhead },
+            { "lost_work_overhead", p.lostWorkOverhead },
+            { "recovery_overhead", p.recoveryOverhead },
+            { "expected_time_to_train_s", std::isfinite(p.expectedTime) ? QJsonValue(p.expectedTime) : QJsonValue() },
+        };
+        if (!p.unavailable.empty())
+            o["unavailable"] = QString::fromStdString(p.unavailable);
+        a.append(o);
+    }
+    return a;
+}
+
+void printStrategies(QTextStream& out, const ReliabilityReport& r)
+{
+    const RecoveryPlan& p = r.plan;
+    if (p.strategy != RecoveryStrategy::Storage)
+        out << QString("strategy            %1: a segment of %2 (stall %3), storage checkpoint every %4\n")
+                   .arg(p.name, secs(p.fastInterval), secs(p.fastStall), std::isfinite(p.storageInterval()) ? secs(p.storageInterval()) : "never");
+    out << "strategies          expected time to train (overhead from checkpoints + lost work + recovery)\n";
+    // Printed apart, so that strategies a fraction of a day apart read differently.
+    std::vector<double> times;
+    for (const RecoveryPlan& q : r.strategies)
+        times.push_back(std::isfinite(q.expectedTime) ? q.expectedTime : 0.0);
+    const DurationsApart apart = formatDurationsApart(times);
+    std::size_t row = 0;
+    for (const RecoveryPlan& q : r.strategies) {
+        const QString time = QString::fromStdString(apart.values[row++] + " " + apart.unit);
+        out << QString("  %1%2 ").arg(q.name == p.name ? "* " : "  ").arg(q.name, -15);
+        if (!q.unavailable.empty()) {
+            out << "unavailable: " << QString::fromStdString(q.unavailable) << "\n";
+            continue;
+        }
+        out << QString("%1 (+%2% + %3% + %4%)\n")
+                   .arg(std::isfinite(q.expectedTime) ? time : QString("never"))
+                   .arg(100 * q.checkpointOverhead, 0, 'f', 2)
+                   .arg(100 * q.lostWorkOverhead, 0, 'f', 2)
+                   .arg(100 * q.recoveryOverhead, 0, 'f', 2);
+    }
+}
+
 void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloResult& m,
     const MonteCarloResult* clean, int trials, unsigned long long seed)
 {
@@ -42,8 +100,9 @@ void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloRe
         out << QString(" (async; background flush %1)").arg(secs(r.checkpointFlush));
     out << QString(", reload %1\n").arg(secs(r.checkpointLoad));
     out << QString("interval            %1, %2 steps (Young %3, Daly %4)\n").arg(secs(r.interval)).arg(r.intervalSteps).arg(secs(r.youngInterval), secs(r.dalyInterval));
-    out << QString("recovery            %1 = drain %2 + provision %3 + load %4 + reinit %5, plus the lost work\n")
-               .arg(secs(r.recovery), secs(r.drain), secs(r.provision), secs(r.checkpointLoad), secs(r.reinit));
+    out << QString("recovery            %1 = detect %2 + drain %3 + provision %4 + load %5 + reinit %6, plus the lost work\n")
+               .arg(secs(r.recovery), secs(r.detect), secs(r.drain), secs(r.provision), secs(r.checkpointLoad), secs(r.reinit));
+    printStrategies(out, r);
     if (r.stepSlowdown > 0)
         out << QString("stragglers          every step %1% slower\n").arg(100 * r.stepSlowdown, 0, 'f', 1);
     out << QString("time to train       failure-free %1; expected %2 (+%3%; first order +%4%)\n")
@@ -144,6 +203,8 @@ int runReliability(const QStringList& args)
             { "young_interval_s", r.youngInterval },
             { "daly_interval_s", r.dalyInterval },
             { "recovery_s", r.recovery },
+            { "strategy", r.plan.name },
+            { "strategies", strategiesJson(r) },
             { "step_slowdown", r.stepSlowdown },
             { "failure_free_time_s", r.failureFreeTime },
             { "expected_time_to_train_s", r.expectedTime },

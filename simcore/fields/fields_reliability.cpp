@@ -65,6 +65,42 @@ void addReliabilityFields(std::vector<FieldDef>& f)
             .panel("Reliability", "Backup workers", 0, 1, SliderScale::Linear,
                 "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs."));
 
+    // --- how the run recovers -----------------------------------------------------------
+    f.push_back(choice("reliability.strategy", { { "storage", int(RecoveryStrategy::Storage) }, { "in_memory", int(RecoveryStrategy::InMemory) },
+                                                   { "just_in_time", int(RecoveryStrategy::JustInTime) } })
+            .bind(&Scenario::reliability, &ReliabilitySpec::strategy).byDefault("`storage`")
+            .help("periodic storage checkpoints; Gemini's in-memory copies; just-in-time checkpoints (both over storage)")
+            .panel("Reliability", "Recovery strategy", 0, 2, SliderScale::Linear,
+                "Storage: periodic checkpoints to remote storage. In memory (Gemini, SOSP 2023): frequent copies in peer hosts' "
+                "CPU memory, in the network's idle time. Just in time (Gupta et al., EuroSys 2024): the healthy ranks write the "
+                "state when a failure is detected. Both keep storage checkpoints for failures their copies do not survive.")
+            .labels({ "storage checkpoints", "in memory (Gemini)", "just in time" }));
+    f.push_back(integer("reliability.in_memory.copies").min(1).max(7).byDefault("`1`")
+            .help("peer hosts holding each host's in-memory checkpoint (Gemini's m - 1)")
+            .bind(&Scenario::reliability, &ReliabilitySpec::inMemoryCopies)
+            .writtenWhen([](const Scenario& s, int) { return s.reliability.inMemoryCopies != 1; })
+            .panel("Reliability", "In-memory peer copies", 1, 7, SliderScale::Linear,
+                "Peer hosts holding each host's in-memory checkpoint; each copy crosses the network."));
+    f.push_back(choice("reliability.in_memory.placement", { { "same_rack", int(CopyPlacement::SameRack) },
+                                                             { "other_rack", int(CopyPlacement::OtherRack) },
+                                                             { "other_pod", int(CopyPlacement::OtherPod) } })
+            .bind(&Scenario::reliability, &ReliabilitySpec::copyPlacement).byDefault("`same_rack`")
+            .help("where the peer copies live: a rack or pod failure loses copies inside it")
+            .writtenWhen([](const Scenario& s, int) { return s.reliability.copyPlacement != CopyPlacement::SameRack; })
+            .panel("Reliability", "In-memory copy placement", 0, 2, SliderScale::Linear,
+                "Gemini groups neighbouring hosts (the same rack); a rack failure then takes every copy and the run goes back to "
+                "its storage checkpoint. Copies in another rack or pod survive it.")
+            .labels({ "same rack", "another rack", "another pod" }));
+    f.push_back(quantity("reliability.spare_fraction", Dimension::Count, "", Bound::NonNegative).byDefault("`0.01` (shipped)")
+            .help("hot-spare nodes per node of the job; a failure taking more waits for new ones")
+            .bind(&Scenario::reliability, &ReliabilitySpec::spareFraction)
+            .check([](const Scenario&, double v, int) { return v > 1 ? "at most one spare per node (write 0.05 for 5%)" : ""; })
+            .writtenWhen([](const Scenario& s, int) { return s.reliability.spareFraction > 0; })
+            .panel("Reliability", "Hot spares (0 = shipped 1%)", 0, 20, SliderScale::Linear,
+                "Spare nodes held powered, as a share of the job's nodes. A rack or pod failure needs one per node it took; "
+                "beyond the pool, the run waits for new nodes.")
+            .shown("%", 0.01));
+
     // --- reliability.mtbf and reliability.recovery: the run's own rates ---------------
     // Each unit's mean time between failures (resources/reliability/reliability.yaml holds
     // the shipped ones, from Meta's Llama 3 census) and the restart's phases.
@@ -82,7 +118,14 @@ void addReliabilityFields(std::vector<FieldDef>& f)
             "of one GPU's path through one switch level" },
         { "reliability.mtbf.software", &ReliabilitySpec::mtbfSoftware, "Llama 3's census", "Software MTBF (0 = shipped)",
             "of one GPU's software stack (driver, framework, collective hangs)" },
-        { "reliability.recovery.drain", &ReliabilitySpec::drain, "60 s", "Drain (0 = shipped)", "detect the failure and stop the job" },
+        { "reliability.mtbf.rack", &ReliabilitySpec::mtbfRack, "none (no census)", "Rack MTBF (0 = shipped)",
+            "of one rack or leaf switch: takes every GPU below it (correlated)" },
+        { "reliability.mtbf.pod", &ReliabilitySpec::mtbfPod, "none (no census)", "Pod MTBF (0 = shipped)",
+            "of one pod (power, cooling, spine): takes every GPU below it" },
+        { "reliability.mtbf.preemption", &ReliabilitySpec::mtbfPreemption, "spot pricing's, else none", "Preemption MTBF (0 = shipped)",
+            "of one node's capacity being taken back" },
+        { "reliability.recovery.detect", &ReliabilitySpec::detect, "30 s", "Detect (0 = shipped)", "from the fault to the job knowing" },
+        { "reliability.recovery.drain", &ReliabilitySpec::drain, "30 s", "Drain (0 = shipped)", "stop every rank and tear the job down" },
         { "reliability.recovery.provision", &ReliabilitySpec::provision, "5 min with spares, 1 h without", "Provision (0 = shipped)",
             "replace the failed node" },
         { "reliability.recovery.reinit", &ReliabilitySpec::reinit, "2 min", "Re-initialize (0 = shipped)", "restart the job: processes, NCCL, data loaders" },
@@ -124,6 +167,17 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                                                              { "corrupt_checkpoint", int(ChaosEvent::Kind::CorruptCheckpoint) } });
         bindChaos(kind, &ChaosEvent::kind);
         f.push_back(std::move(kind.required().byDefault("required").help("what happens")));
+    }
+    {
+        Field scope = choice("reliability.chaos[].scope", { { "node", int(ChaosEvent::Scope::Node) }, { "rack", int(ChaosEvent::Scope::Rack) },
+                                                              { "pod", int(ChaosEvent::Scope::Pod) } });
+        bindChaos(scope, &ChaosEvent::scope);
+        f.push_back(std::move(scope.byDefault("`node`").help("a failure's reach: one node, or every GPU of its rack or pod")
+                .check([](const Scenario& s, double v, int i) {
+                    return v != int(ChaosEvent::Scope::Node) && s.reliability.chaos[std::size_t(i)].kind != ChaosEvent::Kind::Failure
+                        ? "only a failure event has a scope" : "";
+                })
+                .writtenWhen([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].scope != ChaosEvent::Scope::Node; })));
     }
     f.push_back(text("reliability.chaos[].target").byDefault("empty").help("a label such as `switch leaf-7`")
             .text([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].target; },

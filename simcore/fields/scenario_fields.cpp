@@ -119,10 +119,18 @@ const std::vector<SectionDef>& scenarioSections()
         SectionDef* mtbf = add("reliability.mtbf", SectionKind::Map, false, "shipped", "the run's own failure rates");
         mtbf->written = [](const Scenario& sc) {
             const ReliabilitySpec& r = sc.reliability;
-            return r.mtbfGpu > 0 || r.mtbfHost > 0 || r.mtbfNic > 0 || r.mtbfSwitchOrCable > 0 || r.mtbfSoftware > 0;
+            return r.mtbfGpu > 0 || r.mtbfHost > 0 || r.mtbfNic > 0 || r.mtbfSwitchOrCable > 0 || r.mtbfSoftware > 0 || r.mtbfRack > 0
+                || r.mtbfPod > 0 || r.mtbfPreemption > 0;
         };
         SectionDef* recovery = add("reliability.recovery", SectionKind::Map, false, "shipped", "the restart's phases");
-        recovery->written = [](const Scenario& sc) { return sc.reliability.drain > 0 || sc.reliability.provision > 0 || sc.reliability.reinit > 0; };
+        recovery->written = [](const Scenario& sc) {
+            const ReliabilitySpec& r = sc.reliability;
+            return r.detect > 0 || r.drain > 0 || r.provision > 0 || r.reinit > 0;
+        };
+        SectionDef* memory = add("reliability.in_memory", SectionKind::Map, false, "one copy, same rack", "Gemini's peer copies");
+        memory->written = [](const Scenario& sc) {
+            return sc.reliability.inMemoryCopies != 1 || sc.reliability.copyPlacement != CopyPlacement::SameRack;
+        };
         SectionDef* link = add("reliability.degraded_link", SectionKind::Group, false, "healthy", "one link at a share of its bandwidth");
         link->written = [](const Scenario& sc) { return sc.reliability.degradedLinkFraction < 1; };
         SectionDef* chaos = add("reliability.chaos", SectionKind::List, false, "none", "injected events");

@@ -18,7 +18,7 @@ FailureRates loadFailureRates(const std::string& path)
 
     const YAML::Node components = r.required(root, "", "components");
     r.expectMap(components, "components");
-    r.checkKeys(components, "components", { "gpu", "host", "nic", "switch_or_cable", "software" });
+    r.checkKeys(components, "components", { "gpu", "host", "nic", "switch_or_cable", "software", "rack", "pod" });
     // Preemption is not a hardware fault: it stays off unless spot pricing sets it.
     f.mtbf[int(FailureCause::Preemption)] = 0;
     f.unit[int(FailureCause::Preemption)] = FailureRates::Unit::Node;
@@ -35,9 +35,17 @@ FailureRates loadFailureRates(const std::string& path)
             f.unit[i] = FailureRates::Unit::Node;
         else if (per == "gpu_port_per_level")
             f.unit[i] = FailureRates::Unit::PortLevel;
+        else if (per == "rack")
+            f.unit[i] = FailureRates::Unit::Rack;
+        else if (per == "pod")
+            f.unit[i] = FailureRates::Unit::Pod;
         else
-            r.fail(c["per"], field + ".per", "\"" + per + "\" is not one of: gpu, node, gpu_port_per_level");
-        f.mtbf[i] = sourcedQuantity(r, r.required(c, field, "mtbf"), field + ".mtbf", Dimension::Seconds, Bound::Positive);
+            r.fail(c["per"], field + ".per", "\"" + per + "\" is not one of: gpu, node, gpu_port_per_level, rack, pod");
+        // Correlated events may be absent from a census (0: none); a unit that fails
+        // never is written as such, not as an infinite MTBF.
+        const bool correlated = FailureCause(i) == FailureCause::Rack || FailureCause(i) == FailureCause::Pod;
+        f.mtbf[i] = sourcedQuantity(r, r.required(c, field, "mtbf"), field + ".mtbf", Dimension::Seconds,
+            correlated ? Bound::NonNegative : Bound::Positive);
     }
 
     auto section = [&](const char* name, std::initializer_list<std::string_view> keys) {
@@ -49,7 +57,8 @@ FailureRates loadFailureRates(const std::string& path)
     auto value = [&](const YAML::Node& sec, const char* secName, const char* key, Dimension d, Bound b) {
         return sourcedQuantity(r, r.required(sec, secName, key), std::string(secName) + "." + key, d, b);
     };
-    const YAML::Node recovery = section("recovery", { "drain", "provision_spare", "provision_wait", "reinit" });
+    const YAML::Node recovery = section("recovery", { "detect", "drain", "provision_spare", "provision_wait", "reinit" });
+    f.detect = value(recovery, "recovery", "detect", Dimension::Seconds, Bound::NonNegative);
     f.drain = value(recovery, "recovery", "drain", Dimension::Seconds, Bound::NonNegative);
     f.provisionSpare = value(recovery, "recovery", "provision_spare", Dimension::Seconds, Bound::NonNegative);
     f.provisionWait = value(recovery, "recovery", "provision_wait", Dimension::Seconds, Bound::NonNegative);

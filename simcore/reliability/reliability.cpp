@@ -1,5 +1,6 @@
 #include "reliability.h"
 
+#include "recovery_strategies.h"
 #include "../random.h"
 
 #include "../model.h"
@@ -21,6 +22,8 @@ const char* failureCauseName(FailureCause c)
     case FailureCause::Nic: return "nic";
     case FailureCause::SwitchOrCable: return "switch_or_cable";
     case FailureCause::Software: return "software";
+    case FailureCause::Rack: return "rack";
+    case FailureCause::Pod: return "pod";
     case FailureCause::Preemption: return "preemption";
     case FailureCause::Injected: return "injected";
     }
@@ -60,9 +63,9 @@ RunOverhead runOverhead(double M, double C, double R, double tau)
     o.recovery = R / M;
     o.firstOrder = o.checkpoints + o.lostWork + o.recovery;
     // One segment of length L = tau + C, retried until no failure strikes it, takes
-    // (e^{L/M} - 1)(M + R) on average when failures do not strike during recovery
-    // (Daly 2006, Eq. 13, with failures outside recovery only).
-    o.exact = std::expm1((tau + C) / M) * (M + R) / tau - 1;
+    // M e^{R/M} (e^{L/M} - 1) on average when failures strike during recovery too and
+    // restart it (Daly 2006, Eq. 13).
+    o.exact = std::expm1((tau + C) / M) * M * std::exp(R / M) / tau - 1;
     return o;
 }
 
@@ -93,18 +96,49 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
 FailureRates scenarioRates(const FailureRates& shipped, const ReliabilitySpec& spec)
 {
     FailureRates r = shipped;
-    const double own[] = { spec.mtbfGpu, spec.mtbfHost, spec.mtbfNic, spec.mtbfSwitchOrCable, spec.mtbfSoftware };
-    static_assert(std::size(own) == std::size_t(FailureCause::Preemption)); // preemption comes from spot pricing
-    for (int i = 0; i < int(FailureCause::Preemption); ++i)
+    const double own[] = { spec.mtbfGpu, spec.mtbfHost, spec.mtbfNic, spec.mtbfSwitchOrCable, spec.mtbfSoftware,
+        spec.mtbfRack, spec.mtbfPod, spec.mtbfPreemption };
+    static_assert(std::size(own) == std::size_t(kComponentCount));
+    for (int i = 0; i < kComponentCount; ++i)
         if (own[i] > 0)
             r.mtbf[std::size_t(i)] = own[i];
+    if (spec.detect > 0)
+        r.detect = spec.detect;
     if (spec.drain > 0)
         r.drain = spec.drain;
     if (spec.provision > 0) // whichever applies: a hot spare's swap, or the wait for one
         r.provisionSpare = r.provisionWait = spec.provision;
     if (spec.reinit > 0)
         r.reinit = spec.reinit;
+    if (spec.spareFraction > 0)
+        r.spareFraction = spec.spareFraction;
     return r;
+}
+
+FailureDomains failureDomains(const ClusterSpec& c)
+{
+    FailureDomains d;
+    const double gpus = double(std::max(1LL, c.gpus));
+    d.node = std::min(gpus, double(std::max(1, c.gpusPerNode)));
+    // A rack or leaf: below one unit of the first switch tier, or one scale-up domain
+    // (an NVL72 rack) when the topology names no tier; a pod: below the second tier,
+    // else the whole cluster.
+    d.rack = std::min(gpus, c.tierCount > 0 ? double(c.tiers[0].spanGpus) : double(std::max(c.gpusPerNode, c.scaleUpDomain)));
+    d.pod = std::min(gpus, c.tierCount > 1 ? double(c.tiers[1].spanGpus) : gpus);
+    d.rack = std::max(d.rack, d.node);
+    d.pod = std::max(d.pod, d.rack);
+    return d;
+}
+
+RecoveryPlan storagePlan(const ReliabilityReport& r)
+{
+    RecoveryPlan p;
+    p.fastInterval = r.interval;
+    p.storageStall = r.checkpointWrite;
+    p.storageFlush = r.checkpointFlush;
+    p.recoveryUncovered.fill(r.recovery);
+    p.expectedTime = r.expectedTime;
+    return p;
 }
 
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& shipped, const Report& base)
@@ -113,23 +147,36 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     const FailureRates rates = scenarioRates(shipped, spec);
     ReliabilityReport r;
     const double gpus = double(s.cluster.gpus);
-    const double nodes = std::ceil(gpus / std::max(1, s.cluster.gpusPerNode));
+    const double perNode = std::max(1, s.cluster.gpusPerNode);
+    const double nodes = std::ceil(gpus / perNode);
     const double levels = 1 + s.cluster.tierCount; // the leaf, then each tier
+    const FailureDomains domains = failureDomains(s.cluster);
+    r.rackGpus = domains.rack;
+    r.podGpus = domains.pod;
 
-    // Cluster failure rate: every unit of every component fails independently.
+    // Cluster failure rate: every unit of every component fails independently; a rack
+    // or pod event takes all the GPUs below it at once.
+    StrategyInputs in;
     double lambda = 0;
     for (int i = 0; i < kComponentCount; ++i) {
-        const double units = rates.unit[i] == FailureRates::Unit::Node ? nodes
-            : rates.unit[i] == FailureRates::Unit::PortLevel                ? gpus * levels
-                                                                            : gpus;
+        double units = gpus;
+        switch (rates.unit[i]) {
+        case FailureRates::Unit::Gpu: units = gpus; break;
+        case FailureRates::Unit::Node: units = nodes; break;
+        case FailureRates::Unit::PortLevel: units = gpus * levels; break;
+        case FailureRates::Unit::Rack: units = std::ceil(gpus / domains.rack); break;
+        case FailureRates::Unit::Pod: units = std::ceil(gpus / domains.pod); break;
+        }
         const double li = rates.mtbf[i] > 0 ? units / rates.mtbf[i] : 0.0;
+        in.rate[i] = li;
         r.failuresPerDayByCause[i] = li * 86400.0;
         lambda += li;
     }
     r.clusterMtbf = lambda > 0 ? 1.0 / lambda : INFINITY;
 
     // Checkpoint: weights and optimizer states; every shard is written once, and
-    // data-parallel replicas split the writing between them (as torch DCP does).
+    // data-parallel replicas split the writing between them (as torch DCP does), all at
+    // once, so they share the storage's aggregate bandwidth.
     const ParameterCounts params = countParameters(s.model, s.training.seqLen);
     const bool mixed = s.training.precision != Precision::FP32 && s.training.precision != Precision::TF32;
     const double stateBytes = (s.training.optimizer == Optimizer::Adam ? 8.0 : 4.0)
@@ -137,36 +184,14 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     r.checkpointBytes = params.total * (storageBytes(s.training.precision) + stateBytes);
     const double write = spec.storageWriteBandwidth > 0 ? spec.storageWriteBandwidth : gpus * rates.writeBandwidthPerGpu;
     const double read = spec.storageReadBandwidth > 0 ? spec.storageReadBandwidth : gpus * rates.readBandwidthPerGpu;
-    const double syncWrite = r.checkpointBytes / write;
-    if (spec.asyncCheckpoint) {
-        // Training pauses only to copy each GPU's share to host memory.
-        const double staging = spec.stagingBandwidth > 0 ? spec.stagingBandwidth : rates.stagingBandwidthPerGpu;
-        r.checkpointWrite = r.checkpointBytes / gpus / staging;
-        r.checkpointFlush = syncWrite;
-    } else {
-        r.checkpointWrite = syncWrite;
-    }
+    const double staging = spec.stagingBandwidth > 0 ? spec.stagingBandwidth : rates.stagingBandwidthPerGpu;
     r.checkpointLoad = r.checkpointBytes / read;
+    r.detect = rates.detect;
     r.drain = rates.drain;
     r.provision = spec.spares ? rates.provisionSpare : rates.provisionWait;
     r.reinit = rates.reinit;
-    r.recovery = r.drain + r.provision + r.checkpointLoad + r.reinit;
-
-    r.youngInterval = youngInterval(r.checkpointWrite, r.clusterMtbf);
-    r.dalyInterval = dalyInterval(r.checkpointWrite, r.clusterMtbf);
-    r.interval = spec.checkpointInterval > 0 ? spec.checkpointInterval : r.youngInterval;
-    // An asynchronous flush must finish before the next checkpoint starts.
-    r.interval = std::max(r.interval, r.checkpointFlush);
-    if (!std::isfinite(r.interval))
-        r.interval = base.timeToTrain; // nothing ever fails: one checkpoint at the end
-    // Checkpoints fall between steps: a whole number of steps, at least one.
-    const double step = base.step.stepTime;
-    if (step > 0) {
-        r.intervalSteps = std::max(1.0, std::round(r.interval / step));
-        if (r.intervalSteps * step < r.checkpointFlush)
-            r.intervalSteps = std::ceil(r.checkpointFlush / step);
-        r.interval = r.intervalSteps * step;
-    }
+    r.recovery = r.detect + r.drain + r.provision + r.checkpointLoad + r.reinit;
+    r.spareGpus = spec.spares ? std::ceil(rates.spareFraction * gpus / perNode) * perNode : 0.0;
 
     // Stragglers: a synchronous step runs at the slowest GPU's pace, unless backup
     // workers drop the slowest (at the price of more GPUs). A degraded link slows the
@@ -179,14 +204,51 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     r.cleanTime = base.timeToTrain;
     r.failureFreeTime = base.timeToTrain * (1 + r.stepSlowdown);
 
-    const RunOverhead o = runOverhead(r.clusterMtbf, r.checkpointWrite, r.recovery, r.interval);
-    r.firstOrderOverhead = o.firstOrder;
-    r.overheadFraction = o.exact;
-    r.expectedTime = r.failureFreeTime * (1 + o.exact);
-    r.expectedFailures = std::isfinite(r.clusterMtbf) ? r.expectedTime / (r.clusterMtbf + r.recovery) : 0.0;
+    // Every recovery strategy, costed on this run.
+    in.failureFreeTime = r.failureFreeTime;
+    in.step = base.step.stepTime;
+    in.detect = r.detect;
+    in.drain = r.drain;
+    in.reinit = r.reinit;
+    in.provisionSpare = rates.provisionSpare;
+    in.provisionWait = rates.provisionWait;
+    in.spares = spec.spares;
+    in.spareNodes = r.spareGpus / perNode;
+    in.nodeGpus = domains.node;
+    in.rackGpus = domains.rack;
+    in.podGpus = domains.pod;
+    in.gpus = gpus;
+    in.storageWrite = r.checkpointBytes / write;
+    in.storageLoad = r.checkpointLoad;
+    in.staging = r.checkpointBytes / gpus / staging;
+    in.stateBytesPerGpu = base.step.memory.weights + base.step.memory.optimizer;
+    in.nicBandwidth = s.cluster.scaleOutBandwidth;
+    const LevelLoad& nic = base.step.levels[1];
+    in.nicIdlePerStep = base.step.levelCount > 1 ? base.step.stepTime * std::max(0.0, 1 - nic.utilization) : base.step.stepTime;
+    in.dp = s.plan.dp;
+    in.shardedStates = s.plan.zeroStage >= 1;
+    in.dpSpanGpus = double(s.plan.dp) * s.plan.stride(Axis::DP);
+    in.copies = spec.inMemoryCopies;
+    in.placement = spec.copyPlacement;
+    in.checkpointInterval = spec.checkpointInterval;
+    r.strategies = planStrategies(in, spec.asyncCheckpoint);
+    r.plan = r.strategies[std::size_t(strategyIndex(spec.strategy, spec.asyncCheckpoint))];
 
-    const double perNode = std::max(1, s.cluster.gpusPerNode);
-    r.spareGpus = spec.spares ? std::ceil(rates.spareFraction * gpus / perNode) * perNode : 0.0;
+    // The storage level of the chosen strategy: its checkpoints, interval and recovery.
+    r.checkpointWrite = r.plan.storageStall;
+    r.checkpointFlush = r.plan.storageFlush;
+    // (the backstop of the other strategies plans for at least one uncovered failure a run)
+    const double uncovered = r.plan.strategy == RecoveryStrategy::Storage ? lambda
+                                                                          : std::max(r.plan.uncoveredRate, std::min(lambda, 1 / r.failureFreeTime));
+    r.youngInterval = uncovered > 0 ? youngInterval(r.checkpointWrite, 1 / uncovered) : INFINITY;
+    r.dalyInterval = uncovered > 0 ? dalyInterval(r.checkpointWrite, 1 / uncovered) : INFINITY;
+    r.interval = r.plan.storageInterval();
+    r.intervalSteps = base.step.stepTime > 0 && std::isfinite(r.interval) ? r.interval / base.step.stepTime : 0.0;
+    r.firstOrderOverhead = r.plan.checkpointOverhead + r.plan.lostWorkOverhead + r.plan.recoveryOverhead;
+    r.expectedTime = r.plan.expectedTime;
+    r.overheadFraction = r.expectedTime / r.failureFreeTime - 1;
+    r.expectedFailures = std::isfinite(r.clusterMtbf) ? r.expectedTime / r.clusterMtbf : 0.0;
+
     const double idle = r.spareGpus + (r.gpus - gpus);
     r.mitigationGpuHours = idle * r.expectedTime / 3600.0;
     return r;
@@ -244,220 +306,6 @@ int affordableTrials(const ReliabilityReport& r, int wanted, int passes)
 {
     const double perTrial = std::max(1.0, r.expectedFailures) * std::max(1, passes);
     return std::clamp(static_cast<int>(std::min<double>(wanted, kMonteCarloFailureBudget / perTrial)), 1, std::max(1, wanted));
-}
-
-namespace {
-
-using Rng = SplitMix64;
-
-// The chaos events, ready for one pass through a run.
-struct Chaos {
-    std::vector<double> failures;   // injected failure times, sorted
-    std::vector<double> changes;    // times the pace or checkpoint validity changes, sorted
-    std::vector<ChaosEvent> stragglers;
-    std::vector<double> corruptions; // sorted
-
-    explicit Chaos(const std::vector<ChaosEvent>& events)
-    {
-        for (const ChaosEvent& e : events) {
-            switch (e.kind) {
-            case ChaosEvent::Kind::Failure: failures.push_back(e.atSeconds); break;
-            case ChaosEvent::Kind::Straggler: stragglers.push_back(e); changes.push_back(e.atSeconds); break;
-            case ChaosEvent::Kind::CorruptCheckpoint: corruptions.push_back(e.atSeconds); changes.push_back(e.atSeconds); break;
-            }
-        }
-        std::sort(failures.begin(), failures.end());
-        std::sort(changes.begin(), changes.end());
-        std::sort(corruptions.begin(), corruptions.end());
-    }
-    double slowdownAt(double t) const
-    {
-        double s = 0;
-        for (const ChaosEvent& e : stragglers)
-            if (t >= e.atSeconds)
-                s = std::max(s, e.slowdown);
-        return s;
-    }
-};
-
-// Phases of the first trial kept for the run timeline; more could not be told apart on
-// any chart and would only cost memory.
-constexpr std::size_t kMaxRecordedPhases = 200000;
-// Checkpoint intervals between two events drawn one by one; a longer stretch is drawn
-// as one training span (its checkpoints are sub-pixel at any zoom of the whole run).
-constexpr double kMaxDrawnIntervals = 2000;
-
-class TraceRecorder {
-public:
-    TraceRecorder(std::vector<RunPhase>* out, bool* truncated) : m_out(out), m_truncated(truncated) {}
-    void add(RunPhase::Kind k, double start, double end, int cause = -1)
-    {
-        if (!m_out || end <= start)
-            return;
-        if (m_out->size() >= kMaxRecordedPhases) {
-            *m_truncated = true;
-            return;
-        }
-        if (k == RunPhase::Kind::Training && !m_out->empty() && m_out->back().kind == k && m_out->back().end >= start) {
-            m_out->back().end = end;
-            return;
-        }
-        m_out->push_back({ k, start, end, cause });
-    }
-    bool on() const { return m_out != nullptr; }
-
-private:
-    std::vector<RunPhase>* m_out;
-    bool* m_truncated;
-};
-
-} // namespace
-
-MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
-    unsigned long long seed, bool recordFirstTrial, const std::atomic<bool>* cancel)
-{
-    MonteCarloResult out;
-    trials = std::max(1, trials);
-    out.times.reserve(trials);
-    const double lambda = std::isfinite(r.clusterMtbf) && r.clusterMtbf > 0 ? 1.0 / r.clusterMtbf : 0.0;
-    std::array<double, kComponentCount> cumulative {};
-    double acc = 0;
-    for (int i = 0; i < kComponentCount; ++i)
-        cumulative[i] = acc += r.failuresPerDayByCause[i];
-    const double gpuHoursPerSecond = double(r.gpus) / 3600.0;
-    const double T = r.failureFreeTime, I = r.interval, C = r.checkpointWrite, R = r.recovery;
-    // Bounded by work: a trial follows at most 50 times the expected failures (the
-    // tail of a geometric number of retries), and says so when it stops there.
-    const double expectedFailures = lambda > 0 && std::isfinite(r.expectedTime) ? r.expectedTime / (r.clusterMtbf + R) : 0.0;
-    const double failureCap = 50 * expectedFailures + 1000;
-    const Chaos chaos(spec.chaos);
-    Rng rng { seed };
-    double failures = 0;
-    auto drawCause = [&] {
-        const double u = rng.uniform() * acc;
-        return std::min<int>(int(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin()), kComponentCount - 1);
-    };
-
-    for (int trial = 0; trial < trials; ++trial) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            break;
-        TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr, &out.firstTrialTruncated);
-        double t = 0, done = 0, trialFailures = 0;
-        double nextFailure = lambda > 0 ? rng.exponential(lambda) : INFINITY;
-        std::size_t injected = 0, change = 0, corruption = 0;
-        bool latestCorrupt = false;
-        while (done < T) {
-            if (trialFailures >= failureCap) {
-                ++out.cappedTrials;
-                break;
-            }
-            while (change < chaos.changes.size() && chaos.changes[change] <= t)
-                ++change;
-            const double nextChange = change < chaos.changes.size() ? chaos.changes[change] : INFINITY;
-            const double pace = 1 + chaos.slowdownAt(t);
-            const double injectedAt = injected < chaos.failures.size() ? chaos.failures[injected] : INFINITY;
-            const double failAt = std::max(t, std::min(nextFailure, injectedAt));
-
-            // Whole intervals that finish before the next failure or chaos change.
-            const double fullLeft = std::ceil((T - done) / I) - 1; // the last one has no checkpoint
-            const double segment = I * pace + C;
-            const double jump = std::min(fullLeft, std::floor((std::min(failAt, nextChange) - t) / segment));
-            if (jump >= 1) {
-                if (trace.on() && jump > kMaxDrawnIntervals)
-                    trace.add(RunPhase::Kind::Training, t, t + jump * segment);
-                else if (trace.on())
-                    for (double k = 0; k < jump; ++k) {
-                        trace.add(RunPhase::Kind::Training, t + k * segment, t + k * segment + I * pace);
-                        trace.add(RunPhase::Kind::Checkpoint, t + k * segment + I * pace, t + (k + 1) * segment);
-                    }
-                t += jump * segment;
-                done += jump * I;
-                out.checkpointGpuHours += jump * C * gpuHoursPerSecond;
-                latestCorrupt = false;
-                continue;
-            }
-
-            const double work = std::min(I, T - done);
-            const bool last = done + work >= T;
-            const double end = t + work * pace + (last ? 0.0 : C);
-            if (failAt < end) {
-                const bool isInjected = injectedAt <= nextFailure;
-                const int cause = isInjected ? int(FailureCause::Injected) : drawCause();
-                double lost = failAt - t;
-                trace.add(RunPhase::Kind::Lost, t, failAt, cause);
-                if (latestCorrupt) {
-                    // The newest checkpoint is unreadable: restart from the one before.
-                    const double back = std::min(done, I);
-                    done -= back;
-                    lost += back * pace + C;
-                    trace.add(RunPhase::Kind::Lost, t - back * pace - C, t, cause);
-                    latestCorrupt = false;
-                }
-                out.lostGpuHoursByCause[cause] += (lost + R) * gpuHoursPerSecond;
-                trace.add(RunPhase::Kind::Recovery, failAt, failAt + R, cause);
-                t = failAt + R;
-                failures += 1;
-                trialFailures += 1;
-                if (isInjected)
-                    ++injected;
-                if (!isInjected || nextFailure < t)
-                    nextFailure = lambda > 0 ? t + rng.exponential(lambda) : INFINITY;
-            } else {
-                trace.add(RunPhase::Kind::Training, t, t + work * pace);
-                if (!last) {
-                    trace.add(RunPhase::Kind::Checkpoint, t + work * pace, end);
-                    out.checkpointGpuHours += C * gpuHoursPerSecond;
-                }
-                t = end;
-                done += work;
-                // The first checkpoint written after a corruption event is the bad one.
-                latestCorrupt = corruption < chaos.corruptions.size() && t >= chaos.corruptions[corruption];
-                if (latestCorrupt)
-                    ++corruption;
-            }
-        }
-        if (trace.on())
-            for (const ChaosEvent& e : chaos.stragglers)
-                if (e.atSeconds < t)
-                    trace.add(RunPhase::Kind::Slow, e.atSeconds, t);
-        out.times.push_back(t);
-    }
-    if (out.times.empty())
-        return out; // cancelled
-    std::sort(out.times.begin(), out.times.end());
-    auto quantile = [&](double f) {
-        return out.times[std::min(out.times.size() - 1, std::size_t(f * double(out.times.size() - 1) + 0.5))];
-    };
-    out.mean = std::accumulate(out.times.begin(), out.times.end(), 0.0) / double(out.times.size());
-    out.p50 = quantile(0.5);
-    out.p90 = quantile(0.9);
-    out.p99 = quantile(0.99);
-    out.goodput = out.mean > 0 ? T / out.mean : 0;
-    const double n = double(out.times.size());
-    out.failuresMean = failures / n;
-    for (double& h : out.lostGpuHoursByCause)
-        h /= n;
-    out.checkpointGpuHours /= n;
-    return out;
-}
-
-double deadlineProbability(const MonteCarloResult& m, double deadline)
-{
-    if (m.times.empty())
-        return 0;
-    // times is sorted; capped trials are among them at their lower bounds, so a deadline
-    // past such a bound would count them as met: take them out of the met ones.
-    const auto met = std::upper_bound(m.times.begin(), m.times.end(), deadline) - m.times.begin();
-    const double unsure = std::min<double>(double(met), double(m.cappedTrials));
-    return std::max(0.0, double(met) - unsure) / double(m.times.size());
-}
-
-double deadlineAtOdds(const MonteCarloResult& m, double odds)
-{
-    if (m.times.empty())
-        return 0;
-    const std::size_t i = std::min(m.times.size() - 1, std::size_t(std::ceil(odds * double(m.times.size()))) - (odds > 0 ? 1 : 0));
-    return m.times[i];
 }
 
 } // namespace dtsim

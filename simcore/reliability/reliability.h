@@ -14,11 +14,12 @@
 
 namespace dtsim {
 
-// Preemption is spot capacity taken back (set by the cost model's pricing, not a
+// Rack and Pod are correlated: one event takes every GPU below a rack (leaf) or pod
+// switch. Preemption is spot capacity taken back (set by the cost model's pricing, not a
 // hardware fault); Injected is a chaos event.
-enum class FailureCause { Gpu, Host, Nic, SwitchOrCable, Software, Preemption, Injected };
-inline constexpr int kComponentCount = 6; // causes drawn at random; Injected is not
-inline constexpr int kFailureCauseCount = 7;
+enum class FailureCause { Gpu, Host, Nic, SwitchOrCable, Software, Rack, Pod, Preemption, Injected };
+inline constexpr int kComponentCount = 8; // causes drawn at random; Injected is not
+inline constexpr int kFailureCauseCount = 9;
 const char* failureCauseName(FailureCause c);
 
 // Per-unit MTBF and recovery timings and storage defaults, from resources/reliability.
@@ -26,9 +27,9 @@ struct FailureRates {
     std::array<double, kComponentCount> mtbf {};    // seconds, per unit
     // What one unit is: a GPU, a host, or a GPU's path through one switch level (the
     // NIC's leaf plus each tier above), so that deeper networks fail more often.
-    enum class Unit { Gpu, Node, PortLevel };
+    enum class Unit { Gpu, Node, PortLevel, Rack, Pod };
     std::array<Unit, kComponentCount> unit {};
-    double drain = 60, provisionSpare = 300, provisionWait = 3600, reinit = 120;
+    double detect = 30, drain = 30, provisionSpare = 300, provisionWait = 3600, reinit = 120;
     double spareFraction = 0.01, backupWorkerFraction = 0.04;
     double writeBandwidthPerGpu = 0.427e9, readBandwidthPerGpu = 0.427e9, stagingBandwidthPerGpu = 25e9;
 };
@@ -37,6 +38,31 @@ struct FailureRates {
 // in their place where it sets them.
 FailureRates scenarioRates(const FailureRates& shipped, const ReliabilitySpec& spec);
 
+// How one recovery strategy spends time (docs/reliability.md, "Recovery strategies").
+// Training runs in segments of `fastInterval` seconds, each followed by a `fastStall`;
+// every `segmentsPerStorage` segments a storage checkpoint stalls `storageStall` more.
+// A failure rolls back to the last segment when the strategy covers its cause (an
+// in-memory copy or a healthy replica survives), else to the last storage checkpoint.
+struct RecoveryPlan {
+    RecoveryStrategy strategy = RecoveryStrategy::Storage;
+    bool async = false;           // storage checkpoints staged in host memory
+    const char* name = "storage";
+    std::string unavailable;      // why the strategy cannot run here; empty when it can
+    double fastInterval = 0;      // training seconds per segment
+    double fastStall = 0;         // seconds after each segment (an in-memory copy)
+    double segmentsPerStorage = 1; // INFINITY: no periodic storage checkpoints
+    double storageStall = 0;      // seconds training stalls per storage checkpoint
+    double storageFlush = 0;      // async: background flush, which must fit the storage interval
+    std::array<bool, kFailureCauseCount> covered {};
+    std::array<double, kFailureCauseCount> recoveryCovered {}, recoveryUncovered {};
+    double coveredRate = 0, uncoveredRate = 0; // failures a second
+    // Per second of failure-free training, to first order:
+    double checkpointOverhead = 0, lostWorkOverhead = 0, recoveryOverhead = 0;
+    double expectedTime = 0;      // seconds, failures during recovery included
+
+    double storageInterval() const { return fastInterval * segmentsPerStorage; }
+};
+
 struct ReliabilityReport {
     double clusterMtbf = 0; // seconds
     std::array<double, kComponentCount> failuresPerDayByCause {};
@@ -44,8 +70,8 @@ struct ReliabilityReport {
     double checkpointWrite = 0;  // seconds training stalls per checkpoint (sync write, or async staging)
     double checkpointFlush = 0;  // async: background flush to storage, which must fit the interval
     double checkpointLoad = 0;   // seconds to read it back after a failure
-    double drain = 0, provision = 0, reinit = 0;
-    double recovery = 0;         // drain + provision + load + reinit (lost work comes on top)
+    double detect = 0, drain = 0, provision = 0, reinit = 0;
+    double recovery = 0;         // detect + drain + provision + load + reinit (lost work comes on top)
     double interval = 0;         // seconds of training between checkpoints
     double intervalSteps = 0;    // the same, in training steps
     double youngInterval = 0;    // sqrt(2 C M)
@@ -60,7 +86,23 @@ struct ReliabilityReport {
     double mitigationGpuHours = 0; // idle spares and backup workers over the expected run
     double spareGpus = 0;        // hot spares held idle: whole nodes
     long long gpus = 0;          // training GPUs, backup workers included
+    double rackGpus = 0, podGpus = 0; // failure domains from the topology
+    RecoveryPlan plan;           // the scenario's strategy, which the Monte Carlo runs
+    // Every strategy on this run, for comparison; plan is one of them.
+    std::array<RecoveryPlan, 4> strategies {};
 };
+
+// GPUs one failure takes down: a node, a rack (below one unit of the first switch
+// tier, or one scale-up domain when there is no tier), a pod (below the second tier,
+// else the whole cluster).
+struct FailureDomains {
+    double node = 1, rack = 1, pod = 1;
+};
+FailureDomains failureDomains(const ClusterSpec& c);
+
+// A storage plan from a report's interval, stall and recovery, for reports made by hand
+// (tests, teaching): every cause rolls back to the last checkpoint.
+RecoveryPlan storagePlan(const ReliabilityReport& r);
 
 // Interval formulas, exposed for tests and teaching.
 double youngInterval(double checkpointCost, double mtbf);
@@ -68,12 +110,13 @@ double dalyInterval(double checkpointCost, double mtbf);
 
 // The overhead of checkpoints and failures per unit of training time, for an MTBF M,
 // a checkpoint stall C, a recovery R (without the lost work) and an interval tau.
+// Failures may strike during recovery and restart it (Daly 2006).
 struct RunOverhead {
     double checkpoints = 0; // C / tau
     double lostWork = 0;    // tau / (2 M): each failure loses half an interval on average
     double recovery = 0;    // R / M
     double firstOrder = 0;  // the sum: Young's first-order model
-    double exact = 0;       // (e^{(tau + C)/M} - 1)(M + R)/tau - 1, exponential failures
+    double exact = 0;       // M e^{R/M} (e^{(tau + C)/M} - 1)/tau - 1, exponential failures
 };
 RunOverhead runOverhead(double mtbf, double checkpointCost, double recovery, double interval);
 

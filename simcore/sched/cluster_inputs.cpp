@@ -58,18 +58,26 @@ std::vector<JobSpec> jobStream(const WorkloadSpec& w)
 }
 
 
-// Failures a node sees a second: every component of every unit on it (reliability model).
+// Failures a node sees a second: every component of every unit on it (reliability model);
+// a rack or pod event counts once for the nodes below it, shared among them, so a job on
+// whole racks sees each of its racks' events once.
 double nodeFailureRate(const ClusterSpec& c, const FailureRates& rates)
 {
     const double levels = 1 + c.tierCount;
     const double perNode = std::max(1, c.gpusPerNode);
+    const FailureDomains domains = failureDomains(c);
     double rate = 0;
     for (int i = 0; i < kComponentCount; ++i) {
         if (rates.mtbf[i] <= 0)
             continue;
-        const double units = rates.unit[i] == FailureRates::Unit::Node ? 1.0
-            : rates.unit[i] == FailureRates::Unit::PortLevel            ? perNode * levels
-                                                                        : perNode;
+        double units = perNode;
+        switch (rates.unit[i]) {
+        case FailureRates::Unit::Gpu: units = perNode; break;
+        case FailureRates::Unit::Node: units = 1.0; break;
+        case FailureRates::Unit::PortLevel: units = perNode * levels; break;
+        case FailureRates::Unit::Rack: units = perNode / domains.rack; break;
+        case FailureRates::Unit::Pod: units = perNode / domains.pod; break;
+        }
         rate += units / rates.mtbf[i];
     }
     return rate;
@@ -88,7 +96,7 @@ std::optional<PlanIssue> clusterIssue(const Scenario& s, const FailureRates& rat
     // Events: an arrival, a start and an end a job, and its failures, each of which
     // repeats the work since the last checkpoint: a job of M seconds between failures
     // tries each checkpoint interval tau about e^{tau / M} times.
-    const double lambda = nodeFailureRate(s.cluster, rates);
+    const double lambda = nodeFailureRate(s.cluster, scenarioRates(rates, s.reliability));
     const double tau = std::max(1.0, w.checkpointInterval);
     const std::string countField = w.generator.count > 0 ? "workload.generate.count" : "workload.jobs";
     const std::string tooMany = "this job stream would take more than " + std::to_string(static_cast<long long>(kMaxClusterEvents))

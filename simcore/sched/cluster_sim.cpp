@@ -33,8 +33,9 @@ ClusterSim::ClusterSim(const Scenario& s, const Calibration& c, const FailureRat
     m_totalGpus = (long long)m_nodes * m_gpusPerNode;
     m_nodesPerPod = s.cluster.tierCount > 0 ? std::max(1, s.cluster.tiers[0].spanGpus / m_gpusPerNode) : m_nodes;
     m_nodesPerPod = std::clamp(m_nodesPerPod, 1, std::max(1, m_nodes));
-    m_nodeFailureRate = nodeFailureRate(s.cluster, rates);
-    m_recovery = rates.drain + rates.provisionSpare + rates.reinit;
+    const FailureRates own = scenarioRates(rates, s.reliability);
+    m_nodeFailureRate = nodeFailureRate(s.cluster, own);
+    m_recovery = own.detect + own.drain + own.provisionSpare + own.reinit;
     m_rng.state = s.workload.generator.seed * 7919 + 17;
     m_refused = clusterIssue(s, rates);
 }
