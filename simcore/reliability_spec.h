@@ -37,6 +37,13 @@ enum class RecoveryStrategy { Storage, InMemory, JustInTime };
 // holds them all, so a failure of that domain loses them.
 enum class CopyPlacement { SameRack, OtherRack, OtherPod };
 
+// Whose failure census the run assumes (resources/reliability/reliability.yaml): Meta's
+// Llama 3 per-cause census on H100s, or another fleet's failures per node-day with the
+// same split among causes: Meta's RSC-1 and RSC-2 A100 clusters (Kokolis et al. 2024),
+// BLOOM's new A100 cluster and OPT-175B's cloud A100 fleet (their logbooks).
+enum class RateSet { Llama3H100, Rsc1A100, Rsc2A100, BloomA100, OptA100 };
+inline constexpr int kRateSetCount = 5;
+
 struct ReliabilitySpec {
     // Storage, aggregate over the job; 0 means the per-GPU default times the GPUs.
     double storageWriteBandwidth = 0;
@@ -60,6 +67,7 @@ struct ReliabilitySpec {
     double mtbfRack = 0, mtbfPod = 0, mtbfPreemption = 0;
     double detect = 0;         // seconds from the fault to the job knowing; 0: shipped
     double spareFraction = 0;  // hot-spare nodes per node of the job; 0: shipped
+    RateSet failureRates = RateSet::Llama3H100;
     RecoveryStrategy strategy = RecoveryStrategy::Storage;
     int inMemoryCopies = 1;    // peer hosts holding each host's in-memory checkpoint
     CopyPlacement copyPlacement = CopyPlacement::SameRack;

@@ -342,6 +342,38 @@ private slots:
         QCOMPARE(simulateRun(r, corruptNode, 1, 1).mean, clean + 200 + 300);
     }
 
+    // Issue 24: another fleet's census scales Llama 3's split to its own failures per
+    // node-day; BLOOM counted GPU failures only, so its total follows the GPUs' share.
+    void otherFleetsCensusesScaleTheSplit()
+    {
+        Scenario s = test::preset("llama3-405b-h100");
+        const FailureRates& f = test::failureRates();
+        const double census = censusNodeFailuresPerDay(f);
+        QVERIFY(std::abs(census / (419.0 / 54 / 2048) - 1) < 0.01); // Table 5's own node
+        const ReliabilityReport base = analyzeReliability(s, test::calibration(), f);
+        auto total = [](const ReliabilityReport& r) {
+            double t = 0;
+            for (double x : r.failuresPerDayByCause)
+                t += x;
+            return t;
+        };
+        s.reliability.failureRates = RateSet::Rsc1A100;
+        const ReliabilityReport rsc1 = analyzeReliability(s, test::calibration(), f);
+        QVERIFY(std::abs(total(rsc1) / total(base) - 6.5e-3 / census) < 1e-9);
+        // Kokolis et al. project a 1.8 h MTTF for a 16,384-GPU job from RSC-1.
+        QVERIFY(std::abs(rsc1.clusterMtbf / 3600 - 1.8) < 0.1);
+        s.reliability.failureRates = RateSet::BloomA100;
+        const ReliabilityReport bloom = analyzeReliability(s, test::calibration(), f);
+        const int gpu = int(FailureCause::Gpu);
+        const double censusGpuPerNodeDay = 8 / f.mtbf[gpu] * 86400;
+        QVERIFY(std::abs(bloom.failuresPerDayByCause[gpu] / base.failuresPerDayByCause[gpu] - 4.46e-3 / censusGpuPerNodeDay) < 1e-9);
+        // The run's own MTBF for one cause still wins.
+        s.reliability.mtbfGpu = 1e6 * 3600;
+        const ReliabilityReport own = analyzeReliability(s, test::calibration(), f);
+        QVERIFY(std::abs(own.failuresPerDayByCause[gpu] - 16384 * 24 / 1e6) < 1e-9);
+        QCOMPARE(own.failuresPerDayByCause[int(FailureCause::Host)], bloom.failuresPerDayByCause[int(FailureCause::Host)]);
+    }
+
     // Issue 24: on the chaos drill, Gemini's in-memory copies cut the work lost to
     // failures and checkpoints against synchronous storage checkpoints.
     void inMemoryCheckpointsCutTheLostWork()
@@ -508,6 +540,15 @@ private slots:
         QTest::newRow("negative interval") << "reliability:\n  checkpoint_interval: -5 min\n" << "reliability.checkpoint_interval";
         QTest::newRow("unknown key") << "reliability:\n  mtbf: 3 h\n" << "reliability.mtbf";
         QTest::newRow("chaos not a list") << "reliability:\n  chaos: 3\n" << "reliability.chaos";
+        QTest::newRow("unknown strategy") << "reliability:\n  strategy: prayer\n" << "reliability.strategy";
+        QTest::newRow("unknown census") << "reliability:\n  failure_rates: tpu-v4\n" << "reliability.failure_rates";
+        QTest::newRow("no copies") << "reliability:\n  in_memory: {copies: 0}\n" << "reliability.in_memory.copies";
+        QTest::newRow("unknown placement") << "reliability:\n  in_memory: {placement: moon}\n" << "reliability.in_memory.placement";
+        QTest::newRow("rack MTBF not a time") << "reliability:\n  mtbf: {rack: 5 GB}\n" << "reliability.mtbf.rack";
+        QTest::newRow("spares above one") << "reliability:\n  spare_fraction: 3\n" << "reliability.spare_fraction";
+        QTest::newRow("negative detect") << "reliability:\n  recovery: {detect: -1 s}\n" << "reliability.recovery.detect";
+        QTest::newRow("scope on a straggler") << "reliability:\n  chaos:\n    - {at: 1 day, event: straggler, slowdown: 0.1, scope: rack}\n"
+                                            << "reliability.chaos[0].scope";
     }
     void badSectionsNameTheField()
     {

@@ -142,7 +142,7 @@ void CostTab::showStudy(const CostStudy& c)
         m_hasResult = false;
         for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement })
             resetChart(v);
-        m_summary->setText(tr("<b>This run would not finish, so it has no price.</b> %1<br>Change <b>%2</b>.")
+        m_summary->setText(tr("<b>No price for this run:</b> %1<br>Change <b>%2</b>.")
                                .arg(QString::fromStdString(c.problem->reason).toHtmlEscaped(),
                                    QString::fromStdString(c.problem->field)));
         return;

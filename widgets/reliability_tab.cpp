@@ -190,15 +190,16 @@ void ReliabilityTab::request()
 void ReliabilityTab::showOutlook(const RunOutlook& o)
 {
     if (o.problem) {
-        // Nothing to draw: say why the run never ends and what to change.
+        // Nothing to draw: say why (a run that never ends, or a strategy that cannot run
+        // here) and what to change.
         m_hasResult = false;
-        m_timeline->clear(tr("No run to show: it would not finish."));
+        m_timeline->clear(tr("No run to show."));
         m_histogram->clearPlottables();
         m_histogram->clearItems();
         m_deadlineLine = nullptr; // cleared with the items
         m_odds->clear();
         m_histogram->replot();
-        m_summary->setText(tr("<b>This run would not finish.</b> %1<br>Change <b>%2</b>.")
+        m_summary->setText(tr("<b>No run to show:</b> %1<br>Change <b>%2</b>.")
                                .arg(QString::fromStdString(o.problem->reason).toHtmlEscaped(),
                                    QString::fromStdString(o.problem->field)));
         return;

@@ -91,6 +91,17 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                 "Gemini groups neighbouring hosts (the same rack); a rack failure then takes every copy and the run goes back to "
                 "its storage checkpoint. Copies in another rack or pod survive it.")
             .labels({ "same rack", "another rack", "another pod" }));
+    f.push_back(choice("reliability.failure_rates", { { "llama3-h100", int(RateSet::Llama3H100) }, { "rsc1-a100", int(RateSet::Rsc1A100) },
+                                                        { "rsc2-a100", int(RateSet::Rsc2A100) }, { "bloom-a100", int(RateSet::BloomA100) },
+                                                        { "opt-a100", int(RateSet::OptA100) } })
+            .bind(&Scenario::reliability, &ReliabilitySpec::failureRates).byDefault("`llama3-h100`")
+            .help("whose failure census: Llama 3 (H100), Meta's RSC-1/RSC-2, BLOOM's or OPT's A100 fleets")
+            .writtenWhen([](const Scenario& s, int) { return s.reliability.failureRates != RateSet::Llama3H100; })
+            .panel("Reliability", "Failure census", 0, kRateSetCount - 1, SliderScale::Linear,
+                "Llama 3's per-cause census on 16,384 H100s, or another fleet's failures per node-day with the same split: "
+                "Meta's RSC-1 (6.5 per 1,000 node-days) and RSC-2 (2.34) A100 clusters, BLOOM's new A100 cluster (4.5), "
+                "OPT-175B's cloud A100 fleet (16). The MTBF fields below override single causes.")
+            .labels({ "Llama 3, H100 (3.8)", "Meta RSC-1, A100 (6.5)", "Meta RSC-2, A100 (2.3)", "BLOOM, A100 (4.5)", "OPT, cloud A100 (16)" }));
     f.push_back(quantity("reliability.spare_fraction", Dimension::Count, "", Bound::NonNegative).byDefault("`0.01` (shipped)")
             .help("hot-spare nodes per node of the job; a failure taking more waits for new ones")
             .bind(&Scenario::reliability, &ReliabilitySpec::spareFraction)

@@ -11,7 +11,7 @@ FailureRates loadFailureRates(const std::string& path)
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "reliability file"));
     r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "components", "recovery", "mitigation", "storage" });
+    r.checkKeys(root, "", { "version", "components", "rate_sets", "recovery", "mitigation", "storage" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
         r.fail(root, "version", "unsupported version");
     FailureRates f;
@@ -46,6 +46,30 @@ FailureRates loadFailureRates(const std::string& path)
         const bool correlated = FailureCause(i) == FailureCause::Rack || FailureCause(i) == FailureCause::Pod;
         f.mtbf[i] = sourcedQuantity(r, r.required(c, field, "mtbf"), field + ".mtbf", Dimension::Seconds,
             correlated ? Bound::NonNegative : Bound::Positive);
+    }
+
+    // Other fleets' totals, one per RateSet but the census itself.
+    const YAML::Node sets = r.required(root, "", "rate_sets");
+    r.expectMap(sets, "rate_sets");
+    std::vector<std::string> names;
+    for (int i = 1; i < kRateSetCount; ++i)
+        names.push_back(rateSetName(RateSet(i)));
+    r.checkKeys(sets, "rate_sets", std::vector<std::string_view>(names.begin(), names.end()));
+    f.failuresPerNodeDay[0] = censusNodeFailuresPerDay(f);
+    for (int i = 1; i < kRateSetCount; ++i) {
+        const std::string field = "rate_sets." + names[std::size_t(i - 1)];
+        const YAML::Node set = r.required(sets, "rate_sets", names[std::size_t(i - 1)].c_str());
+        r.expectMap(set, field);
+        r.checkKeys(set, field, { "failures_per_node_day", "gpu_failures_per_node_day" });
+        // A fleet that counted only its GPU failures: all causes in the census's
+        // proportion to them.
+        const bool gpuOnly = set["gpu_failures_per_node_day"].IsDefined();
+        if (gpuOnly == set["failures_per_node_day"].IsDefined())
+            r.fail(set, field, "give failures_per_node_day or gpu_failures_per_node_day, one of them");
+        const char* key = gpuOnly ? "gpu_failures_per_node_day" : "failures_per_node_day";
+        const double value = sourcedQuantity(r, set[key], field + "." + key, Dimension::Count, Bound::Positive);
+        const double gpuShare = 8 / f.mtbf[int(FailureCause::Gpu)] * 86400 / f.failuresPerNodeDay[0];
+        f.failuresPerNodeDay[std::size_t(i)] = gpuOnly ? value / gpuShare : value;
     }
 
     auto section = [&](const char* name, std::initializer_list<std::string_view> keys) {

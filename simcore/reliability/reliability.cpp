@@ -93,15 +93,52 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     return analyzeReliability(s, c, rates, simulate(s, c));
 }
 
+const char* rateSetName(RateSet s)
+{
+    switch (s) {
+    case RateSet::Llama3H100: return "llama3-h100";
+    case RateSet::Rsc1A100: return "rsc1-a100";
+    case RateSet::Rsc2A100: return "rsc2-a100";
+    case RateSet::BloomA100: return "bloom-a100";
+    case RateSet::OptA100: return "opt-a100";
+    }
+    return "?";
+}
+
+double censusNodeFailuresPerDay(const FailureRates& f)
+{
+    constexpr double gpus = 8, levels = 3;
+    double perSecond = 0;
+    for (int i = 0; i < kComponentCount; ++i) {
+        if (f.mtbf[i] <= 0 || FailureCause(i) == FailureCause::Preemption)
+            continue;
+        switch (f.unit[i]) {
+        case FailureRates::Unit::Gpu: perSecond += gpus / f.mtbf[i]; break;
+        case FailureRates::Unit::Node: perSecond += 1 / f.mtbf[i]; break;
+        case FailureRates::Unit::PortLevel: perSecond += gpus * levels / f.mtbf[i]; break;
+        case FailureRates::Unit::Rack:
+        case FailureRates::Unit::Pod: break; // not in a node's own count
+        }
+    }
+    return perSecond * 86400;
+}
+
 FailureRates scenarioRates(const FailureRates& shipped, const ReliabilitySpec& spec)
 {
     FailureRates r = shipped;
-    const double own[] = { spec.mtbfGpu, spec.mtbfHost, spec.mtbfNic, spec.mtbfSwitchOrCable, spec.mtbfSoftware,
+    // Another fleet's rate: the census's split among causes, scaled to its total.
+    const double own = shipped.failuresPerNodeDay[std::size_t(spec.failureRates)];
+    const double census = censusNodeFailuresPerDay(shipped);
+    if (spec.failureRates != RateSet::Llama3H100 && own > 0 && census > 0)
+        for (int i = 0; i < kComponentCount; ++i)
+            if (FailureCause(i) != FailureCause::Preemption)
+                r.mtbf[std::size_t(i)] *= census / own;
+    const double mine[] = { spec.mtbfGpu, spec.mtbfHost, spec.mtbfNic, spec.mtbfSwitchOrCable, spec.mtbfSoftware,
         spec.mtbfRack, spec.mtbfPod, spec.mtbfPreemption };
-    static_assert(std::size(own) == std::size_t(kComponentCount));
+    static_assert(std::size(mine) == std::size_t(kComponentCount));
     for (int i = 0; i < kComponentCount; ++i)
-        if (own[i] > 0)
-            r.mtbf[std::size_t(i)] = own[i];
+        if (mine[i] > 0)
+            r.mtbf[std::size_t(i)] = mine[i];
     if (spec.detect > 0)
         r.detect = spec.detect;
     if (spec.drain > 0)
@@ -266,6 +303,10 @@ std::string years(double seconds)
 std::optional<PlanIssue> runIssue(const Scenario& s, const ReliabilityReport& r)
 {
     const ReliabilitySpec& spec = s.reliability;
+    if (!r.plan.unavailable.empty())
+        return PlanIssue { spec.strategy == RecoveryStrategy::InMemory && spec.copyPlacement != CopyPlacement::SameRack
+                               ? "reliability.in_memory.placement" : "reliability.strategy",
+            std::string(r.plan.name) + " checkpoints cannot run here: " + r.plan.unavailable };
     const double M = r.clusterMtbf;
     const bool tooManyFailures = !(r.expectedFailures <= kMaxExpectedFailures);
     if (!tooManyFailures && r.overheadFraction <= kMaxRunOverhead && std::isfinite(r.expectedTime))

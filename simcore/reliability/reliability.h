@@ -31,11 +31,19 @@ struct FailureRates {
     std::array<Unit, kComponentCount> unit {};
     double detect = 30, drain = 30, provisionSpare = 300, provisionWait = 3600, reinit = 120;
     double spareFraction = 0.01, backupWorkerFraction = 0.04;
+    // Other fleets' failures per node-day (8 GPUs behind 3 switch levels, the census's
+    // node), indexed by RateSet; the census's own is what `mtbf` gives such a node.
+    std::array<double, kRateSetCount> failuresPerNodeDay {};
     double writeBandwidthPerGpu = 0.427e9, readBandwidthPerGpu = 0.427e9, stagingBandwidthPerGpu = 25e9;
 };
 
-// The shipped rates with the scenario's own (reliability.mtbf.*, reliability.recovery.*)
-// in their place where it sets them.
+// Failures a day of one census node (8 GPUs, 3 switch levels) under `mtbf`.
+double censusNodeFailuresPerDay(const FailureRates& f);
+const char* rateSetName(RateSet s);
+
+// The shipped rates, scaled to the scenario's rate set (reliability.failure_rates), with
+// the scenario's own (reliability.mtbf.*, reliability.recovery.*) in their place where it
+// sets them.
 FailureRates scenarioRates(const FailureRates& shipped, const ReliabilitySpec& spec);
 
 // How one recovery strategy spends time (docs/reliability.md, "Recovery strategies").

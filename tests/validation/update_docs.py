@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Regenerate the figures in docs/validation.md, docs/model.md, docs/calibration.md and
-the field tables of docs/scenario.md from the engine.
+"""Regenerate the figures in docs/validation.md, docs/model.md, docs/calibration.md,
+docs/reliability.md (published failure logs) and the field tables of docs/scenario.md
+from the engine.
 
 Every block between `<!-- BEGIN generated:NAME -->` and `<!-- END generated:NAME -->`
 is rewritten from `dtsim-cli validate tests/validation/published-runs.yaml --json`
@@ -155,6 +156,56 @@ def extrapolation_blocks(x):
     return {"extrapolation-summary": lines, "extrapolation-table": table}
 
 
+RATE_SETS = ["llama3-h100", "rsc1-a100", "rsc2-a100", "bloom-a100", "opt-a100"]
+FAILURE_LOGS = os.path.join(ROOT, "tests/validation/failure-logs/published.json")
+
+
+def reliability_blocks(cli):
+    """Published failure logs against dtsim's prediction from every other fleet's census."""
+    logs = json.load(open(FAILURE_LOGS))["runs"]
+    head = "| run | counted | window | published | " + " | ".join(f"`{r}`" for r in RATE_SETS) + " |"
+    lines = [head, "|---|---|---:|---:|" + "---:|" * len(RATE_SETS)]
+    goodput = ["| run | published goodput | " + " | ".join(f"`{r}`" for r in RATE_SETS) + " |",
+               "|---|---|" + "---:|" * len(RATE_SETS)]
+    ratios = []
+    for run in logs:
+        counts, goods = [], []
+        low, high = run["interruptions"]
+        for rates in RATE_SETS:
+            if rates == run["own_rates"]:
+                counts.append("(own)")
+                goods.append("(own)")
+                continue
+            out = subprocess.run([cli, "run", os.path.join(ROOT, run["scenario"]), "--set", f"reliability.failure_rates={rates}",
+                                  "--trials", "200", "--json"], capture_output=True, text=True, check=True)
+            r = json.loads(out.stdout)
+            per_day = sum(r["failures_per_day"][c] for c in run["causes"])
+            predicted = per_day * run["days"]
+            mid = (low + high) / 2
+            ratios.append(predicted / mid)
+            counts.append(f"{predicted:.0f} ({predicted / mid:.2f}x)")
+            goods.append(f"{100 * r['failure_free_time_s'] / r['expected_time_to_train_s']:.1f}%")
+        published = f"{low}" if low == high else f"{low}-{high}"
+        lines.append(f"| {run['name']} | {run['counted']} | {run['days']} days | {published} | " + " | ".join(counts) + " |")
+        goodput.append(f"| {run['name']} | {run['goodput']} | " + " | ".join(goods) + " |")
+    ratios.sort()
+    summary = [f"Predicted over published, {len(ratios)} predictions: median {ratios[len(ratios) // 2]:.2f}x, "
+               f"from {ratios[0]:.2f}x to {ratios[-1]:.2f}x."]
+    sources = [f"- {run['name']}: {run['source']}" for run in logs]
+    # Every recovery strategy on the chaos drill, without its chaos events.
+    out = subprocess.run([cli, "run", os.path.join(ROOT, "presets/llama3-405b-chaos.yaml"), "--set", "reliability.chaos=[]",
+                          "--trials", "300", "--json"], capture_output=True, text=True, check=True)
+    r = json.loads(out.stdout)
+    strategies = ["| strategy | segment | storage interval | checkpoints | lost work | recovery | expected time |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+    for p in r["strategies"]:
+        interval = p["storage_interval_s"]
+        strategies.append(f"| `{p['name']}` | {p['segment_s']:.1f} s | {interval / 60:.1f} min | {pct2(p['checkpoint_overhead'])} | "
+                          f"{pct2(p['lost_work_overhead'])} | {pct2(p['recovery_overhead'])} | {p['expected_time_to_train_s'] / 86400:.2f} days |")
+    return {"failure-logs": lines + [""] + summary, "failure-goodput": goodput, "failure-sources": sources,
+            "strategies-chaos": strategies}
+
+
 def rewrite(path, blocks, check):
     with open(path) as f:
         text = f.read()
@@ -189,6 +240,7 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
     x = subprocess.run([cli, "validate", RUNS, "--extrapolate", "--json"], capture_output=True, text=True, check=True)
     changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), extrapolation_blocks(json.loads(x.stdout)), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/reliability.md"), reliability_blocks(cli), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
     changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
