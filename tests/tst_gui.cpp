@@ -767,6 +767,44 @@ private slots:
         QVERIFY(std::abs(tab->outlook().report.expectedTime / before.report.expectedTime - 1) < 1e-9);
     }
 
+    // Issue 24: the recovery strategy is a panel control; the Reliability tab names every
+    // strategy's expected time with the chosen one in bold, and the Monte Carlo follows.
+    void recoveryStrategyFromThePanel()
+    {
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "llama3-405b-chaos", "reliability"));
+        ReliabilityTab* tab = w.reliabilityTab();
+        QVERIFY(tab->hasResult());
+        const RunOutlook storage = tab->outlook();
+        auto* strategy = qobject_cast<QComboBox*>(w.panel()->editor("reliability.strategy"));
+        QVERIFY(strategy);
+        QCOMPARE(strategy->count(), 3);
+        strategy->setCurrentIndex(int(RecoveryStrategy::InMemory));
+        emit strategy->activated(int(RecoveryStrategy::InMemory)); // what a user's pick sends
+        QCOMPARE(w.document()->scenario().reliability.strategy, RecoveryStrategy::InMemory);
+        waitIdle(w);
+        const RunOutlook memory = tab->outlook();
+        QCOMPARE(memory.report.plan.strategy, RecoveryStrategy::InMemory);
+        QVERIFY(memory.run.checkpointGpuHours < 0.1 * storage.run.checkpointGpuHours);
+        QString text;
+        for (QLabel* l : tab->findChildren<QLabel*>())
+            if (l->text().contains("Strategies"))
+                text = l->text();
+        QVERIFY2(text.contains("<b>in memory (Gemini)"), qPrintable(text));
+        QVERIFY(text.contains("just in time"));
+        // A census from another fleet changes the failure rate the tab reports.
+        auto* census = qobject_cast<QComboBox*>(w.panel()->editor("reliability.failure_rates"));
+        QVERIFY(census);
+        census->setCurrentIndex(int(RateSet::OptA100));
+        emit census->activated(int(RateSet::OptA100));
+        waitIdle(w);
+        QVERIFY(tab->outlook().report.clusterMtbf < 0.3 * memory.report.clusterMtbf);
+        w.document()->undoStack()->undo();
+        w.document()->undoStack()->undo();
+        waitIdle(w);
+        QCOMPARE(w.document()->scenario().reliability.strategy, RecoveryStrategy::Storage);
+    }
+
     void costTabPricesAndFollowsTheFields()
     {
         MainWindow w(appData());
