@@ -26,6 +26,9 @@ int runReliability(const QStringList& args); // dtsim-cli run
 int runCost(const QStringList& args);
 int runCluster(const QStringList& args);
 int runFields(const QStringList& args);
+int runAdvise(const QStringList& args); // the regime and what to change, each gain simulated
+int runSweep(const QStringList& args);  // one headline number over two fields' values
+int runDiff(const QStringList& args);   // two scenarios: their inputs and results
 int runCalibrate(const QStringList& args); // what a profiler trace measured // the scenario fields (--markdown: the docs tables)
 
 } // namespace dtsim::cli

@@ -26,6 +26,9 @@ void usage(FILE* to)
         "  cost FILE [--json]                              price, energy and carbon of the run\n"
         "  cluster FILE [--policy NAME] [--compare] [--json]   shared-cluster scheduling\n"
         "  fields [--json|--markdown]                      every scenario field, its type and default\n"
+        "  advise FILE [--json]                            the run's regime and what to change, each gain simulated\n"
+        "  sweep FILE --x path=values --y path=values [--metric M] [--csv|--json]   a two-field grid\n"
+        "  diff A B [--json]                               what differs between two scenarios, inputs and results\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n"
         "  calibrate TRACE [--json]                        what a PyTorch profiler trace measured\n\n"
@@ -69,6 +72,12 @@ int main(int argc, char** argv)
             return dtsim::cli::runReliability(args);
         if (command == "fields")
             return dtsim::cli::runFields(args);
+        if (command == "advise")
+            return dtsim::cli::runAdvise(args);
+        if (command == "sweep")
+            return dtsim::cli::runSweep(args);
+        if (command == "diff")
+            return dtsim::cli::runDiff(args);
         if (command == "bench")
             return dtsim::cli::runBench(args);
         if (command == "search")

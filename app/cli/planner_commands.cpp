@@ -12,6 +12,8 @@
 #include "simcore/planner/scaling.h"
 #include "simcore/planner/search.h"
 #include "simcore/reliability/reliability.h"
+#include "simcore/fields/scenario_fields.h"
+#include "simcore/study/sweep.h"
 #include "simcore/step.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/loader/anchors_loader.h"
@@ -320,6 +322,27 @@ int runBench(const QStringList& args)
         const MonteCarloResult mc = simulateRun(rr, preset.reliability, 10000, 1);
         const double monteCarloMs = std::chrono::duration<double, std::milli>(clock::now() - t4).count();
         sink += mc.mean;
+        // A 32 x 32 sweep of the preset (issue 25: under 100 ms): global batch against the
+        // scale-out bandwidth, every cell a full simulation.
+        SweepAxis batchAxis, networkAxis;
+        for (const FieldDef& f : scenarioFields()) {
+            if (f.path == "training.global_batch")
+                batchAxis.field = &f;
+            if (f.path == "cluster.scale_out_bandwidth")
+                networkAxis.field = &f;
+        }
+        for (int i = 1; i <= 32; ++i) {
+            batchAxis.values.push_back(512.0 * i);
+            batchAxis.labels.push_back(std::to_string(512 * i));
+            networkAxis.values.push_back(12.5e9 * i);
+            networkAxis.labels.push_back(std::to_string(12.5 * i) + " GB/s");
+        }
+        auto t10 = clock::now();
+        const SweepResult grid = sweep(preset, calibration, batchAxis, networkAxis, Headline::Mfu);
+        const double sweepMs = std::chrono::duration<double, std::milli>(clock::now() - t10).count();
+        int sweepCells = 0;
+        for (const SweepCell& c : grid.cells)
+            sweepCells += c.ok();
         Scenario inMemory = preset;
         inMemory.reliability.strategy = RecoveryStrategy::InMemory;
         ReliabilityReport rm = analyzeReliability(inMemory, calibration, data.failureRates);
@@ -400,6 +423,7 @@ int runBench(const QStringList& args)
                                      { "draft_trace_ms", draftMs }, { "trace_import_200mb_ms", traceImportMs }, { "draft_trace_events", double(draftTrace.events.size()) },
                                      { "montecarlo_10k_ms", monteCarloMs }, { "montecarlo_failures_per_trial", mc.failuresMean },
                                      { "montecarlo_in_memory_10k_ms", monteCarloMemoryMs },
+                                     { "sweep_32x32_ms", sweepMs }, { "sweep_cells_simulated", sweepCells },
                                      { "cluster_ms", clusterMs }, { "cluster_jobs", int(cr.jobs.size()) },
                                      { "cluster_utilization", cr.meanUtilization },
                                      { "cluster_100k_ms", bigMs }, { "cluster_100k_jobs", int(big.jobs.size()) },
@@ -416,6 +440,8 @@ int runBench(const QStringList& args)
                        .arg(monteCarloMs, 0, 'f', 1).arg(rr.gpus).arg(mc.failuresMean, 0, 'f', 0);
             out << QString("Monte Carlo       %1 ms for the same with in-memory checkpoints (segments of %2 steps)\n")
                        .arg(monteCarloMemoryMs, 0, 'f', 1).arg(rm.intervalSteps > 0 ? rm.plan.fastInterval / (rm.interval / rm.intervalSteps) : 0.0, 0, 'f', 0);
+            out << QString("sweep             %1 ms for 32 x 32 cells of llama3-405b-h100 (global batch x scale-out bandwidth, %2 simulated; target: under 100 ms)\n")
+                       .arg(sweepMs, 0, 'f', 1).arg(sweepCells);
             out << QString("shared cluster    %1 ms for %2 jobs on %3 GPUs over 30 days (%4, utilization %5%)\n")
                        .arg(clusterMs, 0, 'f', 1).arg(cr.jobs.size()).arg(cr.totalGpus)
                        .arg(QString::fromStdString(cr.policy)).arg(100 * cr.meanUtilization, 0, 'f', 1);

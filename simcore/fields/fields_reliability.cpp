@@ -37,14 +37,20 @@ void addReliabilityFields(std::vector<FieldDef>& f)
             .shown("GB/s", 1e9));
     f.push_back(shippedUnlessSet("reliability.storage_read_bandwidth", Dimension::BytesPerSecond, "B/s",
         &ReliabilitySpec::storageReadBandwidth, "427 MB/s per GPU", "aggregate reload bandwidth")
-            .typeText("bandwidth"));
+            .typeText("bandwidth")
+            .panel("Reliability", "Storage read (0 = default)", 0, 1e6, SliderScale::Linear,
+                "Aggregate bandwidth to read a checkpoint back after a failure. 0: 427 MB/s per GPU (Llama 3's Tectonic peak).")
+            .shown("GB/s", 1e9));
     f.push_back(flag("reliability.async_checkpoint").byDefault("`false`").help("stage in host memory, flush in the background")
             .bind(&Scenario::reliability, &ReliabilitySpec::asyncCheckpoint)
             .panel("Reliability", "Asynchronous checkpoints", 0, 1, SliderScale::Linear,
                 "Copy the state to host memory and flush it to storage in the background: training stalls only for the copy."));
     f.push_back(shippedUnlessSet("reliability.staging_bandwidth", Dimension::BytesPerSecond, "B/s", &ReliabilitySpec::stagingBandwidth,
         "25 GB/s", "per GPU, device to host (async only)")
-            .typeText("bandwidth"));
+            .typeText("bandwidth")
+            .panel("Reliability", "Staging, device to host (0 = default)", 0, 100, SliderScale::Linear,
+                "Per GPU: how fast an asynchronous checkpoint is copied to host memory (training stalls for it). 0: 25 GB/s.")
+            .shown("GB/s", 1e9));
     f.push_back(shippedUnlessSet("reliability.checkpoint_interval", Dimension::Seconds, "s", &ReliabilitySpec::checkpointInterval,
         "Young's optimum", "training time between checkpoints (rounded to whole steps)")
             .typeText("time")

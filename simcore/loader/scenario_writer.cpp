@@ -93,6 +93,13 @@ void writeFields(YAML::Emitter& y, const Scenario& s, const SectionDef& section,
 
 } // namespace
 
+std::string fieldValueText(const Scenario& s, const FieldDef& f, int entry)
+{
+    YAML::Emitter y;
+    writeValue(y, s, f, entry);
+    return y.c_str();
+}
+
 std::string scenarioToYaml(const Scenario& s)
 {
     YAML::Emitter y;

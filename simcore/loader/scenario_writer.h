@@ -9,4 +9,9 @@ namespace dtsim {
 
 std::string scenarioToYaml(const Scenario& s);
 
+struct FieldDef;
+// One field's value as the file writes it ("8", "400 Gbps", "interleaved", "h100-sxm"),
+// which is also what `--set path=value` reads back.
+std::string fieldValueText(const Scenario& s, const FieldDef& f, int entry = 0);
+
 } // namespace dtsim

@@ -3,6 +3,7 @@
 // the plan survives the cause) or the last storage checkpoint; chaos events on top.
 #include "reliability.h"
 
+#include "../planner/parallel_for.h"
 #include "../random.h"
 
 #include <algorithm>
@@ -105,6 +106,21 @@ double segmentsWithin(double avail, double pos, double n, double segment, double
     return toEnd + blocks * n + std::min(std::floor(rest / segment), n - 1);
 }
 
+// What one trial adds up to.
+struct TrialOutcome {
+    double time = 0, failures = 0, checkpointHours = 0;
+    std::array<double, kFailureCauseCount> lost {};
+    bool capped = false, done = false;
+};
+
+// A trial's own stream: the run's seed and the trial's index, mixed (splitmix64's
+// finalizer), so neighbouring trials draw unrelated numbers.
+unsigned long long trialSeed(unsigned long long seed, int trial)
+{
+    SplitMix64 mix { seed ^ (0xD1B54A32D192ED03ULL * (unsigned long long)(trial + 1)) };
+    return mix.next();
+}
+
 // One trial's position: progress, and what a failure would roll back to.
 struct TrialState {
     double t = 0;                // wall clock, always at a segment boundary between events
@@ -139,16 +155,17 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     const double expectedFailures = lambda > 0 && std::isfinite(r.expectedTime) ? r.expectedTime * lambda : 0.0;
     const double failureCap = 50 * expectedFailures + 1000;
     const Chaos chaos(spec.chaos);
-    Rng rng { seed };
-    double failures = 0;
-    auto drawCause = [&] {
-        const double u = rng.uniform() * acc;
-        return std::min<int>(int(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin()), kComponentCount - 1);
-    };
-
-    for (int trial = 0; trial < trials; ++trial) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            break;
+    // Each trial draws from its own stream, seeded from the run's seed and its index, so
+    // trials run on every core and the result does not depend on how many there are.
+    std::vector<TrialOutcome> outcomes(static_cast<std::size_t>(trials));
+    parallelFor(std::size_t(trials), workerCount(std::size_t(trials), 0), cancel, [&](std::size_t index, int) {
+        const int trial = int(index);
+        TrialOutcome& res = outcomes[index];
+        Rng rng { trialSeed(seed, trial) };
+        auto drawCause = [&] {
+            const double u = rng.uniform() * acc;
+            return std::min<int>(int(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin()), kComponentCount - 1);
+        };
         TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr, &out.firstTrialTruncated);
         TrialState st;
         double trialFailures = 0;
@@ -167,7 +184,7 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
 
         while (st.done < T) {
             if (trialFailures >= failureCap) {
-                ++out.cappedTrials;
+                res.capped = true;
                 break;
             }
             while (change < chaos.changes.size() && chaos.changes[change] <= st.t)
@@ -236,7 +253,7 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
                 }
                 st.t += jump * segment + crossed * storageStall;
                 st.done += jump * I;
-                out.checkpointGpuHours += (jump * fastStall + crossed * storageStall) * gpuHoursPerSecond;
+                res.checkpointHours += (jump * fastStall + crossed * storageStall) * gpuHoursPerSecond;
                 // The next segment is the one the failure or change falls in: on to it
                 // (the jump crossed no change, so the pace holds).
             }
@@ -269,8 +286,8 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
                 if (!covered)
                     rollBackToStorage();
                 trace.add(RunPhase::Kind::Lost, failAt - lost, failAt, cause);
-                out.lostGpuHoursByCause[std::size_t(cause)] += lost * gpuHoursPerSecond;
-                failures += 1;
+                res.lost[std::size_t(cause)] += lost * gpuHoursPerSecond;
+                res.failures += 1;
                 trialFailures += 1;
                 if (isInjected)
                     ++injected;
@@ -282,27 +299,27 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
                 double until = from + (covered ? plan.recoveryCovered[std::size_t(like)] : plan.recoveryUncovered[std::size_t(like)]);
                 while (nextFailure < until && trialFailures < failureCap) {
                     trace.add(RunPhase::Kind::Recovery, from, nextFailure, cause);
-                    out.lostGpuHoursByCause[std::size_t(cause)] += (nextFailure - from) * gpuHoursPerSecond;
+                    res.lost[std::size_t(cause)] += (nextFailure - from) * gpuHoursPerSecond;
                     cause = drawCause();
                     if (covered && !plan.covered[std::size_t(cause)]) {
                         covered = false;
                         lost = 0;
                         rollBackToStorage();
-                        out.lostGpuHoursByCause[std::size_t(cause)] += lost * gpuHoursPerSecond;
+                        res.lost[std::size_t(cause)] += lost * gpuHoursPerSecond;
                     }
                     from = nextFailure;
                     until = from + (covered ? plan.recoveryCovered[std::size_t(cause)] : plan.recoveryUncovered[std::size_t(cause)]);
                     nextFailure = from + rng.exponential(lambda);
-                    failures += 1;
+                    res.failures += 1;
                     trialFailures += 1;
                 }
                 trace.add(RunPhase::Kind::Recovery, from, until, cause);
-                out.lostGpuHoursByCause[std::size_t(cause)] += (until - from) * gpuHoursPerSecond;
+                res.lost[std::size_t(cause)] += (until - from) * gpuHoursPerSecond;
                 st.t = until;
             } else {
                 trace.add(RunPhase::Kind::Training, st.t, st.t + work * pace);
                 trace.add(RunPhase::Kind::Checkpoint, st.t + work * pace, end);
-                out.checkpointGpuHours += stalls * gpuHoursPerSecond;
+                res.checkpointHours += stalls * gpuHoursPerSecond;
                 st.done = last ? T : st.done + work;
                 if (blockEnd) {
                     storageCheckpoint(st.done, end);
@@ -319,10 +336,23 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
             for (const ChaosEvent& e : chaos.stragglers)
                 if (e.atSeconds < st.t)
                     trace.add(RunPhase::Kind::Slow, e.atSeconds, st.t);
-        out.times.push_back(st.t);
+        res.time = st.t;
+        res.done = true;
+    });
+    // In trial order, so that sums do not depend on which thread ran what.
+    double failures = 0;
+    for (const TrialOutcome& o : outcomes) {
+        if (!o.done)
+            continue; // cancelled before it ran
+        out.times.push_back(o.time);
+        failures += o.failures;
+        out.cappedTrials += o.capped;
+        out.checkpointGpuHours += o.checkpointHours;
+        for (int i = 0; i < kFailureCauseCount; ++i)
+            out.lostGpuHoursByCause[std::size_t(i)] += o.lost[std::size_t(i)];
     }
-    if (out.times.empty())
-        return out; // cancelled
+    if (out.times.empty() || (cancel && cancel->load()))
+        return {}; // cancelled
     std::sort(out.times.begin(), out.times.end());
     auto quantile = [&](double f) {
         return out.times[std::min(out.times.size() - 1, std::size_t(f * double(out.times.size() - 1) + 0.5))];

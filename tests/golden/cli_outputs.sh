@@ -25,7 +25,8 @@ capture() { # NAME ARGS...
 for file in presets/*.yaml; do
     p=$(basename "$file" .yaml)
     capture "$p.simulate.txt" simulate "$file"
-    for cmd in simulate search run cost cluster scaling; do
+    capture "$p.advise.txt" advise "$file"
+    for cmd in simulate search run cost cluster scaling advise; do
         capture "$p.$cmd.json" "$cmd" "$file" --json
     done
 done
@@ -33,6 +34,10 @@ capture frontier-gtx580.json frontier --gpu gtx580 --months 3 --json
 capture frontier-gtx580-idealized.json frontier --gpu gtx580 --months 3 --mode idealized --json
 capture frontier-h100-moe.json frontier --gpu h100-sxm --months 3 --model moe --json
 capture hardware.json hardware --json
+capture sweep-tp-pp.txt sweep presets/llama3-405b-h100.yaml --x parallel.tp=1,2,4,8,16 --y parallel.pp=1..32*2 --metric mfu
+capture sweep-gpus-batch.json sweep presets/gpt3-175b-a100.yaml --x cluster.gpus=256..4096*2 --y training.global_batch=768,1536,3072 --json
+capture diff-llama3.txt diff presets/llama3-405b-h100.yaml presets/llama3-405b-chaos.yaml
+capture diff-llama3.json diff presets/llama3-405b-h100.yaml presets/llama3-405b-chaos.yaml --json
 capture validate.json validate tests/validation/published-runs.yaml --json
 capture validate-extrapolate.json validate tests/validation/published-runs.yaml --extrapolate --json
 for trace in tests/profiles/*.json.gz; do

@@ -1,0 +1,282 @@
+#include "advice.h"
+
+#include "scenario_diff.h"
+
+#include "../fields/scenario_fields.h"
+#include "../planner/search.h"
+#include "../report_check.h"
+#include "../scenario_limits.h"
+#include "../scenario_rules.h"
+#include "../step.h"
+#include "../units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+#include <cstdio>
+
+namespace dtsim {
+
+namespace {
+
+std::string percent(double x)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%", 100 * x);
+    return buf;
+}
+
+// Seed 002's reading of a step's efficiency, checked against dtsim's presets: below about
+// 70% of the step in compute, communication and the bubble hold the gains; above about
+// 85% the run is near what its kernels allow.
+constexpr double kLowComputeShare = 0.70, kHighComputeShare = 0.85;
+// A part of the step this large decides the regime.
+constexpr double kDominantShare = 0.25;
+
+} // namespace
+
+const char* regimeName(Regime r)
+{
+    switch (r) {
+    case Regime::Compute: return "compute-bound";
+    case Regime::Communication: return "communication-bound";
+    case Regime::Bubble: return "pipeline-bubble-bound";
+    case Regime::Memory: return "memory-capacity-bound";
+    case Regime::Latency: return "host- or latency-bound";
+    }
+    return "?";
+}
+
+Diagnosis diagnose(const Scenario& s, const Report& r)
+{
+    Diagnosis d;
+    const StepReport& st = r.step;
+    const StepBreakdown& b = st.breakdown;
+    const double step = std::max(st.stepTime, 1e-12);
+    d.computeShare = (b.forward + b.backward) / step;
+    d.shares.push_back({ "compute", d.computeShare });
+    d.shares.push_back({ "recomputation", b.recompute / step });
+    d.shares.push_back({ "pipeline bubble", b.bubble / step });
+    d.shares.push_back({ "optimizer", b.optimizer / step });
+    d.shares.push_back({ "framework overhead", b.overhead / step });
+    d.shares.push_back({ "compute slowed by overlapped communication", b.contention / step });
+    double comm = 0;
+    int worst = 0;
+    auto groupLabel = [](int g) {
+        std::string name(commGroupName(CommGroup(g)));
+        for (char& ch : name)
+            ch = char(std::toupper(static_cast<unsigned char>(ch)));
+        return name;
+    };
+    for (int g = 0; g < kCommGroupCount; ++g) {
+        d.shares.push_back({ groupLabel(g) + " communication", b.exposedComm[g] / step });
+        comm += b.exposedComm[g];
+        if (b.exposedComm[g] > b.exposedComm[worst])
+            worst = g;
+    }
+    comm /= step;
+    std::stable_sort(d.shares.begin(), d.shares.end(), [](const StepShare& x, const StepShare& y) { return x.share > y.share; });
+
+    const double bubble = b.bubble / step, recompute = b.recompute / step, overhead = (b.overhead + b.optimizer) / step;
+    const std::string group = groupLabel(worst);
+    // Compute-bound at 70% of the step and above; otherwise the largest of the rest
+    // names the regime.
+    const double largest = std::max({ comm, bubble, recompute, overhead });
+    if (d.computeShare >= kLowComputeShare && largest < kDominantShare) {
+        d.regime = Regime::Compute;
+        d.summary = "compute-bound: compute is " + percent(d.computeShare) + " of the step";
+    } else if (comm == largest) {
+        d.regime = Regime::Communication;
+        const CommReport& cr = st.comm[std::size_t(worst)];
+        const std::string tier = cr.domains > 1 ? " across " + std::to_string(cr.domains) + " scale-up domains (the scale-out network)"
+                                                : " inside the scale-up domain";
+        d.summary = "communication-bound: exposed communication is " + percent(comm) + " of the step, most of it " + group + tier;
+    } else if (bubble == largest) {
+        d.regime = Regime::Bubble;
+        d.summary = "pipeline-bubble-bound: the pipeline's fill and drain are " + percent(bubble) + " of the step";
+    } else if (recompute == largest) {
+        d.regime = Regime::Memory;
+        d.summary = "memory-capacity-bound: recomputation, which buys memory with compute, takes " + percent(recompute)
+            + " of the step (" + formatBytes(st.memory.total) + " of " + formatBytes(st.memory.capacity) + " in use)";
+    } else {
+        d.regime = Regime::Latency;
+        d.summary = "host- or latency-bound: framework overhead and the optimizer are " + percent(overhead)
+            + " of the step; each GPU's work is too small to hide them";
+    }
+    if (d.computeShare < kLowComputeShare)
+        d.reading = "compute is under 70% of the step: the gains are in communication, the bubble and recomputation, not in kernels";
+    else if (d.computeShare > kHighComputeShare)
+        d.reading = "compute is over 85% of the step: the run is near what its kernels allow; faster means lower precision, faster GPUs or more of them";
+    else
+        d.reading = "compute is 70-85% of the step: some gain is left in the plan, the rest in the hardware";
+    (void)s;
+    return d;
+}
+
+namespace {
+
+struct Candidate {
+    std::string title;
+    Scenario scenario;
+    std::string note;
+};
+
+const FieldDef& field(const char* path)
+{
+    for (const FieldDef& f : scenarioFields())
+        if (f.path == path)
+            return f;
+    static const FieldDef none;
+    return none;
+}
+
+void setField(Scenario& s, const char* path, double value)
+{
+    const FieldDef& f = field(path);
+    if (f.edit)
+        f.edit(s, value);
+    else if (f.set)
+        f.set(s, value, 0);
+}
+
+std::string planText(const Scenario& s)
+{
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "TP %d, PP %d, DP %d, CP %d, EP %d, micro-batch %d, ZeRO %d", s.plan.tp, s.plan.pp, s.plan.dp, s.plan.cp,
+        s.plan.ep, s.training.microBatch, s.plan.zeroStage);
+    return buf;
+}
+
+std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog,
+    const std::atomic<bool>* cancel)
+{
+    std::vector<Candidate> out;
+    // The planner's fastest plan on the same GPUs.
+    SearchOptions o;
+    o.topN = 1;
+    o.cancel = cancel;
+    const SearchResult best = searchPlans(s, c, o);
+    if (!best.top.empty()) {
+        Scenario b = s;
+        b.plan = best.top.front().plan;
+        b.training.microBatch = best.top.front().microBatch;
+        if (!(b.plan == s.plan) || b.training.microBatch != s.training.microBatch)
+            out.push_back({ "the planner's fastest plan: " + planText(b), b, "" });
+    }
+    // The micro-batch, halved and doubled.
+    for (int mb : { s.training.microBatch * 2, s.training.microBatch / 2 }) {
+        if (mb < 1 || mb == s.training.microBatch)
+            continue;
+        Scenario b = s;
+        setField(b, "training.micro_batch", mb);
+        out.push_back({ "micro-batch " + std::to_string(mb), b, "" });
+    }
+    // Recomputation: each other policy that fits.
+    const char* names[] = { "no recomputation", "selective recomputation", "full recomputation" };
+    for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
+        if (r == s.plan.recompute)
+            continue;
+        Scenario b = s;
+        b.plan.recompute = r;
+        out.push_back({ names[int(r)], b, "" });
+    }
+    // Overlap switches that are off.
+    const struct {
+        const char* path;
+        bool ParallelPlan::*member;
+        const char* title;
+    } overlaps[] = {
+        { "parallel.overlap_grad_reduce", &ParallelPlan::overlapGradReduce, "overlap the gradient reduction with the backward pass" },
+        { "parallel.overlap_param_gather", &ParallelPlan::overlapParamGather, "overlap the ZeRO all-gather with the forward pass" },
+        { "parallel.tp_comm_overlap", &ParallelPlan::tpCommOverlap, "overlap tensor-parallel collectives with their GEMMs" },
+        { "parallel.overlap_ep_comm", &ParallelPlan::epCommOverlap, "overlap expert all-to-alls with another micro-batch" },
+    };
+    for (const auto& ov : overlaps) {
+        if (s.plan.*(ov.member))
+            continue;
+        Scenario b = s;
+        b.plan.*(ov.member) = true;
+        out.push_back({ ov.title, b, "" });
+    }
+    // FP8 where the GPU has it and the run trains in 16 bits.
+    if ((s.training.precision == Precision::BF16 || s.training.precision == Precision::FP16) && s.hardware.supports(Precision::FP8)) {
+        Scenario b = s;
+        setPrecision(b, Precision::FP8);
+        out.push_back({ "train in FP8", b, "changes the numerics: validate the loss" });
+    }
+    // Twice the GPUs (DP takes them), and a network twice as fast.
+    {
+        Scenario b = s;
+        setField(b, "cluster.gpus", double(s.cluster.gpus * 2));
+        keepGpuCount(b);
+        out.push_back({ "twice the GPUs (" + formatCount(double(b.cluster.gpus)) + ", data parallelism " + std::to_string(b.plan.dp) + ")", b, "" });
+    }
+    if (s.cluster.scaleOutBandwidth > 0) {
+        Scenario b = s;
+        setField(b, "cluster.scale_out_bandwidth", 2 * s.cluster.scaleOutBandwidth);
+        out.push_back({ "a scale-out network twice as fast (" + formatRate(2 * s.cluster.scaleOutBandwidth) + " per GPU)", b,
+            "a faster NIC tier: price it on the Cost tab" });
+    }
+    // The vendor's next generation or two, at the same count and plan: the best that fits.
+    // Not on a shipped topology: that machine's network does not come with another GPU,
+    // and no --set could name the hand-made one the switch leaves.
+    for (const HardwareSpec& h : catalog) {
+        if (!s.cluster.topology.empty())
+            break;
+        if (h.id == s.hardware.id || h.vendor != s.hardware.vendor || h.launchYear <= s.hardware.launchYear
+            || h.launchYear > s.hardware.launchYear + 2)
+            continue;
+        Scenario b = s;
+        switchGpu(b, h);
+        out.push_back({ "the same plan on " + h.name + " (new hardware: compare prices on the Cost tab)", b, "gpu" });
+    }
+    return out;
+}
+
+} // namespace
+
+Advice advise(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, const std::atomic<bool>* cancel)
+{
+    Advice a;
+    const Report base = simulate(s, c);
+    a.diagnosis = diagnose(s, base);
+    a.timeToTrain = base.timeToTrain;
+    a.gpuHours = base.gpuHours;
+    Suggestion bestGpu;
+    for (Candidate& cand : candidates(s, c, catalog, cancel)) {
+        if (cancel && cancel->load())
+            break;
+        if (!fieldValueIssue(cand.scenario).field.empty() || checkScenario(cand.scenario))
+            continue;
+        const Report r = simulate(cand.scenario, c);
+        if (badQuantity(r) || !r.step.memory.fits || !(r.timeToTrain > 0))
+            continue;
+        Suggestion sg;
+        sg.title = cand.title;
+        sg.timeToTrain = r.timeToTrain;
+        sg.gpuHours = r.gpuHours;
+        sg.gain = base.timeToTrain / r.timeToTrain - 1;
+        sg.gpuHoursChange = base.gpuHours > 0 ? r.gpuHours / base.gpuHours - 1 : 0.0;
+        // The overrides that reproduce it; a new GPU brings its catalogue figures along.
+        for (const FieldDifference& d : diffScenarios(s, cand.scenario))
+            if (!(cand.note == "gpu" && d.path.starts_with("hardware.") && d.path != "hardware.gpu"))
+                sg.sets.emplace_back(d.path, d.b);
+        const bool gpuType = cand.note == "gpu";
+        sg.note = gpuType ? std::string() : cand.note;
+        sg.scenario = std::move(cand.scenario);
+        if (sg.gain < 0.001 || sg.sets.empty())
+            continue;
+        if (gpuType) { // keep only the best other GPU
+            if (sg.gain > bestGpu.gain)
+                bestGpu = std::move(sg);
+            continue;
+        }
+        a.suggestions.push_back(std::move(sg));
+    }
+    if (bestGpu.gain > 0)
+        a.suggestions.push_back(std::move(bestGpu));
+    std::stable_sort(a.suggestions.begin(), a.suggestions.end(), [](const Suggestion& x, const Suggestion& y) { return x.gain > y.gain; });
+    return a;
+}
+
+} // namespace dtsim
