@@ -23,6 +23,44 @@ QString preset(const char* name) { return QString(DTSIM_SOURCE_DATA_DIR) + "/pre
 class TestCli : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 25: `advise` names a regime and its changes; applying the top one with --set
+    // gives the time to train it predicted. `sweep` and `diff` refuse what they cannot do.
+    void adviseTopSuggestionReproducesWithSet()
+    {
+        const Run a = cli({ "advise", preset("llama3-405b-h100"), "--json" });
+        QCOMPARE(a.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(a.out).object();
+        QVERIFY(!o["regime"].toString().isEmpty());
+        const QJsonArray list = o["suggestions"].toArray();
+        QVERIFY(list.size() >= 3);
+        const QJsonObject top = list[0].toObject();
+        QStringList args { "simulate", preset("llama3-405b-h100"), "--json" };
+        for (const QJsonValue v : top["set"].toArray())
+            args << "--set" << v.toString();
+        const Run applied = cli(args);
+        QCOMPARE(applied.code, 0);
+        const double t = QJsonDocument::fromJson(applied.out).object()["time_to_train_s"].toDouble();
+        QVERIFY2(std::abs(t / top["time_to_train_s"].toDouble() - 1) < 1e-6, qPrintable(QString::number(t)));
+        QVERIFY(std::abs(o["time_to_train_s"].toDouble() / t - 1 - top["gain"].toDouble()) < 1e-6);
+
+        const Run noY = cli({ "sweep", preset("gpt3-175b-a100"), "--x", "parallel.tp=1,2" });
+        QCOMPARE(noY.code, 2);
+        QVERIFY(noY.err.contains("--y"));
+        const Run badField = cli({ "sweep", preset("gpt3-175b-a100"), "--x", "parallel.tq=1,2", "--y", "parallel.pp=1,2" });
+        QCOMPARE(badField.code, 2);
+        QVERIFY(badField.err.contains("parallel.tq"));
+        const Run badValue = cli({ "sweep", preset("gpt3-175b-a100"), "--x", "cluster.scale_out_bandwidth=fast", "--y", "parallel.pp=1,2" });
+        QCOMPARE(badValue.code, 2);
+        QVERIFY(badValue.err.contains("cluster.scale_out_bandwidth"));
+        const Run csv = cli({ "sweep", preset("gpt3-175b-a100"), "--x", "cluster.gpus=512,1024", "--y", "training.global_batch=1536", "--csv" });
+        QCOMPARE(csv.code, 0);
+        QCOMPARE(csv.out.count('\n'), 2);
+        const Run same = cli({ "diff", preset("gpt3-175b-a100"), preset("gpt3-175b-a100"), "--json" });
+        QCOMPARE(same.code, 0);
+        QVERIFY(QJsonDocument::fromJson(same.out).object()["inputs"].toArray().isEmpty());
+        QCOMPARE(cli({ "diff", preset("gpt3-175b-a100") }).code, 2);
+    }
+
     void simulateJsonHasTheDocumentedKeys()
     {
         const Run r = cli({ "simulate", preset("gpt3-175b-a100"), "--json" });

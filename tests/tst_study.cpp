@@ -96,6 +96,30 @@ private slots:
         QVERIFY(std::abs(sum - 1) < 0.02);
     }
 
+    // Seed 002's reading, checked on the presets: where compute is under 70% of the step,
+    // the plan alone (same GPUs, same numerics) gains more than 10%; over 85%, it gains
+    // under 10%.
+    void theReadingHoldsOnThePresets()
+    {
+        int low = 0, high = 0;
+        for (const std::string& name : test::presetNames()) {
+            const Scenario s = test::preset(name);
+            const Advice a = advise(s, test::calibration(), test::catalog());
+            double planGain = 0;
+            for (const Suggestion& sg : a.suggestions)
+                if (sg.kind == Suggestion::Kind::Plan)
+                    planGain = std::max(planGain, sg.gain);
+            if (a.diagnosis.computeShare < 0.70) {
+                ++low;
+                QVERIFY2(planGain > 0.10, qPrintable(QString::fromStdString(name) + QString(": %1").arg(planGain)));
+            } else if (a.diagnosis.computeShare > 0.85) {
+                ++high;
+                QVERIFY2(planGain < 0.10, qPrintable(QString::fromStdString(name) + QString(": %1").arg(planGain)));
+            }
+        }
+        QVERIFY(low >= 3 && high >= 1);
+    }
+
     // A cell of a sweep is the simulation of that cell's scenario; the scenario's own cell
     // is marked; cells the loader would refuse, or that do not fit, say why.
     void sweepCellsAreSimulations()

@@ -119,6 +119,7 @@ struct Candidate {
     std::string title;
     Scenario scenario;
     std::string note;
+    Suggestion::Kind kind = Suggestion::Kind::Plan;
 };
 
 const FieldDef& field(const char* path)
@@ -202,20 +203,21 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
     if ((s.training.precision == Precision::BF16 || s.training.precision == Precision::FP16) && s.hardware.supports(Precision::FP8)) {
         Scenario b = s;
         setPrecision(b, Precision::FP8);
-        out.push_back({ "train in FP8", b, "changes the numerics: validate the loss" });
+        out.push_back({ "train in FP8", b, "changes the numerics: validate the loss", Suggestion::Kind::Precision });
     }
     // Twice the GPUs (DP takes them), and a network twice as fast.
     {
         Scenario b = s;
         setField(b, "cluster.gpus", double(s.cluster.gpus * 2));
         keepGpuCount(b);
-        out.push_back({ "twice the GPUs (" + formatCount(double(b.cluster.gpus)) + ", data parallelism " + std::to_string(b.plan.dp) + ")", b, "" });
+        out.push_back({ "twice the GPUs (" + formatCount(double(b.cluster.gpus)) + ", data parallelism " + std::to_string(b.plan.dp) + ")", b, "",
+            Suggestion::Kind::Hardware });
     }
     if (s.cluster.scaleOutBandwidth > 0) {
         Scenario b = s;
         setField(b, "cluster.scale_out_bandwidth", 2 * s.cluster.scaleOutBandwidth);
         out.push_back({ "a scale-out network twice as fast (" + formatRate(2 * s.cluster.scaleOutBandwidth) + " per GPU)", b,
-            "a faster NIC tier: price it on the Cost tab" });
+            "a faster NIC tier: price it on the Cost tab", Suggestion::Kind::Hardware });
     }
     // The vendor's next generation or two, at the same count and plan: the best that fits.
     // Not on a shipped topology: that machine's network does not come with another GPU,
@@ -228,7 +230,7 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
             continue;
         Scenario b = s;
         switchGpu(b, h);
-        out.push_back({ "the same plan on " + h.name + " (new hardware: compare prices on the Cost tab)", b, "gpu" });
+        out.push_back({ "the same plan on " + h.name + " (new hardware: compare prices on the Cost tab)", b, "gpu", Suggestion::Kind::Hardware });
     }
     return out;
 }
@@ -252,6 +254,7 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
         if (badQuantity(r) || !r.step.memory.fits || !(r.timeToTrain > 0))
             continue;
         Suggestion sg;
+        sg.kind = cand.kind;
         sg.title = cand.title;
         sg.timeToTrain = r.timeToTrain;
         sg.gpuHours = r.gpuHours;

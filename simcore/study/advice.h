@@ -32,6 +32,10 @@ struct Diagnosis {
 };
 
 struct Suggestion {
+    // Plan: the same hardware and numerics (plan, micro-batch, recomputation, overlap);
+    // Precision: other numerics; Hardware: more, faster or other GPUs or network.
+    enum class Kind { Plan, Precision, Hardware };
+    Kind kind = Kind::Plan;
     std::string title;  // "The planner's best plan: TP 8, PP 8, DP 256, micro-batch 1"
     std::vector<std::pair<std::string, std::string>> sets; // path, value: the --set overrides
     Scenario scenario;  // the changed scenario, for one-click apply
