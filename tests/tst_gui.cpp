@@ -21,6 +21,7 @@
 #include "widgets/stale_note.h"
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
+#include "widgets/whatif_tab.h"
 #include "widgets/cost_tab.h"
 #include "widgets/teaching_panel.h"
 #include "widgets/cluster_tab.h"
@@ -805,6 +806,65 @@ private slots:
         QCOMPARE(w.document()->scenario().reliability.strategy, RecoveryStrategy::Storage);
     }
 
+    // Issue 25: the What-if tab names the regime and lists changes with engine-computed
+    // gains; Apply makes one change (one undo step) and the document then runs as
+    // predicted; the heat map's cells are sweep simulations, a click applies one, and the
+    // CSV holds the grid.
+    void whatIfAdvisesAndSweeps()
+    {
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "llama3-405b-h100", "whatif"));
+        WhatIfTab* tab = w.whatIfTab();
+        QTRY_VERIFY_WITH_TIMEOUT(!tab->advice().suggestions.empty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!tab->sweepResult().cells.empty(), 20000);
+        const Advice advice = tab->advice();
+        QVERIFY(advice.suggestions.size() >= 3);
+        QCOMPARE(tab->suggestionTable()->rowCount(), int(advice.suggestions.size()));
+        int planRow = -1;
+        for (int i = 0; i < int(advice.suggestions.size()); ++i)
+            if (advice.suggestions[std::size_t(i)].title.starts_with("the planner's"))
+                planRow = i;
+        QVERIFY(planRow >= 0);
+        const Scenario before = w.document()->scenario();
+        tab->applySuggestion(planRow);
+        waitIdle(w);
+        QVERIFY(!(w.document()->scenario().plan == before.plan));
+        const double predicted = advice.suggestions[std::size_t(planRow)].timeToTrain;
+        QVERIFY(std::abs(w.evaluator()->report(w.document()->scenario()).timeToTrain / predicted - 1) < 1e-9);
+        w.document()->undoStack()->undo();
+        waitIdle(w);
+        QVERIFY(w.document()->scenario().plan == before.plan);
+
+        // The default sweep is TP x PP of MFU, the scenario's own cell marked.
+        QTRY_VERIFY_WITH_TIMEOUT(tab->sweepResult().currentX >= 0, 20000);
+        const SweepResult grid = tab->sweepResult();
+        QCOMPARE(grid.x.field->path, std::string("parallel.tp"));
+        QCOMPARE(grid.metric, Headline::Mfu);
+        const SweepCell& own = grid.at(std::size_t(grid.currentX), std::size_t(grid.currentY));
+        QVERIFY(own.ok());
+        QCOMPARE(own.value, w.evaluator()->report(before).step.mfu);
+        QVERIFY(tab->heatMap()->plottableCount() == 1);
+        const QStringList csv = tab->sweepCsv().split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), int(grid.y.values.size()) + 1);
+        // Another pair of fields; a click on a valid cell applies it.
+        QVERIFY(tab->setSweep("cluster.gpus", "training.global_batch", Headline::TimeToTrain));
+        QTRY_VERIFY_WITH_TIMEOUT(tab->sweepResult().x.field && tab->sweepResult().x.field->path == "cluster.gpus", 20000);
+        const SweepResult gpus = tab->sweepResult();
+        int cx = -1, cy = -1;
+        for (std::size_t iy = 0; iy < gpus.y.values.size() && cx < 0; ++iy)
+            for (std::size_t ix = 0; ix < gpus.x.values.size(); ++ix)
+                if (gpus.at(ix, iy).ok() && (int(ix) != gpus.currentX || int(iy) != gpus.currentY)) {
+                    cx = int(ix);
+                    cy = int(iy);
+                    break;
+                }
+        QVERIFY(cx >= 0);
+        tab->applyCell(cx, cy);
+        waitIdle(w);
+        QCOMPARE(double(w.document()->scenario().cluster.gpus), gpus.x.values[std::size_t(cx)]);
+        QCOMPARE(w.evaluator()->report(w.document()->scenario()).timeToTrain, gpus.at(std::size_t(cx), std::size_t(cy)).value);
+    }
+
     void costTabPricesAndFollowsTheFields()
     {
         MainWindow w(appData());
@@ -942,7 +1002,7 @@ private slots:
             QFile f(path);
             return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
         };
-        for (const char* tab : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster" }) {
+        for (const char* tab : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster", "whatif" }) {
             QVERIFY(w.selectTab(tab));
             waitIdle(w);
             QString error;
@@ -1372,7 +1432,7 @@ private slots:
     void tabsByName()
     {
         MainWindow w(appData());
-        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster" })
+        for (const char* t : { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster", "whatif" })
             QVERIFY(w.selectTab(t));
         QVERIFY(!w.selectTab("nope"));
     }

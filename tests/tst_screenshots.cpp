@@ -12,7 +12,7 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("scale");
-        for (const char* f : { "screenshot", "timeline", "reliability", "cost", "cluster", "topology" })
+        for (const char* f : { "screenshot", "timeline", "reliability", "cost", "cluster", "topology", "whatif" })
             QTest::newRow(f) << QString(f) << 1;
         QTest::newRow("hidpi") << QString("hidpi") << 2;
     }

@@ -18,7 +18,7 @@ Evaluator::Evaluator(Calibration calibration, QObject* parent)
 
 Evaluator::~Evaluator()
 {
-    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster, &m_timeline })
+    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster, &m_timeline, &m_advice, &m_sweep })
         if (j->cancel)
             j->cancel->store(true);
 }
@@ -133,6 +133,32 @@ void Evaluator::requestRunOutlook(const Scenario& s, const FailureRates& rates, 
         [this, job](const RunOutlook& o) {
             if (job.generation == m_outlook.generation && !job.cancel->load())
                 emit runOutlookReady(o);
+            finished();
+        });
+}
+
+void Evaluator::requestAdvice(const Scenario& s, const std::vector<HardwareSpec>& catalog)
+{
+    const Job job = start(m_advice);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<Advice>(this, [s, catalog, cal, cancel] { return advise(s, cal, catalog, cancel.get()); },
+        [this, job](const Advice& a) {
+            if (job.generation == m_advice.generation && !job.cancel->load())
+                emit adviceReady(a);
+            finished();
+        });
+}
+
+void Evaluator::requestSweep(const Scenario& s, const SweepAxis& x, const SweepAxis& y, Headline metric)
+{
+    const Job job = start(m_sweep);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<SweepResult>(this, [s, x, y, metric, cal, cancel] { return sweep(s, cal, x, y, metric, cancel.get()); },
+        [this, job](const SweepResult& r) {
+            if (job.generation == m_sweep.generation && !job.cancel->load())
+                emit sweepReady(r);
             finished();
         });
 }

@@ -9,6 +9,8 @@
 #include "simcore/cost/cost_study.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/sched/cluster_sim.h"
+#include "simcore/study/advice.h"
+#include "simcore/study/sweep.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/report.h"
 #include "simcore/scenario.h"
@@ -85,6 +87,10 @@ public:
     // from the reliability model, or falls at the end of the window (`checkpointAtEnd`).
     // The critical path is found only when asked (`withCriticalPath`): it costs a
     // quarter of the simulation.
+    // The What-if tab: the regime and the changes that help (each simulated), and a
+    // two-field sweep.
+    void requestAdvice(const Scenario& s, const std::vector<HardwareSpec>& catalog);
+    void requestSweep(const Scenario& s, const SweepAxis& x, const SweepAxis& y, Headline metric);
     void requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd,
         bool withCriticalPath);
     bool busy() const { return m_running > 0; }
@@ -98,6 +104,8 @@ signals:
     void costStudyReady(const dtsim::gui::CostStudy& c);
     void clusterReady(const dtsim::gui::ClusterComparison& c);
     void timelineReady(const dtsim::gui::TimelineResult& t);
+    void adviceReady(const dtsim::Advice& a);
+    void sweepReady(const dtsim::SweepResult& r);
     void busyChanged(bool busy);
 
 private:
@@ -109,7 +117,7 @@ private:
     void finished();
 
     Calibration m_calibration;
-    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster, m_timeline;
+    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster, m_timeline, m_advice, m_sweep;
     int m_running = 0;
 };
 

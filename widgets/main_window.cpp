@@ -18,6 +18,7 @@
 #include "timeline_tab.h"
 #include "reliability_tab.h"
 #include "cluster_tab.h"
+#include "whatif_tab.h"
 #include "cost_tab.h"
 #include "theme.h"
 #include "teaching_panel.h"
@@ -77,7 +78,7 @@ std::vector<std::string> gridRegions(const CostRates& c)
 } // namespace
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster" };
+const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster", "whatif" };
 }
 
 MainWindow::MainWindow(AppData data, QWidget* parent)
@@ -133,6 +134,11 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs->addTab(m_cost, tr("Cost"));
     m_cluster = new ClusterTab(m_evaluator, m_data.failureRates, m_data.costRates, m_tabs);
     m_tabs->addTab(m_cluster, tr("Cluster"));
+    m_whatif = new WhatIfTab(m_evaluator, m_data.catalog, m_tabs);
+    m_tabs->addTab(m_whatif, tr("What if"));
+    connect(m_whatif, &WhatIfTab::applyScenario, this, [this](const Scenario& s, const QString&) {
+        m_doc->edit("what-if", [&](Scenario& doc) { doc = s; }, false);
+    });
     m_staleNote = new StaleNote(m_tabs);
     // Only the visible tab follows every edit; another catches up when it is shown.
     m_tabStale.fill(true);

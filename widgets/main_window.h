@@ -45,6 +45,7 @@ class TopologyEditor;
 class TimelineTab;
 class ReliabilityTab;
 class ClusterTab;
+class WhatIfTab;
 class CostTab;
 class Autosave;
 class TeachingPanel;
@@ -108,6 +109,7 @@ public:
     TimelineTab* timelineTab() const { return m_timeline; }
     ReliabilityTab* reliabilityTab() const { return m_reliability; }
     ClusterTab* clusterTab() const { return m_cluster; }
+    WhatIfTab* whatIfTab() const { return m_whatif; }
     CostTab* costTab() const { return m_cost; }
     QString bannerText() const;
     bool hasFrontier() const { return m_frontier->hasFrontier(); }
@@ -155,6 +157,7 @@ private:
     TimelineTab* m_timeline = nullptr;
     ReliabilityTab* m_reliability = nullptr;
     ClusterTab* m_cluster = nullptr;
+    WhatIfTab* m_whatif = nullptr;
     Autosave* m_autosave = nullptr;
     TeachingPanel* m_teaching = nullptr;
     QDockWidget* m_teachingDock = nullptr;
@@ -179,7 +182,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;
     Report m_report;       // the current scenario's, when m_currentValid
-    std::array<bool, 9> m_tabStale {}; // per tab: shows an older scenario than the document's
+    std::array<bool, 10> m_tabStale {}; // per tab: shows an older scenario than the document's
     bool m_currentValid = false;
 };
 

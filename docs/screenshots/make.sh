@@ -8,7 +8,7 @@ set -euo pipefail
 dtsim=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 screens=$(cd "$here/../../tests/screens" && pwd)
-tabs="frontier scaling breakdown plans topology timeline reliability cost cluster"
+tabs="frontier scaling breakdown plans topology timeline reliability cost cluster whatif"
 preset_for() { # the preset that shows the tab best
   case "$1" in
     timeline) echo gpt3-175b-a100 ;;
