@@ -22,6 +22,7 @@
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/whatif_tab.h"
+#include "simcore/loader/residuals_loader.h"
 #include "widgets/cost_tab.h"
 #include "widgets/teaching_panel.h"
 #include "widgets/cluster_tab.h"
@@ -72,7 +73,8 @@ namespace {
 AppData appData()
 {
     return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(),
-        test::frontierAnchors(), QString(), {}, QString::fromStdString(test::dataPath("docs")) };
+        test::frontierAnchors(), QString(), {}, QString::fromStdString(test::dataPath("docs")),
+        loadResiduals(test::dataPath("resources/validation/residuals.yaml")) };
 }
 
 // Background work takes longer under the sanitizers (packaging/sanitize.sh sets
@@ -863,6 +865,26 @@ private slots:
         waitIdle(w);
         QCOMPARE(double(w.document()->scenario().cluster.gpus), gpus.x.values[std::size_t(cx)]);
         QCOMPARE(w.evaluator()->report(w.document()->scenario()).timeToTrain, gpus.at(std::size_t(cx), std::size_t(cy)).value);
+    }
+
+    // Issue 25: the dashboard says how far to trust its numbers: the band where the
+    // measured value fell on the most similar published runs, moving with the scenario.
+    void dashboardShowsErrorBands()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        waitIdle(w);
+        const QString note = w.dashboard()->bandNote();
+        QVERIFY2(note.contains("similar published runs (hopper, dense"), qPrintable(note));
+        QVERIFY(note.contains("MFU"));
+        // Mixture of experts on Hopper rests on other runs than the dense model.
+        QVERIFY(w.openPreset("mixtral-8x7b-h100"));
+        waitIdle(w);
+        QVERIFY2(w.dashboard()->bandNote().contains("MoE"), qPrintable(w.dashboard()->bandNote()));
+        // A GTX 580 has no published run to compare with.
+        QVERIFY(w.openPreset("gtx580-2012"));
+        waitIdle(w);
+        QVERIFY2(w.dashboard()->bandNote().startsWith("No similar published run"), qPrintable(w.dashboard()->bandNote()));
     }
 
     void costTabPricesAndFollowsTheFields()

@@ -1,6 +1,8 @@
 // Fidelity: the engine against every published run in tests/validation/, and the rules
 // that turn a published row into a scenario and a measured throughput.
 #include "simcore/loader/published_runs_loader.h"
+#include "simcore/loader/residuals_loader.h"
+#include "simcore/study/error_band.h"
 #include "simcore/memory.h"
 #include "simcore/validation/reported_throughput.h"
 #include "simcore/validation/run_to_scenario.h"
@@ -13,6 +15,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace dtsim;
@@ -52,6 +55,46 @@ Scenario built(const RunRecord& r)
 class TestValidation : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 25: the error bands. Leave-one-out on the published runs: each good row's band
+    // comes from the other rows most like it (same traits as a scenario has: generation,
+    // dense or MoE, precision, scale); about 80% of rows fall inside their own 80% band.
+    void errorBandsCoverTheirShareLeaveOneOut()
+    {
+        std::vector<Residual> residuals;
+        for (const ValidationRow& r : result().rows)
+            if (!r.skipped && r.quality == "good")
+                residuals.push_back({ r.id, r.generation, r.moe, r.lowPrecision, double(r.gpus), r.relError });
+        int banded = 0, inside = 0;
+        for (const Residual& r : residuals) {
+            const ErrorBand b = errorBand(residuals, { r.generation, r.moe, r.lowPrecision, r.gpus }, r.id);
+            if (!b.ok())
+                continue;
+            ++banded;
+            inside += r.error >= b.lowError && r.error <= b.highError;
+        }
+        const double coverage = double(inside) / banded;
+        QVERIFY2(banded >= int(0.9 * residuals.size()), qPrintable(QString("%1 of %2 rows have a band").arg(banded).arg(residuals.size())));
+        QVERIFY2(coverage >= 0.70 && coverage <= 0.90, qPrintable(QString("coverage %1 over %2 rows").arg(coverage).arg(banded)));
+        qInfo("error bands: %d of %d good rows inside their own leave-one-out 80%% band (%.1f%%)", inside, banded, 100 * coverage);
+    }
+
+    // The shipped residuals are the engine's: regenerate them (update_docs.py) after any
+    // change that moves a prediction.
+    void shippedResidualsAreCurrent()
+    {
+        const std::vector<Residual> shipped = loadResiduals(test::dataPath("resources/validation/residuals.yaml"));
+        std::map<std::string, double> now;
+        for (const ValidationRow& r : result().rows)
+            if (!r.skipped && r.quality == "good")
+                now[r.id] = r.relError;
+        QCOMPARE(shipped.size(), now.size());
+        for (const Residual& r : shipped) {
+            QVERIFY2(now.count(r.id), r.id.c_str());
+            QVERIFY2(std::abs(now[r.id] - r.error) < 2e-6,
+                qPrintable(QString::fromStdString(r.id) + ": resources/validation/residuals.yaml is stale; run tests/validation/update_docs.py"));
+        }
+    }
+
     void everyRunIsCoveredOrSkippedForAStatedReason()
     {
         QCOMPARE(int(result().rows.size()), int(publishedRuns().size()));

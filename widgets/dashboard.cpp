@@ -44,10 +44,15 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     m_calibration = new QLabel(this);
     m_calibration->setObjectName("dashboard-calibration");
     m_calibration->setVisible(false);
+    m_band = new QLabel(this);
+    m_band->setObjectName("dashboard-band");
+    m_band->setStyleSheet("color: palette(mid);");
+    m_band->setWordWrap(true);
     scaleFonts();
 }
 
 QString Dashboard::calibrationNote() const { return m_calibration->isHidden() ? QString() : m_calibration->text(); }
+QString Dashboard::bandNote() const { return m_band->text(); }
 
 int Dashboard::tileWidth(int i) const
 {
@@ -95,6 +100,8 @@ void Dashboard::reflow()
     }
     m_grid->removeWidget(m_calibration);
     m_grid->addWidget(m_calibration, 2 * ((count + columns - 1) / columns), 0, 1, columns);
+    m_grid->removeWidget(m_band);
+    m_grid->addWidget(m_band, 2 * ((count + columns - 1) / columns) + 1, 0, 1, columns);
 }
 
 QSize Dashboard::minimumSizeHint() const
@@ -168,6 +175,22 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     set("min", q(formatDuration(r.theoreticalMinTime)), tr("all GPUs at 100% of peak, no communication"));
     set("gpuh", q(formatCount(r.gpuHours)));
     set("wall", tr("%1 GPUs").arg(r.syncWallGpus), tr("fastest run at this global batch: %1").arg(q(formatDuration(r.syncWallTimeToTrain))));
+    // How far to trust the numbers: where the measured value fell on the most similar
+    // published runs (simcore/study/error_band.h).
+    const ErrorBand band = errorBand(m_residuals, traitsOf(s));
+    if (band.ok()) {
+        auto range = [&](Headline h) {
+            const Interval i = bandOf(h, headlineValue(r, h), band);
+            return q(formatHeadline(h, i.low)) + QString::fromUtf8("\u2013") + q(formatHeadline(h, i.high));
+        };
+        m_band->setText(tr("80% of %1 similar published runs (%2) would put these at: step %3, MFU %4, tokens/s %5, time to train %6")
+                            .arg(band.similar)
+                            .arg(q(band.similarity), range(Headline::StepTime), range(Headline::Mfu), range(Headline::TokensPerSecond),
+                                range(Headline::TimeToTrain)));
+    } else {
+        m_band->setText(tr("No similar published run to say how far to trust these numbers (%1 of the %2 needed).")
+                            .arg(band.similar).arg(kMinSimilarRuns));
+    }
     const CalibrationOverlay& o = s.calibration;
     m_calibration->setVisible(!o.empty());
     if (!o.empty()) {

@@ -2,6 +2,7 @@
 // The headline numbers of the current scenario, across the top of the window.
 #include "simcore/report.h"
 #include "simcore/scenario.h"
+#include "simcore/study/error_band.h"
 
 #include <QHash>
 #include <QWidget>
@@ -21,6 +22,9 @@ public:
     void showInvalid(const QString& reason);
     QString value(const QString& key) const; // for tests: "step", "mfu", ...
     QString calibrationNote() const;          // "calibrated from FILE ..." or "" (not calibrated)
+    // dtsim's errors on the published runs, for the headline numbers' error bands.
+    void setResiduals(std::vector<Residual> r) { m_residuals = std::move(r); }
+    QString bandNote() const; // "80% of 9 similar published runs measured: MFU 35.8-41.0% ..." or why none
     // As narrow as its widest tile: narrower windows take more rows of tiles.
     QSize minimumSizeHint() const override;
 
@@ -43,6 +47,8 @@ private:
     std::vector<QLabel*> m_order; // the values, in tile order
     QGridLayout* m_grid = nullptr;
     QLabel* m_calibration = nullptr; // under the tiles, when the scenario names an overlay
+    QLabel* m_band = nullptr;        // under the tiles: how far to trust them
+    std::vector<Residual> m_residuals;
     int m_columns = 0;
 };
 

@@ -108,6 +108,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_banner->hide();
     column->addWidget(m_banner);
     m_dashboard = new Dashboard(central);
+    m_dashboard->setResiduals(m_data.residuals);
     column->addWidget(m_dashboard);
 
     auto* split = new QSplitter(Qt::Horizontal, central);

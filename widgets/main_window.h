@@ -2,6 +2,7 @@
 // The dtsim window: parameters on the left, the dashboard on top, and tabs of views.
 // It wires the document (scenario + undo) to the evaluator and the views; the views
 // only draw what the engine returns.
+#include "simcore/study/error_band.h"
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
 #include "simcore/loader/topology_loader.h"
@@ -63,6 +64,7 @@ struct AppData {
     // app so the views do not depend on the command line. Empty: no JSON export.
     std::function<QByteArray(const Scenario&, const Report&)> reportJson;
     QString docsDir; // the manual (README.md and docs/), shipped with the package: Help opens it offline
+    std::vector<Residual> residuals; // dtsim's errors on the published runs: the dashboard's error bands
 };
 
 class MainWindow : public QMainWindow {

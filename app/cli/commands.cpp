@@ -6,6 +6,7 @@
 #include "report_json.h"
 #include "report_table.h"
 
+#include "simcore/loader/residuals_loader.h"
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/step.h"
 #include "simcore/units.h"
@@ -35,10 +36,15 @@ int runSimulate(const QStringList& args)
         const Report r = simulateWithSyncWall(s, d.calibration);
         if (const auto bad = badQuantity(r))
             where.fail("", badQuantityMessage(*bad));
-        if (p.isSet("json"))
-            printJson(QJsonDocument(reportToJson(s, r)));
-        else
-            QTextStream(stdout) << QString::fromStdString(reportToText(s, r));
+        // How far to trust it: dtsim's errors on the published runs most like this one.
+        const ErrorBand band = errorBand(loadResiduals(d.paths.residualsFile()), traitsOf(s));
+        if (p.isSet("json")) {
+            QJsonObject o = reportToJson(s, r);
+            o["bands"] = bandsToJson(r, band);
+            printJson(QJsonDocument(o));
+        } else {
+            QTextStream(stdout) << QString::fromStdString(reportToText(s, r) + bandsToText(r, band));
+        }
         return kExitOk;
     } catch (const InputError& e) {
         return reportInputError(e);

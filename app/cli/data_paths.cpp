@@ -16,6 +16,7 @@ std::string DataPaths::topologiesDir() const { return QDir(root).filePath("resou
 std::string DataPaths::costFile() const { return QDir(root).filePath("resources/cost/cost.yaml").toStdString(); }
 std::string DataPaths::reliabilityFile() const { return QDir(root).filePath("resources/reliability/reliability.yaml").toStdString(); }
 std::string DataPaths::anchorsFile() const { return QDir(root).filePath("resources/anchors/epoch.yaml").toStdString(); }
+std::string DataPaths::residualsFile() const { return QDir(root).filePath("resources/validation/residuals.yaml").toStdString(); }
 
 DataPaths findDataPaths(const QString& explicitDir)
 {

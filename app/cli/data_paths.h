@@ -14,6 +14,7 @@ struct DataPaths {
     std::string topologiesDir() const;
     std::string reliabilityFile() const;
     std::string anchorsFile() const; // Epoch AI's published frontier readings
+    std::string residualsFile() const; // dtsim's errors on the published runs (error bands)
     std::string costFile() const;
 };
 

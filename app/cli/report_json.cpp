@@ -3,6 +3,9 @@
 #include <QJsonArray>
 #include <QString>
 
+#include <cstdio>
+#include <utility>
+
 namespace dtsim::cli {
 
 namespace {
@@ -104,6 +107,49 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         out.insert("calibration", QJsonObject { { "file", str(s.calibration.file) }, { "path", str(s.calibration.path) },
                                       { "compute_scale", s.calibration.computeScale },
                                       { "compute_source", str(s.calibration.computeSource) }, { "collectives", measured } });
+    }
+    return out;
+}
+
+} // namespace dtsim::cli
+
+namespace dtsim::cli {
+
+namespace {
+
+constexpr std::pair<Headline, const char*> kBanded[] = { { Headline::StepTime, "step_time_s" }, { Headline::Mfu, "mfu" },
+    { Headline::TokensPerSecond, "tokens_per_s" }, { Headline::TimeToTrain, "time_to_train_s" } };
+
+} // namespace
+
+QJsonObject bandsToJson(const Report& r, const ErrorBand& b)
+{
+    QJsonObject o { { "similar_runs", b.similar } };
+    if (!b.ok()) {
+        o["note"] = "no similar published run";
+        return o;
+    }
+    o["similar"] = QString::fromStdString(b.similarity);
+    o["coverage"] = kBandCoverage;
+    for (const auto& [h, key] : kBanded) {
+        const Interval i = bandOf(h, headlineValue(r, h), b);
+        o[key] = QJsonArray { i.low, i.high };
+    }
+    return o;
+}
+
+std::string bandsToText(const Report& r, const ErrorBand& b)
+{
+    if (!b.ok())
+        return "\nError band\n  no similar published run (fewer than " + std::to_string(kMinSimilarRuns) + " to compare with)\n";
+    std::string out = "\nError band: where the measured value fell in 80% of " + std::to_string(b.similar) + " similar published runs ("
+        + b.similarity + ")\n";
+    for (const auto& [h, key] : kBanded) {
+        const Interval i = bandOf(h, headlineValue(r, h), b);
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-28s %s to %s\n", headlineInfo(h).label, formatHeadline(h, i.low).c_str(),
+            formatHeadline(h, i.high).c_str());
+        out += line;
     }
     return out;
 }

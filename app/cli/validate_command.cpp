@@ -152,6 +152,9 @@ int runValidate(const QStringList& args)
                     o.insert("memory_rel_error", r.reportedMemoryGib ? QJsonValue(r.memoryRelError) : QJsonValue());
                     o.insert("moe", r.moe);
                     o.insert("blackwell", r.blackwell);
+                    o.insert("generation", QString::fromStdString(r.generation));
+                    o.insert("gpus", double(r.gpus));
+                    o.insert("low_precision", r.lowPrecision);
                 }
                 rows.append(o);
             }

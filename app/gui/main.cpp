@@ -6,6 +6,7 @@
 #include "simcore/loader/cost_loader.h"
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/anchors_loader.h"
+#include "simcore/loader/residuals_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
@@ -93,6 +94,7 @@ int main(int argc, char** argv)
         data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
         data.costRates = dtsim::loadCostRates(d.costFile());
         data.frontierAnchors = dtsim::loadFrontierAnchors(d.anchorsFile());
+        data.residuals = dtsim::loadResiduals(d.residualsFile());
     } catch (const dtsim::InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;

@@ -72,6 +72,9 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
         row.predictedFits = rep.memory.fits;
         row.moe = s.model.isMoe();
         row.blackwell = s.hardware.generation.rfind("blackwell", 0) == 0; // blackwell, blackwell-ultra
+        row.generation = s.hardware.generation;
+        row.gpus = s.cluster.gpus;
+        row.lowPrecision = storageBytes(s.training.precision) < 2;
         row.predictedMemoryGib = rep.memory.total / double(1ull << 30);
         if (r.memoryGib && *r.memoryGib > 0) {
             row.reportedMemoryGib = r.memoryGib;

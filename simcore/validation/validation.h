@@ -26,6 +26,9 @@ struct ValidationRow {
     bool predictedFits = true;
     bool moe = false;       // a mixture-of-experts model
     bool blackwell = false; // on a Blackwell part (B200, GB200, B300, GB300)
+    std::string generation; // the GPU's (hopper, ampere ...), for error bands
+    long long gpus = 0;
+    bool lowPrecision = false; // FP8 or narrower
     double predictedMemoryGib = 0;           // peak per GPU, the worst pipeline stage
     std::optional<double> reportedMemoryGib; // where the source states it
     double memoryRelError = 0;               // (predicted - reported) / reported, when stated
