@@ -64,15 +64,9 @@ private slots:
         for (const ValidationRow& r : result().rows)
             if (!r.skipped && r.quality == "good")
                 residuals.push_back({ r.id, r.generation, r.moe, r.lowPrecision, double(r.gpus), r.relError });
-        int banded = 0, inside = 0;
-        for (const Residual& r : residuals) {
-            const ErrorBand b = errorBand(residuals, { r.generation, r.moe, r.lowPrecision, r.gpus }, r.id);
-            if (!b.ok())
-                continue;
-            ++banded;
-            inside += r.error >= b.lowError && r.error <= b.highError;
-        }
-        const double coverage = double(inside) / banded;
+        const BandCoverage c = leaveOneOutCoverage(residuals);
+        const int banded = c.banded, inside = c.inside;
+        const double coverage = c.share();
         QVERIFY2(banded >= int(0.9 * residuals.size()), qPrintable(QString("%1 of %2 rows have a band").arg(banded).arg(residuals.size())));
         QVERIFY2(coverage >= 0.70 && coverage <= 0.90, qPrintable(QString("coverage %1 over %2 rows").arg(coverage).arg(banded)));
         qInfo("error bands: %d of %d good rows inside their own leave-one-out 80%% band (%.1f%%)", inside, banded, 100 * coverage);

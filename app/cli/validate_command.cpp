@@ -13,6 +13,7 @@
 #include "simcore/validation/run_to_scenario.h"
 #include "simcore/validation/extrapolation.h"
 #include "simcore/validation/validation.h"
+#include "simcore/study/error_band.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -158,7 +159,15 @@ int runValidate(const QStringList& args)
                 }
                 rows.append(o);
             }
+            // The error bands' leave-one-out check over the good rows (docs/advice.md).
+            std::vector<Residual> residuals;
+            for (const ValidationRow& r : v.rows)
+                if (!r.skipped && r.quality == "good")
+                    residuals.push_back({ r.id, r.generation, r.moe, r.lowPrecision, double(r.gpus), r.relError });
+            const BandCoverage coverage = leaveOneOutCoverage(residuals);
             const QJsonObject doc { { "runs", rows }, { "good", statsJson(v.good) }, { "all", statsJson(v.all) },
+                { "band_coverage", QJsonObject { { "rows", coverage.banded }, { "inside", coverage.inside }, { "share", coverage.share() },
+                                       { "good_rows", int(residuals.size()) } } },
                 { "per_source", bySourceJson(v.goodBySource, v.allBySource) }, { "good_moe", statsJson(v.goodMoe) },
                 { "good_blackwell", statsJson(v.goodBlackwell) }, { "memory", statsJson(v.memory) },
                 { "good_out_of_memory", v.goodOutOfMemory } };

@@ -56,6 +56,19 @@ ErrorBand errorBand(const std::vector<Residual>& residuals, const RunTraits& t, 
     return {};
 }
 
+BandCoverage leaveOneOutCoverage(const std::vector<Residual>& residuals)
+{
+    BandCoverage c;
+    for (const Residual& r : residuals) {
+        const ErrorBand b = errorBand(residuals, { r.generation, r.moe, r.lowPrecision, r.gpus }, r.id);
+        if (!b.ok())
+            continue;
+        ++c.banded;
+        c.inside += r.error >= b.lowError && r.error <= b.highError;
+    }
+    return c;
+}
+
 Interval bandOf(Headline h, double value, const ErrorBand& b)
 {
     const bool throughput = h == Headline::Mfu || h == Headline::TokensPerSecond;

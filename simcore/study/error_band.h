@@ -51,6 +51,14 @@ struct ErrorBand {
 // there are enough. `exclude`: a run to leave out (leave-one-out checks).
 ErrorBand errorBand(const std::vector<Residual>& residuals, const RunTraits& t, std::string_view exclude = {});
 
+// Leave-one-out: each run's band from the others like it, and how many runs fall inside
+// their own (the bands' honesty check; about kBandCoverage is right).
+struct BandCoverage {
+    int banded = 0, inside = 0;
+    double share() const { return banded > 0 ? double(inside) / banded : 0.0; }
+};
+BandCoverage leaveOneOutCoverage(const std::vector<Residual>& residuals);
+
 // The band of a headline value: where the measured value lies in 80% of similar runs.
 // Throughput-like numbers (MFU, tokens/s) divide by (1 + error); times multiply.
 struct Interval {

@@ -269,6 +269,10 @@ def main():
         shared = json.loads(s.stdout)
     changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite_residuals(json.loads(out.stdout), check)
+    bc = json.loads(out.stdout)["band_coverage"]
+    changed |= rewrite(os.path.join(ROOT, "docs/advice.md"), {"band-coverage": [
+        f"Leave-one-out on the project's good rows: {bc['rows']} of {bc['good_rows']} have a band, and "
+        f"{bc['inside']} of them ({100 * bc['share']:.1f}%) hold their own measured value inside it."]}, check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
     x = subprocess.run([cli, "validate", RUNS, "--extrapolate", "--json"], capture_output=True, text=True, check=True)
     changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), extrapolation_blocks(json.loads(x.stdout)), check)
