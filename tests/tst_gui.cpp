@@ -22,6 +22,7 @@
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/whatif_tab.h"
+#include "widgets/breakdown_view.h"
 #include "simcore/loader/residuals_loader.h"
 #include "widgets/cost_tab.h"
 #include "widgets/teaching_panel.h"
@@ -885,6 +886,34 @@ private slots:
         QVERIFY(w.openPreset("gtx580-2012"));
         waitIdle(w);
         QVERIFY2(w.dashboard()->bandNote().startsWith("No similar published run"), qPrintable(w.dashboard()->bandNote()));
+    }
+
+    // Issue 25: side by side. Pin A, edit B: the dashboard gives A's numbers and B's
+    // change from them, the Breakdown draws A's step in grey under B's; unpinning clears
+    // both; two files on the command line open compared.
+    void pinAAndCompare()
+    {
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "llama3-405b-h100", "breakdown"));
+        QVERIFY(w.dashboard()->compareNote().isEmpty());
+        QVERIFY(w.pinAsA());
+        QVERIFY(w.pinnedA().has_value());
+        w.document()->edit("test", [](Scenario& s) { s.plan.recompute = Recompute::Full; }, false);
+        waitIdle(w);
+        const QString note = w.dashboard()->compareNote();
+        QVERIFY2(note.contains("Step time 6.64 s (B +"), qPrintable(note)); // full recomputation is slower
+        QVERIFY(note.contains("MFU 39.3% (B -"));
+        QCOMPARE(w.breakdownView()->stepBarsForTest(), 2);
+        w.unpinA();
+        QVERIFY(w.dashboard()->compareNote().isEmpty());
+        QCOMPARE(w.breakdownView()->stepBarsForTest(), 1);
+
+        MainWindow c(appData());
+        QVERIFY(c.openCompared(QString::fromStdString(test::dataPath("presets/llama3-405b-h100.yaml")),
+            QString::fromStdString(test::dataPath("presets/llama3-405b-chaos.yaml"))));
+        QCOMPARE(c.pinnedA()->name, std::string("Llama 3.1 405B on 16,384 H100"));
+        QCOMPARE(c.document()->scenario().name, std::string("Llama 3.1 405B, chaos drill"));
+        QVERIFY(c.dashboard()->compareNote().contains("Time to train 71.5 days (B +39.2%)"));
     }
 
     void costTabPricesAndFollowsTheFields()

@@ -17,22 +17,29 @@ namespace dtsim::gui {
 
 namespace {
 
-// One horizontal stacked bar: a set per component, in the given order. The series, its
-// sets and its axes are made once; an edit only changes values (a component at zero
-// leaves the legend), so a drag repaints without relayout or allocation. (Qt Charts 6.4
-// also leaves ~50 scene items behind for every series and axis removed.)
-int fillStacked(QChartView* view, const QString& category, const std::vector<std::pair<QString, double>>& parts,
-    double scale, const QString& unit, double limit = 0)
+// Horizontal stacked bars, one per category: a set per component, in the given order.
+// The series, its sets and its axes are made once per shape; an edit only changes values
+// (a component at zero in every bar leaves the legend), so a drag repaints without
+// relayout or allocation. (Qt Charts 6.4 also leaves ~50 scene items behind for every
+// series and axis removed.) Bars listed in `grey` are drawn in shades of grey: a pinned
+// scenario A under the current one.
+int fillStacked(QChartView* view, const QStringList& categories, const std::vector<std::pair<QString, std::vector<double>>>& parts,
+    double scale, const QString& unit, double limit = 0, const std::vector<int>& grey = {})
 {
     QChart* chart = view->chart();
     auto* series = chart->series().isEmpty() ? nullptr : qobject_cast<QHorizontalStackedBarSeries*>(chart->series().first());
-    if (!series || series->count() != int(parts.size())) {
+    const qsizetype bars = categories.size();
+    if (!series || series->count() != int(parts.size()) || series->barSets().value(0)->count() != bars) {
         chart->removeAllSeries();
         series = new QHorizontalStackedBarSeries;
         for (std::size_t i = 0; i < parts.size(); ++i) {
             auto* set = new QBarSet(parts[i].first);
-            *set << 0.0;
+            for (qsizetype b = 0; b < bars; ++b)
+                *set << 0.0;
             set->setColor(seriesColor(int(i)));
+            // Grey shades that still tell the components apart.
+            const int level = 110 + int(i) * 97 % 120;
+            set->setSelectedColor(QColor(level, level, level));
             series->append(set);
         }
         chart->addSeries(series);
@@ -44,27 +51,37 @@ int fillStacked(QChartView* view, const QString& category, const std::vector<std
         series->attachAxis(chart->axes(Qt::Horizontal).value(0));
     }
     int count = 0;
-    double total = 0;
+    double longest = 0;
+    std::vector<double> totals(std::size_t(bars), 0.0);
     const QList<QBarSet*> sets = series->barSets();
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        const double v = std::max(0.0, parts[i].second / scale);
-        sets[qsizetype(i)]->replace(0, v);
+        bool shown = false;
+        for (qsizetype b = 0; b < bars; ++b) {
+            const double v = std::max(0.0, parts[i].second[std::size_t(b)] / scale);
+            sets[qsizetype(i)]->replace(b, v);
+            totals[std::size_t(b)] += v;
+            shown |= v > 0;
+        }
+        sets[qsizetype(i)]->deselectAllBars();
+        for (int b : grey)
+            sets[qsizetype(i)]->selectBar(b);
         for (QLegendMarker* m : chart->legend()->markers(series))
             if (m->label() == parts[i].first)
-                m->setVisible(v > 0);
-        total += v;
-        count += v > 0;
+                m->setVisible(shown);
+        count += parts[i].second.back() > 0;
     }
+    for (double t : totals)
+        longest = std::max(longest, t);
     auto* cats = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
-    if (cats->categories() != QStringList { category })
-        cats->setCategories({ category });
+    if (cats->categories() != categories)
+        cats->setCategories(categories);
     cats->setLabelsColor(foreground());
     auto* values = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
     if (values->titleText() != unit)
         values->setTitleText(unit);
     values->setLabelsColor(foreground());
     values->setTitleBrush(foreground());
-    values->setRange(0, std::max(total, limit / scale) * 1.05);
+    values->setRange(0, std::max(longest, limit / scale) * 1.05);
     return count;
 }
 
@@ -80,27 +97,59 @@ BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_memory, 1);
 }
 
+int BreakdownView::stepBarsForTest() const
+{
+    const auto axes = m_step->chart()->axes(Qt::Vertical);
+    auto* cats = axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.first());
+    return cats ? int(cats->count()) : 0;
+}
+
+void BreakdownView::setPinned(std::optional<StepReport> a, const QString& name)
+{
+    m_pinned = std::move(a);
+    m_pinnedName = name;
+}
+
 void BreakdownView::showReport(const StepReport& r)
 {
-    const StepBreakdown& b = r.breakdown;
-    std::vector<std::pair<QString, double>> parts { { tr("forward"), b.forward }, { tr("backward"), b.backward },
-        { tr("recompute"), b.recompute } };
+    // The pinned scenario A, in grey under the current one (B), when there is one.
+    std::vector<const StepReport*> reports;
+    if (m_pinned)
+        reports.push_back(&*m_pinned);
+    reports.push_back(&r);
+    auto values = [&](auto get) {
+        std::vector<double> v;
+        for (const StepReport* x : reports)
+            v.push_back(get(*x));
+        return v;
+    };
+    std::vector<std::pair<QString, std::vector<double>>> parts {
+        { tr("forward"), values([](const StepReport& x) { return x.breakdown.forward; }) },
+        { tr("backward"), values([](const StepReport& x) { return x.breakdown.backward; }) },
+        { tr("recompute"), values([](const StepReport& x) { return x.breakdown.recompute; }) } };
     const char* comm[] = { "TP comm", "CP comm", "EP comm", "PP comm", "DP comm" };
     for (int i = 0; i < kCommGroupCount; ++i)
-        parts.emplace_back(tr(comm[i]), b.exposedComm[i]);
-    parts.emplace_back(tr("pipeline bubble"), b.bubble);
-    parts.emplace_back(tr("optimizer"), b.optimizer);
-    parts.emplace_back(tr("overhead + contention"), b.overhead + b.contention);
-    m_stepSeries = fillStacked(m_step, tr("step"), parts, 1.0, tr("seconds"));
+        parts.emplace_back(tr(comm[i]), values([i](const StepReport& x) { return x.breakdown.exposedComm[i]; }));
+    parts.emplace_back(tr("pipeline bubble"), values([](const StepReport& x) { return x.breakdown.bubble; }));
+    parts.emplace_back(tr("optimizer"), values([](const StepReport& x) { return x.breakdown.optimizer; }));
+    parts.emplace_back(tr("overhead + contention"), values([](const StepReport& x) { return x.breakdown.overhead + x.breakdown.contention; }));
+    const QStringList stepBars = m_pinned ? QStringList { tr("A: %1").arg(m_pinnedName), tr("B: step") } : QStringList { tr("step") };
+    const std::vector<int> grey = m_pinned ? std::vector<int> { 0 } : std::vector<int> {};
+    m_stepSeries = fillStacked(m_step, stepBars, parts, 1.0, tr("seconds"), 0, grey);
 
     const MemoryReport& m = r.memory;
-    std::vector<std::pair<QString, double>> mem { { tr("weights"), m.weights }, { tr("gradients"), m.gradients },
-        { tr("optimizer states"), m.optimizer }, { tr("activations"), m.activations }, { tr("logits"), m.logits },
-        { tr("reserved"), m.reserved } };
+    std::vector<std::pair<QString, std::vector<double>>> mem {
+        { tr("weights"), values([](const StepReport& x) { return x.memory.weights; }) },
+        { tr("gradients"), values([](const StepReport& x) { return x.memory.gradients; }) },
+        { tr("optimizer states"), values([](const StepReport& x) { return x.memory.optimizer; }) },
+        { tr("activations"), values([](const StepReport& x) { return x.memory.activations; }) },
+        { tr("logits"), values([](const StepReport& x) { return x.memory.logits; }) },
+        { tr("reserved"), values([](const StepReport& x) { return x.memory.reserved; }) } };
     // GiB, the unit device memory is sold in (an 80 GB part holds 80 GiB).
     constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
-    fillStacked(m_memory, m.fits ? tr("fits") : tr("does NOT fit"), mem, GiB,
-        tr("GiB (capacity %1 GiB)").arg(m.capacity / GiB, 0, 'f', 1), m.capacity);
+    const QString fits = m.fits ? tr("fits") : tr("does NOT fit");
+    const QStringList memBars = m_pinned ? QStringList { tr("A"), tr("B: %1").arg(fits) } : QStringList { fits };
+    fillStacked(m_memory, memBars, mem, GiB, tr("GiB (capacity %1 GiB)").arg(m.capacity / GiB, 0, 'f', 1), m.capacity, grey);
 }
 
 } // namespace dtsim::gui

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
 class QChartView;
 QT_END_NAMESPACE
@@ -25,11 +27,16 @@ public:
     }
     void showReport(const StepReport& r);
     int stepSeriesCount() const { return m_stepSeries; }
+    int stepBarsForTest() const; // bars on the step chart: 2 with a pinned A
+    // A pinned scenario's step, drawn in grey under the current one (nullopt: none).
+    void setPinned(std::optional<StepReport> a, const QString& name);
 
 private:
     QChartView* m_step = nullptr;
     QChartView* m_memory = nullptr;
     int m_stepSeries = 0;
+    std::optional<StepReport> m_pinned;
+    QString m_pinnedName;
 };
 
 } // namespace dtsim::gui

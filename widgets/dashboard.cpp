@@ -48,11 +48,23 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     m_band->setObjectName("dashboard-band");
     m_band->setStyleSheet("color: palette(mid);");
     m_band->setWordWrap(true);
+    m_compare = new QLabel(this);
+    m_compare->setObjectName("dashboard-compare");
+    m_compare->setWordWrap(true);
+    m_compare->setVisible(false);
     scaleFonts();
 }
 
 QString Dashboard::calibrationNote() const { return m_calibration->isHidden() ? QString() : m_calibration->text(); }
 QString Dashboard::bandNote() const { return m_band->text(); }
+QString Dashboard::compareNote() const { return m_compare->isHidden() ? QString() : m_compare->text(); }
+
+void Dashboard::setPinned(const QString& name, std::optional<Report> a)
+{
+    m_pinned = std::move(a);
+    m_pinnedName = name;
+    m_compare->setVisible(m_pinned.has_value());
+}
 
 int Dashboard::tileWidth(int i) const
 {
@@ -102,6 +114,8 @@ void Dashboard::reflow()
     m_grid->addWidget(m_calibration, 2 * ((count + columns - 1) / columns), 0, 1, columns);
     m_grid->removeWidget(m_band);
     m_grid->addWidget(m_band, 2 * ((count + columns - 1) / columns) + 1, 0, 1, columns);
+    m_grid->removeWidget(m_compare);
+    m_grid->addWidget(m_compare, 2 * ((count + columns - 1) / columns) + 2, 0, 1, columns);
 }
 
 QSize Dashboard::minimumSizeHint() const
@@ -190,6 +204,19 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     } else {
         m_band->setText(tr("No similar published run to say how far to trust these numbers (%1 of the %2 needed).")
                             .arg(band.similar).arg(kMinSimilarRuns));
+    }
+    if (m_pinned) {
+        // A's numbers and B's change from them: percent, or points for MFU.
+        QStringList parts;
+        for (int h = 0; h < kHeadlineCount; ++h) {
+            const Headline k = Headline(h);
+            const double a = headlineValue(*m_pinned, k), b = headlineValue(r, k);
+            const QString change = k == Headline::Mfu ? QString("%1%2 pts").arg(b >= a ? "+" : "").arg(100 * (b - a), 0, 'f', 1)
+                : a != 0                               ? QString("%1%2%").arg(b >= a ? "+" : "").arg(100 * (b / a - 1), 0, 'f', 1)
+                                                       : QString("-");
+            parts << tr("%1 %2 (B %3)").arg(tr(headlineInfo(k).label), q(formatHeadline(k, a)), change);
+        }
+        m_compare->setText(tr("<b>A</b> = %1: %2").arg(m_pinnedName.toHtmlEscaped(), parts.join(" &middot; ")));
     }
     const CalibrationOverlay& o = s.calibration;
     m_calibration->setVisible(!o.empty());

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -24,7 +25,10 @@ public:
     QString calibrationNote() const;          // "calibrated from FILE ..." or "" (not calibrated)
     // dtsim's errors on the published runs, for the headline numbers' error bands.
     void setResiduals(std::vector<Residual> r) { m_residuals = std::move(r); }
-    QString bandNote() const; // "80% of 9 similar published runs measured: MFU 35.8-41.0% ..." or why none
+    QString bandNote() const;
+    // A pinned scenario A: every headline number of A and B's change from it, under the tiles.
+    void setPinned(const QString& name, std::optional<Report> a);
+    QString compareNote() const; // "80% of 9 similar published runs measured: MFU 35.8-41.0% ..." or why none
     // As narrow as its widest tile: narrower windows take more rows of tiles.
     QSize minimumSizeHint() const override;
 
@@ -49,6 +53,9 @@ private:
     QLabel* m_calibration = nullptr; // under the tiles, when the scenario names an overlay
     QLabel* m_band = nullptr;        // under the tiles: how far to trust them
     std::vector<Residual> m_residuals;
+    QLabel* m_compare = nullptr;      // under the tiles, with a pinned scenario A
+    std::optional<Report> m_pinned;
+    QString m_pinnedName;
     int m_columns = 0;
 };
 

@@ -341,6 +341,13 @@ void MainWindow::buildMenus()
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* pin = view->addAction(tr("Pin as &A (compare with it)"), this, [this] {
+        if (!pinAsA())
+            showBanner(tr("Fix the plan before pinning it as A: only a valid scenario can be compared."));
+    });
+    pin->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+    view->addAction(tr("&Unpin A"), this, &MainWindow::unpinA);
+    view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
         // Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth.
         const QKeySequence key = i < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)) : i == 9 ? QKeySequence(Qt::CTRL | Qt::Key_0) : QKeySequence();

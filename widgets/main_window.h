@@ -74,6 +74,13 @@ public:
     ~MainWindow() override;
 
     bool openFile(const QString& path);     // false (and an inline error) on bad input
+    // Side by side: pin the document as it stands as A and keep editing B; the dashboard
+    // shows A's numbers and B's change, the Breakdown draws A in grey. `dtsim a.yaml
+    // b.yaml` opens B with A pinned.
+    bool pinAsA();                          // false when the document's plan is not valid
+    void unpinA();
+    bool openCompared(const QString& a, const QString& b);
+    const std::optional<Scenario>& pinnedA() const { return m_pinnedA; }
     bool openPreset(const QString& name);
     bool saveTo(const QString& path);       // atomic
     bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology, timeline
@@ -160,6 +167,7 @@ private:
     ReliabilityTab* m_reliability = nullptr;
     ClusterTab* m_cluster = nullptr;
     WhatIfTab* m_whatif = nullptr;
+    std::optional<Scenario> m_pinnedA;
     Autosave* m_autosave = nullptr;
     TeachingPanel* m_teaching = nullptr;
     QDockWidget* m_teachingDock = nullptr;

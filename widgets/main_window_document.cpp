@@ -2,6 +2,8 @@
 // and the window title; the rest of the window is in main_window.cpp.
 #include "main_window.h"
 
+#include "breakdown_view.h"
+#include "dashboard.h"
 #include "evaluator.h"
 #include "scenario_document.h"
 #include "timeline_tab.h"
@@ -51,6 +53,35 @@ QStringList MainWindow::presetNames() const
 QString MainWindow::userPresetsDir()
 {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("presets");
+}
+
+bool MainWindow::pinAsA()
+{
+    const Scenario& s = m_doc->scenario();
+    if (checkScenario(s))
+        return false;
+    m_pinnedA = s;
+    const Report a = m_evaluator->report(s);
+    const QString name = QString::fromStdString(s.name.empty() ? std::string("pinned scenario") : s.name);
+    m_dashboard->setPinned(name, a);
+    m_breakdown->setPinned(a.step, name);
+    refresh();
+    return true;
+}
+
+void MainWindow::unpinA()
+{
+    m_pinnedA.reset();
+    m_dashboard->setPinned({}, std::nullopt);
+    m_breakdown->setPinned(std::nullopt, {});
+    refresh();
+}
+
+bool MainWindow::openCompared(const QString& a, const QString& b)
+{
+    if (!openFile(a) || !pinAsA())
+        return false;
+    return openFile(b);
 }
 
 bool MainWindow::openFile(const QString& path)

@@ -61,7 +61,7 @@ int main(int argc, char** argv)
     p.setApplicationDescription("Desktop simulator of distributed deep-learning training");
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument("FILE", "Scenario YAML file to open.", "[FILE]");
+    p.addPositionalArgument("FILE", "Scenario YAML file to open; two files open compared (the first pinned as A).", "[FILE [FILE_B]]");
     p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
     p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster.", "NAME" });
     p.addOption({ "screenshot", "Render the window to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
@@ -121,12 +121,19 @@ int main(int argc, char** argv)
         }
     }
     bool ok = true;
-    if (!p.positionalArguments().isEmpty())
-        ok = window.openFile(p.positionalArguments().first());
+    const QStringList files = p.positionalArguments();
+    if (files.size() > 2) {
+        std::fprintf(stderr, "dtsim: at most two scenario files (A and B to compare)\n");
+        return 2;
+    }
+    if (files.size() == 2)
+        ok = window.openCompared(files[0], files[1]);
+    else if (!files.isEmpty())
+        ok = window.openFile(files.first());
     else
         ok = window.openPreset(p.isSet("preset") ? p.value("preset") : QString("llama3-405b-h100"));
     if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
-        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster)\n", qPrintable(p.value("tab")));
+        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster, whatif)\n", qPrintable(p.value("tab")));
         return 2;
     }
 
