@@ -30,4 +30,8 @@ for tab in $tabs; do
   shot "$here/1600x1000/dark/$tab.png" "$tab" dark 1600x1000
   QPA="offscreen:configfile=$screens/1920x1080.json" shot "$here/present-1920x1080/$tab.png" "$tab" light 1920x1080 --present
 done
+# Side by side: the Llama 3 layout pinned as A, the chaos drill's as B (dtsim a.yaml b.yaml).
+presets="$here/../../presets"
+QT_QPA_PLATFORM=offscreen "$dtsim" "$presets/llama3-405b-h100.yaml" "$presets/llama3-405b-chaos.yaml" --tab breakdown \
+  --size 1366x768 --screenshot "$here/compare.png" 2> >(grep -v 'propagateSizeHints\|XDG_RUNTIME_DIR' >&2)
 echo "screenshots written under $here"
