@@ -23,6 +23,9 @@
 #include "widgets/reliability_tab.h"
 #include "widgets/whatif_tab.h"
 #include "widgets/breakdown_view.h"
+#include "widgets/gantt_view.h"
+#include "widgets/scaling_view.h"
+#include "widgets/timeline_tab.h"
 #include "simcore/loader/residuals_loader.h"
 #include "widgets/cost_tab.h"
 #include "widgets/teaching_panel.h"
@@ -904,8 +907,24 @@ private slots:
         QVERIFY2(note.contains("Step time 6.64 s (B +"), qPrintable(note)); // full recomputation is slower
         QVERIFY(note.contains("MFU 39.3% (B -"));
         QCOMPARE(w.breakdownView()->stepBarsForTest(), 2);
+        // The Timeline draws A's steps above B's on one time scale; the Scaling tab adds
+        // A's curves in grey.
+        QVERIFY(w.selectTab("timeline"));
+        waitIdle(w);
+        GanttView* a = w.timelineTab()->pinnedGantt();
+        QTRY_VERIFY_WITH_TIMEOUT(a->traceLength() > 0 && w.timelineTab()->gantt()->traceLength() > 0, 20000);
+        QVERIFY(a->isVisibleTo(w.timelineTab()));
+        QVERIFY(w.timelineTab()->gantt()->traceLength() > a->traceLength()); // B recomputes: its step is longer
+        QCOMPARE(a->visibleEnd(), w.timelineTab()->gantt()->visibleEnd());
+        QVERIFY(w.selectTab("scaling"));
+        waitIdle(w);
+        QTRY_VERIFY_WITH_TIMEOUT(w.scalingView()->plot()->graphCount() == 6, 20000);
+        QCOMPARE(w.scalingView()->plot()->graph(0)->name(), QString("A: time, fixed batch"));
         w.unpinA();
+        QVERIFY(!w.timelineTab()->pinnedGantt()->isVisibleTo(w.timelineTab()));
         QVERIFY(w.dashboard()->compareNote().isEmpty());
+        QVERIFY(w.selectTab("breakdown")); // a hidden tab catches up when shown
+        waitIdle(w);
         QCOMPARE(w.breakdownView()->stepBarsForTest(), 1);
 
         MainWindow c(appData());

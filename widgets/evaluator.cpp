@@ -18,7 +18,7 @@ Evaluator::Evaluator(Calibration calibration, QObject* parent)
 
 Evaluator::~Evaluator()
 {
-    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster, &m_timeline, &m_advice, &m_sweep })
+    for (Job* j : { &m_frontier, &m_search, &m_scaling, &m_outlook, &m_cost, &m_cluster, &m_timeline, &m_advice, &m_sweep, &m_pinnedScaling, &m_pinnedTimeline })
         if (j->cancel)
             j->cancel->store(true);
 }
@@ -103,6 +103,18 @@ void Evaluator::requestScaling(const Scenario& s)
         [this, job](const ScalingCurves& c) {
             if (job.generation == m_scaling.generation && !job.cancel->load())
                 emit scalingReady(c);
+            finished();
+        });
+}
+
+void Evaluator::requestPinnedScaling(const Scenario& a)
+{
+    const Job job = start(m_pinnedScaling);
+    const Calibration cal = m_calibration;
+    runJob<ScalingCurves>(this, [a, cal] { return scalingCurves(a, cal); },
+        [this, job](const ScalingCurves& c) {
+            if (job.generation == m_pinnedScaling.generation && !job.cancel->load())
+                emit pinnedScalingReady(c);
             finished();
         });
 }
@@ -215,6 +227,37 @@ void Evaluator::requestCluster(const Scenario& s, const FailureRates& rates, dou
         });
 }
 
+namespace {
+
+// A few steps' event simulation, sized first: past the cap the tab explains instead of hanging.
+TimelineResult makeTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd, bool withCriticalPath,
+    const Calibration& cal, const std::atomic<bool>& cancel)
+{
+    TimelineResult t;
+    t.draft = !o.perLayer;
+    const Report base = simulate(s, cal);
+    t.analyticalStep = base.step.stepTime;
+    const ReliabilityReport rel = analyzeReliability(s, cal, rates, base);
+    t.intervalSteps = static_cast<long long>(std::min(1e15, rel.intervalSteps));
+    o.checkpointEverySteps = checkpointAtEnd ? o.steps : static_cast<int>(std::min<long long>(t.intervalSteps, 1 << 30));
+    o.checkpointSeconds = t.checkpointSeconds = rel.checkpointWrite;
+    t.estimatedBars = estimateTimelineEvents(s, base.step, o);
+    if (t.estimatedBars > kMaxTimelineBars) {
+        t.refused = "this timeline would have " + formatCount(t.estimatedBars) + " bars; the tab draws up to "
+            + formatCount(kMaxTimelineBars) + ": show fewer steps, or one row per stage";
+        return t;
+    }
+    if (!cancel.load()) {
+        Trace trace = simulateTimeline(s, cal, o);
+        if (withCriticalPath)
+            trace.critical = criticalPath(trace); // here on the worker, not in the view
+        t.trace = std::make_shared<const Trace>(std::move(trace));
+    }
+    return t;
+}
+
+} // namespace
+
 void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd,
     bool withCriticalPath)
 {
@@ -222,33 +265,23 @@ void Evaluator::requestTimeline(const Scenario& s, const FailureRates& rates, Ti
     auto cancel = job.cancel;
     const Calibration cal = m_calibration;
     runJob<TimelineResult>(this,
-        [s, rates, o, checkpointAtEnd, withCriticalPath, cal, cancel]() mutable {
-            TimelineResult t;
-            t.draft = !o.perLayer;
-            const Report base = simulate(s, cal);
-            t.analyticalStep = base.step.stepTime;
-            const ReliabilityReport rel = analyzeReliability(s, cal, rates, base);
-            t.intervalSteps = static_cast<long long>(std::min(1e15, rel.intervalSteps));
-            o.checkpointEverySteps = checkpointAtEnd ? o.steps : static_cast<int>(std::min<long long>(t.intervalSteps, 1 << 30));
-            o.checkpointSeconds = t.checkpointSeconds = rel.checkpointWrite;
-            // Sized before it is built: past the cap the tab explains instead of hanging.
-            t.estimatedBars = estimateTimelineEvents(s, base.step, o);
-            if (t.estimatedBars > kMaxTimelineBars) {
-                t.refused = "this timeline would have " + formatCount(t.estimatedBars) + " bars; the tab draws up to "
-                    + formatCount(kMaxTimelineBars) + ": show fewer steps, or one row per stage";
-                return t;
-            }
-            if (!cancel->load()) {
-                Trace trace = simulateTimeline(s, cal, o);
-                if (withCriticalPath)
-                    trace.critical = criticalPath(trace); // here on the worker, not in the view
-                t.trace = std::make_shared<const Trace>(std::move(trace));
-            }
-            return t;
-        },
+        [s, rates, o, checkpointAtEnd, withCriticalPath, cal, cancel] { return makeTimeline(s, rates, o, checkpointAtEnd, withCriticalPath, cal, *cancel); },
         [this, job](const TimelineResult& t) {
             if (job.generation == m_timeline.generation && !job.cancel->load())
                 emit timelineReady(t);
+            finished();
+        });
+}
+
+void Evaluator::requestPinnedTimeline(const Scenario& a, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd)
+{
+    const Job job = start(m_pinnedTimeline);
+    auto cancel = job.cancel;
+    const Calibration cal = m_calibration;
+    runJob<TimelineResult>(this, [a, rates, o, checkpointAtEnd, cal, cancel] { return makeTimeline(a, rates, o, checkpointAtEnd, false, cal, *cancel); },
+        [this, job](const TimelineResult& t) {
+            if (job.generation == m_pinnedTimeline.generation && !job.cancel->load())
+                emit pinnedTimelineReady(t);
             finished();
         });
 }

@@ -78,6 +78,7 @@ public:
     void requestFrontier(const FrontierOptions& o);
     void requestSearch(const Scenario& s, const SearchOptions& o);
     void requestScaling(const Scenario& s);
+    void requestPinnedScaling(const Scenario& a); // a pinned scenario A's curves, drawn in grey
     void requestRunOutlook(const Scenario& s, const FailureRates& rates, int trials, unsigned long long seed);
     void requestCostStudy(const Scenario& s, const std::vector<HardwareSpec>& catalog, const FailureRates& rates,
         const CostRates& cost);
@@ -93,6 +94,8 @@ public:
     void requestSweep(const Scenario& s, const SweepAxis& x, const SweepAxis& y, Headline metric);
     void requestTimeline(const Scenario& s, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd,
         bool withCriticalPath);
+    // The same for a pinned scenario A, drawn above B's (its own slot: neither cancels the other).
+    void requestPinnedTimeline(const Scenario& a, const FailureRates& rates, TimelineOptions o, bool checkpointAtEnd);
     bool busy() const { return m_running > 0; }
 
 signals:
@@ -100,10 +103,12 @@ signals:
     void frontierReady(const dtsim::Frontier& realistic, const dtsim::Frontier& idealized);
     void searchReady(const dtsim::SearchResult& r);
     void scalingReady(const dtsim::ScalingCurves& c);
+    void pinnedScalingReady(const dtsim::ScalingCurves& c);
     void runOutlookReady(const dtsim::gui::RunOutlook& o);
     void costStudyReady(const dtsim::gui::CostStudy& c);
     void clusterReady(const dtsim::gui::ClusterComparison& c);
     void timelineReady(const dtsim::gui::TimelineResult& t);
+    void pinnedTimelineReady(const dtsim::gui::TimelineResult& t);
     void adviceReady(const dtsim::Advice& a);
     void sweepReady(const dtsim::SweepResult& r);
     void busyChanged(bool busy);
@@ -117,7 +122,7 @@ private:
     void finished();
 
     Calibration m_calibration;
-    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster, m_timeline, m_advice, m_sweep;
+    Job m_frontier, m_search, m_scaling, m_outlook, m_cost, m_cluster, m_timeline, m_advice, m_sweep, m_pinnedScaling, m_pinnedTimeline;
     int m_running = 0;
 };
 

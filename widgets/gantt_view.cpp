@@ -103,6 +103,14 @@ void GanttView::fit()
     update();
 }
 
+void GanttView::fitTo(double seconds)
+{
+    m_axis.fit(seconds > 0 ? seconds : 1, 1.02);
+    update();
+}
+
+double GanttView::traceLength() const { return m_trace ? m_trace->totalTime : 0.0; }
+
 void GanttView::setShowCriticalPath(bool on)
 {
     m_showCritical = on;

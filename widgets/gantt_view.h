@@ -20,6 +20,8 @@ public:
     void setTrace(std::shared_ptr<const Trace> t);
     const Trace* trace() const { return m_trace.get(); } // null when none is shown
     void fit();
+    void fitTo(double seconds); // show [0, seconds]: two charts on one scale
+    double traceLength() const; // the trace's whole length, 0 without one
     void setShowCriticalPath(bool on);
     double visibleStart() const { return m_axis.start(); }
     double visibleEnd() const { return m_axis.end(); }

@@ -116,6 +116,7 @@ public:
     BreakdownView* breakdownView() const { return m_breakdown; }
     TopologyEditor* topologyEditor() const { return m_topology; }
     TimelineTab* timelineTab() const { return m_timeline; }
+    ScalingView* scalingView() const { return m_scaling; }
     ReliabilityTab* reliabilityTab() const { return m_reliability; }
     ClusterTab* clusterTab() const { return m_cluster; }
     WhatIfTab* whatIfTab() const { return m_whatif; }

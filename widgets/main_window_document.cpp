@@ -3,6 +3,7 @@
 #include "main_window.h"
 
 #include "breakdown_view.h"
+#include "scaling_view.h"
 #include "dashboard.h"
 #include "evaluator.h"
 #include "scenario_document.h"
@@ -65,6 +66,8 @@ bool MainWindow::pinAsA()
     const QString name = QString::fromStdString(s.name.empty() ? std::string("pinned scenario") : s.name);
     m_dashboard->setPinned(name, a);
     m_breakdown->setPinned(a.step, name);
+    m_scaling->setPinned(m_pinnedA);
+    m_timeline->setPinned(m_pinnedA);
     refresh();
     return true;
 }
@@ -74,6 +77,8 @@ void MainWindow::unpinA()
     m_pinnedA.reset();
     m_dashboard->setPinned({}, std::nullopt);
     m_breakdown->setPinned(std::nullopt, {});
+    m_scaling->setPinned(std::nullopt);
+    m_timeline->setPinned(std::nullopt);
     refresh();
 }
 

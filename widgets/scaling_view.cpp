@@ -15,6 +15,10 @@ ScalingView::ScalingView(Evaluator* evaluator, QWidget* parent)
     , m_evaluator(evaluator)
 {
     connect(m_evaluator, &Evaluator::scalingReady, this, [this](const ScalingCurves& c) { showCurves(c, m_currentGpus); });
+    connect(m_evaluator, &Evaluator::pinnedScalingReady, this, [this](const ScalingCurves& c) {
+        m_pinned = c;
+        showCurves(m_shown, m_currentGpus);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
@@ -41,8 +45,18 @@ void ScalingView::follow(const TabInput& in, TabMoment when)
     m_evaluator->requestScaling(*in.valid);
 }
 
+void ScalingView::setPinned(const std::optional<Scenario>& a)
+{
+    m_pinned.reset();
+    if (a)
+        m_evaluator->requestPinnedScaling(*a);
+    else
+        showCurves(m_shown, m_currentGpus);
+}
+
 void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
 {
+    m_shown = c;
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_plot->setBackground(background());
@@ -60,7 +74,9 @@ void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
     auto add = [&](const std::vector<ScalingPoint>& pts, const QString& name, int color, bool efficiency) {
         QCPGraph* g = m_plot->addGraph(m_plot->xAxis, efficiency ? m_plot->yAxis2 : m_plot->yAxis);
         g->setName(name);
-        g->setPen(QPen(seriesColor(color), efficiency ? 1 : 2, efficiency ? Qt::DashLine : Qt::SolidLine));
+        const QColor grey = color == -1 ? QColor(150, 150, 150) : QColor(190, 190, 190);
+        g->setPen(color < 0 ? QPen(grey, 2, color == -1 ? Qt::SolidLine : Qt::DotLine)
+                            : QPen(seriesColor(color), efficiency ? 1 : 2, efficiency ? Qt::DashLine : Qt::SolidLine));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
         for (const ScalingPoint& p : pts) {
             const double y = efficiency ? 100 * p.efficiency : p.timeToTrain / 86400.0;
@@ -73,6 +89,10 @@ void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
             }
         }
     };
+    if (m_pinned) { // A under B, in grey
+        add(m_pinned->fixedBatch, tr("A: time, fixed batch"), -1, false);
+        add(m_pinned->growingBatch, tr("A: time, growing batch"), -2, false);
+    }
     add(c.fixedBatch, tr("time, fixed batch"), 0, false);
     add(c.growingBatch, tr("time, growing batch"), 1, false);
     add(c.fixedBatch, tr("efficiency, fixed batch"), 0, true);

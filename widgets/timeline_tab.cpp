@@ -23,6 +23,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
@@ -68,13 +69,37 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
     exports->setMenu(exportMenu);
     bar->addWidget(exports);
     column->addLayout(bar);
-    m_summary = new QLabel(this);
-    column->addWidget(m_summary);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    m_gantt = new GanttView(scroll);
-    scroll->setWidget(m_gantt);
-    column->addWidget(scroll, 1);
+    // A pinned scenario A's steps above B's (hidden until one is pinned), each with its
+    // summary, each scrolling on its own.
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto pane = [split](QLabel*& summary, GanttView*& gantt) {
+        auto* box = new QWidget(split);
+        auto* col = new QVBoxLayout(box);
+        col->setContentsMargins(0, 0, 0, 0);
+        summary = new QLabel(box);
+        col->addWidget(summary);
+        auto* scroll = new QScrollArea(box);
+        scroll->setWidgetResizable(true);
+        gantt = new GanttView(scroll);
+        scroll->setWidget(gantt);
+        col->addWidget(scroll, 1);
+        split->addWidget(box);
+        return box;
+    };
+    m_pinnedBox = pane(m_summaryA, m_ganttA);
+    m_pinnedBox->hide();
+    pane(m_summary, m_gantt);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    column->addWidget(split, 1);
+    connect(m_evaluator, &Evaluator::pinnedTimelineReady, this, [this](const TimelineResult& t) {
+        m_ganttA->setTrace(t.trace);
+        m_summaryA->setText(t.trace ? tr("<b>A</b> = %1: step %2 (event simulation)")
+                                          .arg(QString::fromStdString(m_pinned ? m_pinned->name : std::string()).toHtmlEscaped(),
+                                              QString::fromStdString(formatSeconds(t.trace->stepTime)))
+                                    : QString::fromStdString(t.refused));
+        alignPinned();
+    });
 
     connect(m_evaluator, &Evaluator::timelineReady, this, &TimelineTab::showResult);
     for (QCheckBox* box : { m_ranks, m_zeroBubble, m_checkpoint })
@@ -144,6 +169,30 @@ void TimelineTab::rebuild(bool draft)
     if (!m_trace)
         m_summary->setText(tr("Simulating the steps...")); // otherwise the last one stays up until this one is drawn
     m_evaluator->requestTimeline(m_scenario, m_rates, o, m_checkpoint->isChecked(), m_critical->isChecked());
+    if (m_pinned && !draft)
+        m_evaluator->requestPinnedTimeline(*m_pinned, m_rates, o, m_checkpoint->isChecked());
+}
+
+void TimelineTab::alignPinned()
+{
+    if (!m_pinned || m_ganttA->traceLength() <= 0 || m_gantt->traceLength() <= 0)
+        return;
+    const double span = std::max(m_ganttA->traceLength(), m_gantt->traceLength());
+    m_ganttA->fitTo(span);
+    m_gantt->fitTo(span);
+}
+
+void TimelineTab::setPinned(const std::optional<Scenario>& a)
+{
+    m_pinned = a;
+    m_pinnedBox->setVisible(a.has_value());
+    if (!a) {
+        m_ganttA->setTrace(nullptr);
+        return;
+    }
+    m_summaryA->setText(tr("<b>A</b>: simulating its steps..."));
+    m_stale = true;
+    rebuild();
 }
 
 void TimelineTab::showResult(const TimelineResult& t)
@@ -151,11 +200,12 @@ void TimelineTab::showResult(const TimelineResult& t)
     m_stale = t.draft;
     m_trace = t.trace;
     m_gantt->setTrace(t.trace);
+    alignPinned();
     if (!t.trace) {
         m_summary->setText(QString::fromStdString(t.refused));
         return;
     }
-    m_summary->setText(tr("%1 bars on %2 rows. Step time: event simulation %3, analytical %4. "
+    m_summary->setText((m_pinned ? tr("<b>B</b>: ") : QString()) + tr("%1 bars on %2 rows. Step time: event simulation %3, analytical %4. "
                           "Checkpoint: %5 every %6 steps.")
                            .arg(t.trace->events.size()).arg(t.trace->rowNames.size())
                            .arg(QString::fromStdString(formatSeconds(t.trace->stepTime)), QString::fromStdString(formatSeconds(t.analyticalStep)))

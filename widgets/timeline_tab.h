@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QSpinBox;
 class QCheckBox;
@@ -47,6 +48,9 @@ public:
     // True while the drawn timeline is not the latest scenario's in full (asked for,
     // hidden, or a draft).
     bool isStale() const { return m_stale; }
+    // A pinned scenario A: its steps drawn above B's, with the same options (nullopt: none).
+    void setPinned(const std::optional<Scenario>& a);
+    GanttView* pinnedGantt() const { return m_ganttA; }
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -54,6 +58,7 @@ protected:
 private:
     void rebuild(bool draft = false);
     void showResult(const TimelineResult& t);
+    void alignPinned(); // A and B on one time scale
     Evaluator* m_evaluator;
     FailureRates m_rates;
     Scenario m_scenario;
@@ -67,6 +72,10 @@ private:
     QCheckBox* m_critical = nullptr;
     QCheckBox* m_checkpoint = nullptr;
     QLabel* m_summary = nullptr;
+    std::optional<Scenario> m_pinned;
+    QWidget* m_pinnedBox = nullptr;
+    GanttView* m_ganttA = nullptr;
+    QLabel* m_summaryA = nullptr;
 };
 
 } // namespace dtsim::gui
