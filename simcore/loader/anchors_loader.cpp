@@ -1,21 +1,13 @@
 #include "anchors_loader.h"
 
-#include "read_file.h"
-#include "yaml_reader.h"
+#include "list_file.h"
 
 namespace dtsim {
 
 std::vector<FrontierAnchor> loadFrontierAnchors(const std::string& path)
 {
     YamlReader r(path);
-    const YAML::Node root = r.parse(readTextFile(path, "anchors file"));
-    r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "anchors" });
-    if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
-        r.fail(root, "version", "unsupported version");
-    const YAML::Node list = r.required(root, "", "anchors");
-    if (!list.IsSequence())
-        r.fail(list, "anchors", "must be a list");
+    const YAML::Node list = versionedList(r, path, "anchors file", "anchors");
     std::vector<FrontierAnchor> out;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const YAML::Node n = list[i];

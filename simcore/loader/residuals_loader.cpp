@@ -1,21 +1,13 @@
 #include "residuals_loader.h"
 
-#include "read_file.h"
-#include "yaml_reader.h"
+#include "list_file.h"
 
 namespace dtsim {
 
 std::vector<Residual> loadResiduals(const std::string& path)
 {
     YamlReader r(path);
-    const YAML::Node root = r.parse(readTextFile(path, "residuals file"));
-    r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "runs" });
-    if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
-        r.fail(root, "version", "unsupported version");
-    const YAML::Node list = r.required(root, "", "runs");
-    if (!list.IsSequence())
-        r.fail(list, "runs", "must be a list");
+    const YAML::Node list = versionedList(r, path, "residuals file", "runs");
     std::vector<Residual> out;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const YAML::Node n = list[i];

@@ -102,6 +102,16 @@ void costTwoLevel(const StrategyInputs& in, RecoveryPlan& p)
     p.expectedTime = busy < 1 ? in.failureFreeTime * (1 + p.checkpointOverhead) / (1 - busy) : INFINITY;
 }
 
+// Each cause's recovery when the state comes back in `coveredLoad` seconds (the plan
+// survived it) or from storage.
+void setRecoveries(const StrategyInputs& in, RecoveryPlan& p, double coveredLoad)
+{
+    for (int i = 0; i < kFailureCauseCount; ++i) {
+        p.recoveryCovered[i] = recoveryTime(in, FailureCause(i), coveredLoad);
+        p.recoveryUncovered[i] = recoveryTime(in, FailureCause(i), in.storageLoad);
+    }
+}
+
 void setBackstop(const StrategyInputs& in, RecoveryPlan& p, bool async)
 {
     setStorageLevel(in, p, async);
@@ -188,11 +198,7 @@ RecoveryPlan inMemory(const StrategyInputs& in, bool async)
     }
     p.fastInterval = std::max(bestK, 1.0) * std::max(in.step, 1e-9);
     p.fastStall = std::isfinite(copy) ? std::max(0.0, copy - bestK * idle) : 0.0;
-    const double peerLoad = in.nicBandwidth > 0 ? in.stateBytesPerGpu / in.nicBandwidth : INFINITY;
-    for (int i = 0; i < kFailureCauseCount; ++i) {
-        p.recoveryCovered[i] = recoveryTime(in, FailureCause(i), peerLoad);
-        p.recoveryUncovered[i] = recoveryTime(in, FailureCause(i), in.storageLoad);
-    }
+    setRecoveries(in, p, in.nicBandwidth > 0 ? in.stateBytesPerGpu / in.nicBandwidth : INFINITY); // from a peer's memory
     setBackstop(in, p, async);
     costTwoLevel(in, p);
     return p;
@@ -217,10 +223,7 @@ RecoveryPlan justInTime(const StrategyInputs& in, bool async)
     }
     p.fastInterval = std::max(in.step, 1e-9);
     p.fastStall = 0;
-    for (int i = 0; i < kFailureCauseCount; ++i) {
-        p.recoveryCovered[i] = recoveryTime(in, FailureCause(i), in.storageWrite + in.storageLoad);
-        p.recoveryUncovered[i] = recoveryTime(in, FailureCause(i), in.storageLoad);
-    }
+    setRecoveries(in, p, in.storageWrite + in.storageLoad); // the just-in-time write, then its reload
     setBackstop(in, p, async);
     costTwoLevel(in, p);
     return p;
