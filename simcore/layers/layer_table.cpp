@@ -1,0 +1,108 @@
+#include "layer_table.h"
+
+namespace dtsim {
+
+const char* layerTypeName(LayerType t)
+{
+    switch (t) {
+    case LayerType::Convolution: return "convolution";
+    case LayerType::Linear: return "linear";
+    case LayerType::Pooling: return "pooling";
+    case LayerType::Norm: return "norm";
+    case LayerType::Elementwise: return "elementwise";
+    case LayerType::Embedding: return "embedding";
+    }
+    return "?";
+}
+
+namespace {
+
+// Output size of a window sliding over `size` (floor, as cuDNN and PyTorch compute it).
+long long windowOutput(long long size, long long kernel, long long stride, long long padding)
+{
+    return (size + 2 * padding - kernel) / stride + 1;
+}
+
+} // namespace
+
+LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
+{
+    LayerEvaluation e;
+    LayerCost& c = e.cost;
+    c.input = in;
+    c.activationElements = double(in.elements());
+    switch (l.type) {
+    case LayerType::Convolution: {
+        if (l.kernel < 1 || l.stride < 1 || l.padding < 0 || l.groups < 1 || l.outChannels < 1)
+            return { c, "a convolution needs kernel, stride, groups and out_channels of at least 1, padding of at least 0" };
+        if (in.channels % l.groups != 0 || l.outChannels % l.groups != 0)
+            return { c, "groups (" + std::to_string(l.groups) + ") must divide the input channels (" + std::to_string(in.channels)
+                    + ") and out_channels (" + std::to_string(l.outChannels) + ")" };
+        if (in.height + 2 * l.padding < l.kernel || in.width + 2 * l.padding < l.kernel)
+            return { c, "the " + std::to_string(l.kernel) + "x" + std::to_string(l.kernel) + " kernel is larger than its padded "
+                    + std::to_string(in.height) + "x" + std::to_string(in.width) + " input" };
+        c.output = { l.outChannels, windowOutput(in.height, l.kernel, l.stride, l.padding), windowOutput(in.width, l.kernel, l.stride, l.padding) };
+        // Each output element: a kernel x kernel x (in / groups) dot product.
+        const double macs = double(c.output.elements()) * double(l.kernel * l.kernel) * double(in.channels / l.groups);
+        c.forwardFlops = 2 * macs + (l.bias ? double(c.output.elements()) : 0.0);
+        c.parameters = double(l.kernel * l.kernel) * double(in.channels / l.groups) * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
+        return e;
+    }
+    case LayerType::Linear: {
+        if (l.outChannels < 1)
+            return { c, "a linear layer needs out_channels (its output features) of at least 1" };
+        const double inFeatures = double(in.elements()); // a feature map is flattened
+        c.output = { l.outChannels, 1, 1 };
+        c.forwardFlops = 2 * inFeatures * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
+        c.parameters = inFeatures * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
+        return e;
+    }
+    case LayerType::Pooling: {
+        if (l.kernel < 1 || l.stride < 1 || l.padding < 0)
+            return { c, "pooling needs kernel and stride of at least 1, padding of at least 0" };
+        if (in.height + 2 * l.padding < l.kernel || in.width + 2 * l.padding < l.kernel)
+            return { c, "the pooling window is larger than its input" };
+        c.output = { in.channels, windowOutput(in.height, l.kernel, l.stride, l.padding), windowOutput(in.width, l.kernel, l.stride, l.padding) };
+        c.forwardFlops = double(c.output.elements()) * double(l.kernel * l.kernel); // a compare or add per window element
+        return e;
+    }
+    case LayerType::Norm:
+        // Batch/layer norm or AlexNet's local response normalization: a few FLOPs an
+        // element (mean, variance, scale and shift: about 5), a scale and shift per channel.
+        c.output = in;
+        c.forwardFlops = 5 * double(in.elements());
+        c.parameters = l.affine ? 2 * double(in.channels) : 0.0;
+        return e;
+    case LayerType::Elementwise:
+        // Activations, residual adds, dropout: one FLOP an element.
+        c.output = in;
+        c.forwardFlops = double(in.elements());
+        return e;
+    case LayerType::Embedding:
+        if (l.rows < 1 || l.dim < 1 || l.lookups < 1)
+            return { c, "an embedding needs rows, dim and lookups of at least 1" };
+        c.output = { l.dim, 1, 1 };
+        c.forwardFlops = double(l.lookups) * double(l.dim); // sum pooling of the looked-up rows
+        c.parameters = double(l.rows) * double(l.dim);
+        c.activationElements = double(l.lookups); // the indices
+        return e;
+    }
+    return e;
+}
+
+LayerTableCost evaluateTable(const LayerTable& t)
+{
+    LayerTableCost out;
+    TensorShape shape = t.input;
+    for (const Layer& l : t.layers) {
+        const LayerEvaluation e = evaluateLayer(l, shape);
+        out.layers.push_back(e.cost);
+        out.forwardFlops += e.cost.forwardFlops;
+        out.parameters += e.cost.parameters;
+        out.activationElements += e.cost.activationElements;
+        shape = e.cost.output;
+    }
+    return out;
+}
+
+} // namespace dtsim

@@ -1,0 +1,75 @@
+#pragma once
+// A workload that is a table of layers, not a transformer formula (issue 26): AlexNet,
+// VGG, ResNet, DLRM ... Each layer has a type and shapes; from them its forward FLOPs,
+// parameters and the activation bytes it keeps for backward, and which parallelism can
+// split it. Shapes flow from layer to layer (a convolution's output is the next layer's
+// input), so a file states each layer's own settings, not every tensor's size.
+//
+// Part 1: the table and its physics. The engine does not yet run scenarios on it.
+#include <string>
+#include <vector>
+
+namespace dtsim {
+
+enum class LayerType { Convolution, Linear, Pooling, Norm, Elementwise, Embedding };
+const char* layerTypeName(LayerType t);
+
+// How a layer can be split beyond data parallelism: by its output channels or features
+// (AlexNet's two-GPU columns, tensor parallelism), or row-wise by table (DLRM's sharded
+// embeddings, then an all-to-all).
+enum class LayerSplit { DataOnly, Channels, Tables };
+
+// The activation a layer takes in, per sample: channels x height x width, or (for linear
+// layers) a vector of `channels` features (height = width = 1).
+struct TensorShape {
+    long long channels = 0, height = 1, width = 1;
+    long long elements() const { return channels * height * width; }
+    bool operator==(const TensorShape&) const = default;
+};
+
+struct Layer {
+    std::string name;
+    LayerType type = LayerType::Linear;
+    // Convolution and pooling: a kernel x kernel window moved by `stride`, the input
+    // padded by `padding` on each side; convolutions also have `groups` (AlexNet's
+    // column split: each output channel sees in/groups input channels).
+    long long kernel = 1, stride = 1, padding = 0, groups = 1;
+    long long outChannels = 0; // convolution: output channels; linear: output features
+    bool bias = true;
+    bool affine = true; // norm: a learned scale and shift per channel (batch norm); false: none (local response norm)
+    // Embedding: a table of `rows` x `dim` looked up `lookups` times a sample (sum-pooled).
+    long long rows = 0, dim = 0, lookups = 1;
+    LayerSplit split = LayerSplit::DataOnly;
+};
+
+// What one layer costs for one sample, with the shape it produces.
+struct LayerCost {
+    TensorShape input, output;
+    double forwardFlops = 0;   // multiply-adds x 2 (and one FLOP an element for the rest)
+    double parameters = 0;
+    double activationElements = 0; // kept for backward: the layer's input
+};
+
+// The cost of `layer` on an input of shape `in`; an empty `error` when it is well formed,
+// else why not (for the loader to put on the layer's line).
+struct LayerEvaluation {
+    LayerCost cost;
+    std::string error;
+};
+LayerEvaluation evaluateLayer(const Layer& layer, const TensorShape& in);
+
+struct LayerTable {
+    std::string name;
+    std::string source;  // where the architecture comes from
+    TensorShape input;   // one sample (an image: 3 x 224 x 224)
+    std::vector<Layer> layers;
+};
+
+// Every layer's cost in order, shapes flowing from one to the next.
+struct LayerTableCost {
+    std::vector<LayerCost> layers;
+    double forwardFlops = 0, parameters = 0, activationElements = 0;
+};
+LayerTableCost evaluateTable(const LayerTable& t); // the table must be well formed (the loader checks)
+
+} // namespace dtsim

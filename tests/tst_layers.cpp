@@ -1,0 +1,141 @@
+// Issue 26, part 1: layer-table workloads. Each layer type's physics against figures
+// worked by hand, AlexNet's published totals, and file/line/field errors for bad input.
+#include "simcore/input_error.h"
+#include "simcore/layers/layer_table.h"
+#include "simcore/loader/layer_table_loader.h"
+#include "test_data.h"
+
+#include <QtTest>
+
+using namespace dtsim;
+
+namespace {
+
+Layer conv(long long out, long long k, long long stride = 1, long long pad = 0, long long groups = 1)
+{
+    Layer l;
+    l.type = LayerType::Convolution;
+    l.outChannels = out;
+    l.kernel = k;
+    l.stride = stride;
+    l.padding = pad;
+    l.groups = groups;
+    return l;
+}
+
+const char* kHeader = "version: 1\nname: t\nsource: test\ninput: {channels: 3, height: 32, width: 32}\nlayers:\n";
+
+} // namespace
+
+class TestLayers : public QObject {
+    Q_OBJECT
+private slots:
+    void convolution()
+    {
+        // 3x32x32 in, 16 kernels 3x3 at stride 1, padding 1: 16x32x32 out; each output
+        // element a 3x3x3 dot product (27 MACs) plus its bias.
+        const LayerEvaluation e = evaluateLayer(conv(16, 3, 1, 1), { 3, 32, 32 });
+        QVERIFY(e.error.empty());
+        QCOMPARE(e.cost.output, (TensorShape { 16, 32, 32 }));
+        QCOMPARE(e.cost.forwardFlops, 2.0 * 16 * 32 * 32 * 27 + 16 * 32 * 32);
+        QCOMPARE(e.cost.parameters, 27.0 * 16 + 16);
+        QCOMPARE(e.cost.activationElements, 3.0 * 32 * 32);
+        // Groups: each output channel sees in/groups channels; stride and no padding shrink.
+        const LayerEvaluation g = evaluateLayer(conv(8, 5, 2, 0, 2), { 4, 15, 15 });
+        QCOMPARE(g.cost.output, (TensorShape { 8, 6, 6 }));
+        QCOMPARE(g.cost.parameters, 5.0 * 5 * 2 * 8 + 8);
+        QVERIFY(!evaluateLayer(conv(8, 3, 1, 0, 3), { 4, 15, 15 }).error.empty()); // 3 does not divide 4
+        QVERIFY(!evaluateLayer(conv(8, 9), { 4, 5, 5 }).error.empty());             // kernel wider than input
+    }
+
+    void otherLayerTypes()
+    {
+        Layer linear;
+        linear.type = LayerType::Linear;
+        linear.outChannels = 10;
+        const LayerEvaluation fc = evaluateLayer(linear, { 4, 3, 3 }); // flattened: 36 features
+        QCOMPARE(fc.cost.output, (TensorShape { 10, 1, 1 }));
+        QCOMPARE(fc.cost.forwardFlops, 2.0 * 36 * 10 + 10);
+        QCOMPARE(fc.cost.parameters, 36.0 * 10 + 10);
+        Layer pool;
+        pool.type = LayerType::Pooling;
+        pool.kernel = 3;
+        pool.stride = 2;
+        const LayerEvaluation p = evaluateLayer(pool, { 96, 55, 55 }); // AlexNet's overlapping pooling
+        QCOMPARE(p.cost.output, (TensorShape { 96, 27, 27 }));
+        QCOMPARE(p.cost.parameters, 0.0);
+        QCOMPARE(p.cost.forwardFlops, 96.0 * 27 * 27 * 9);
+        Layer norm;
+        norm.type = LayerType::Norm;
+        QCOMPARE(evaluateLayer(norm, { 64, 8, 8 }).cost.parameters, 128.0); // batch norm: scale and shift
+        norm.affine = false;
+        QCOMPARE(evaluateLayer(norm, { 64, 8, 8 }).cost.parameters, 0.0);   // local response norm
+        QCOMPARE(evaluateLayer(norm, { 64, 8, 8 }).cost.output, (TensorShape { 64, 8, 8 }));
+        Layer relu;
+        relu.type = LayerType::Elementwise;
+        QCOMPARE(evaluateLayer(relu, { 64, 8, 8 }).cost.forwardFlops, 64.0 * 8 * 8);
+        Layer table;
+        table.type = LayerType::Embedding;
+        table.rows = 1000000;
+        table.dim = 64;
+        table.lookups = 20; // a multi-hot feature, sum-pooled
+        const LayerEvaluation emb = evaluateLayer(table, { 1, 1, 1 });
+        QCOMPARE(emb.cost.parameters, 64e6);
+        QCOMPARE(emb.cost.output, (TensorShape { 64, 1, 1 }));
+        QCOMPARE(emb.cost.forwardFlops, 20.0 * 64);
+    }
+
+    // The shipped AlexNet against its published figures: about 60 million parameters (the
+    // paper); 724 M multiply-adds a 224 x 224 image (worked by hand from the paper's
+    // shapes, and the figure the literature quotes); 55, 27, 13 and 6 pixel maps.
+    void alexNetTotals()
+    {
+        const LayerTable t = loadLayerTable(test::dataPath("resources/workloads/alexnet-2012.yaml"));
+        const LayerTableCost c = evaluateTable(t);
+        QCOMPARE(c.parameters, 60965224.0);
+        double macs = 0;
+        for (std::size_t i = 0; i < t.layers.size(); ++i)
+            if (t.layers[i].type == LayerType::Convolution || t.layers[i].type == LayerType::Linear)
+                macs += (c.layers[i].forwardFlops - (t.layers[i].bias ? c.layers[i].output.elements() : 0)) / 2;
+        QCOMPARE(macs, 724406816.0);
+        QCOMPARE(c.layers[0].output, (TensorShape { 96, 55, 55 }));
+        QCOMPARE(c.layers[3].output, (TensorShape { 96, 27, 27 }));
+        QCOMPARE(c.layers[7].output, (TensorShape { 256, 13, 13 }));
+        QCOMPARE(c.layers[14].output, (TensorShape { 256, 6, 6 }));
+        QCOMPARE(c.layers.back().output, (TensorShape { 1000, 1, 1 }));
+    }
+
+    void badFilesNameLineAndField_data()
+    {
+        QTest::addColumn<QString>("layers");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<int>("line");
+        QTest::newRow("unknown type") << "  - {name: a, type: capsule}\n" << "layers[0].type" << 6;
+        QTest::newRow("groups do not divide") << "  - {name: a, type: convolution, out_channels: 8, kernel: 3}\n"
+                                                 "  - {name: b, type: convolution, out_channels: 9, kernel: 3, groups: 2}\n"
+                                              << "layers[1]" << 7;
+        QTest::newRow("kernel wider than input") << "  - {name: a, type: pooling, kernel: 40}\n" << "layers[0]" << 6;
+        QTest::newRow("a key of another type") << "  - {name: a, type: linear, out_channels: 4, kernel: 3}\n" << "layers[0].kernel" << 6;
+        QTest::newRow("no out_channels") << "  - {name: a, type: linear}\n" << "layers[0].out_channels" << 6;
+        QTest::newRow("negative padding") << "  - {name: a, type: convolution, out_channels: 4, kernel: 3, padding: -1}\n"
+                                          << "layers[0].padding" << 6;
+        QTest::newRow("unknown key") << "  - {name: a, type: norm, colour: red}\n" << "layers[0].colour" << 6;
+    }
+    void badFilesNameLineAndField()
+    {
+        QFETCH(QString, layers);
+        QFETCH(QString, field);
+        QFETCH(int, line);
+        try {
+            loadLayerTableText(std::string(kHeader) + layers.toStdString(), "bad.yaml");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+            QCOMPARE(e.line(), line);
+            QCOMPARE(QString::fromStdString(e.where()), QString("bad.yaml"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayers)
+#include "tst_layers.moc"
