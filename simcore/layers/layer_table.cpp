@@ -30,7 +30,7 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
     LayerEvaluation e;
     LayerCost& c = e.cost;
     c.input = in;
-    c.activationElements = double(in.elements());
+    c.activationElements = in.elements();
     switch (l.type) {
     case LayerType::Convolution: {
         if (l.kernel < 1 || l.stride < 1 || l.padding < 0 || l.groups < 1 || l.outChannels < 1)
@@ -43,15 +43,15 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
                     + std::to_string(in.height) + "x" + std::to_string(in.width) + " input" };
         c.output = { l.outChannels, windowOutput(in.height, l.kernel, l.stride, l.padding), windowOutput(in.width, l.kernel, l.stride, l.padding) };
         // Each output element: a kernel x kernel x (in / groups) dot product.
-        const double macs = double(c.output.elements()) * double(l.kernel * l.kernel) * double(in.channels / l.groups);
-        c.forwardFlops = 2 * macs + (l.bias ? double(c.output.elements()) : 0.0);
-        c.parameters = double(l.kernel * l.kernel) * double(in.channels / l.groups) * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
+        const double macs = c.output.elements() * double(l.kernel) * double(l.kernel) * double(in.channels / l.groups);
+        c.forwardFlops = 2 * macs + (l.bias ? c.output.elements() : 0.0);
+        c.parameters = double(l.kernel) * double(l.kernel) * double(in.channels / l.groups) * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
         return e;
     }
     case LayerType::Linear: {
         if (l.outChannels < 1)
             return { c, "a linear layer needs out_channels (its output features) of at least 1" };
-        const double inFeatures = double(in.elements()); // a feature map is flattened
+        const double inFeatures = in.elements(); // a feature map is flattened
         c.output = { l.outChannels, 1, 1 };
         c.forwardFlops = 2 * inFeatures * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
         c.parameters = inFeatures * double(l.outChannels) + (l.bias ? double(l.outChannels) : 0.0);
@@ -63,20 +63,20 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
         if (in.height + 2 * l.padding < l.kernel || in.width + 2 * l.padding < l.kernel)
             return { c, "the pooling window is larger than its input" };
         c.output = { in.channels, windowOutput(in.height, l.kernel, l.stride, l.padding), windowOutput(in.width, l.kernel, l.stride, l.padding) };
-        c.forwardFlops = double(c.output.elements()) * double(l.kernel * l.kernel); // a compare or add per window element
+        c.forwardFlops = c.output.elements() * double(l.kernel) * double(l.kernel); // a compare or add per window element
         return e;
     }
     case LayerType::Norm:
         // Batch/layer norm or AlexNet's local response normalization: a few FLOPs an
         // element (mean, variance, scale and shift: about 5), a scale and shift per channel.
         c.output = in;
-        c.forwardFlops = 5 * double(in.elements());
+        c.forwardFlops = 5 * in.elements();
         c.parameters = l.affine ? 2 * double(in.channels) : 0.0;
         return e;
     case LayerType::Elementwise:
         // Activations, residual adds, dropout: one FLOP an element.
         c.output = in;
-        c.forwardFlops = double(in.elements());
+        c.forwardFlops = in.elements();
         return e;
     case LayerType::Embedding:
         if (l.rows < 1 || l.dim < 1 || l.lookups < 1)

@@ -23,7 +23,8 @@ enum class LayerSplit { DataOnly, Channels, Tables };
 // layers) a vector of `channels` features (height = width = 1).
 struct TensorShape {
     long long channels = 0, height = 1, width = 1;
-    long long elements() const { return channels * height * width; }
+    // In double: the loader allows each extent up to 2^31, whose product overflows 64 bits.
+    double elements() const { return double(channels) * double(height) * double(width); }
     bool operator==(const TensorShape&) const = default;
 };
 
