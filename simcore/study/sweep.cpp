@@ -78,7 +78,7 @@ SweepResult sweep(const Scenario& base, const Calibration& c, const SweepAxis& x
     out.y = y;
     out.metric = metric;
     const std::size_t nx = x.values.size(), ny = y.values.size();
-    out.cells.assign(nx * ny, SweepCell { 0, "not evaluated (cancelled)" });
+    out.cells.assign(nx * ny, SweepCell { 0, "not evaluated (cancelled)", {} });
     out.currentX = indexOf(x, x.field->get(base, 0));
     out.currentY = indexOf(y, y.field->get(base, 0));
     parallelFor(nx * ny, workerCount(nx * ny, threads), cancel, [&](std::size_t i, int) {
