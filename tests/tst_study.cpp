@@ -72,6 +72,22 @@ private slots:
         }
     }
 
+    // A change that brings the run inside its deadline says so.
+    void adviceNamesTheDeadline()
+    {
+        Scenario s = test::preset("llama3-405b-h100");
+        const double now = simulate(s, test::calibration()).timeToTrain;
+        s.training.deadline = 0.95 * now; // just missed
+        const Advice a = advise(s, test::calibration(), test::catalog());
+        int meets = 0;
+        for (const Suggestion& sg : a.suggestions) {
+            const bool says = sg.note.find("meets the") != std::string::npos;
+            QCOMPARE(says, sg.timeToTrain <= s.training.deadline);
+            meets += says;
+        }
+        QVERIFY(meets >= 2);
+    }
+
     // The regime follows the step's own breakdown: a model split over a pipeline of many
     // stages with a single micro-batch is bubble-bound; the same at many micro-batches is
     // not; an 8-GPU data-parallel run of a small model is compute-bound.

@@ -96,8 +96,10 @@ Diagnosis diagnose(const Scenario& s, const Report& r)
         d.summary = "pipeline-bubble-bound: the pipeline's fill and drain are " + percent(bubble) + " of the step";
     } else if (recompute == largest) {
         d.regime = Regime::Memory;
+        const bool roomLeft = st.memory.capacity > 0 && st.memory.total < 0.85 * st.memory.capacity;
         d.summary = "memory-capacity-bound: recomputation, which buys memory with compute, takes " + percent(recompute)
-            + " of the step (" + formatBytes(st.memory.total) + " of " + formatBytes(st.memory.capacity) + " in use)";
+            + " of the step (" + formatBytes(st.memory.total) + " of " + formatBytes(st.memory.capacity) + " in use"
+            + (roomLeft ? ": room to recompute less)" : ")");
     } else {
         d.regime = Regime::Latency;
         d.summary = "host- or latency-bound: framework overhead and the optimizer are " + percent(overhead)
@@ -266,6 +268,11 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
                 sg.sets.emplace_back(d.path, d.b);
         const bool gpuType = cand.note == "gpu";
         sg.note = gpuType ? std::string() : cand.note;
+        // Against the scenario's deadline, where it has one and the change crosses it.
+        const double deadline = s.training.deadline;
+        if (deadline > 0 && (base.timeToTrain > deadline) != (r.timeToTrain > deadline))
+            sg.note += std::string(sg.note.empty() ? "" : "; ") + (r.timeToTrain <= deadline ? "meets" : "misses") + " the "
+                + formatDuration(deadline) + " deadline";
         sg.scenario = std::move(cand.scenario);
         if (sg.gain < 0.001 || sg.sets.empty())
             continue;
