@@ -52,6 +52,11 @@ private slots:
         const Run badValue = cli({ "sweep", preset("gpt3-175b-a100"), "--x", "cluster.scale_out_bandwidth=fast", "--y", "parallel.pp=1,2" });
         QCOMPARE(badValue.code, 2);
         QVERIFY(badValue.err.contains("cluster.scale_out_bandwidth"));
+        for (const char* axis : { "parallel.tp=1..8*x", "parallel.tp=1..8*", "parallel.tp=1..2*1e400", "parallel.tp=1,,2", "parallel.tp=8..1*2" }) {
+            const Run bad = cli({ "sweep", preset("gpt3-175b-a100"), "--x", axis, "--y", "parallel.pp=1,2" });
+            QCOMPARE(bad.code, 2); // refused with the option, never an internal error
+            QVERIFY2(bad.err.startsWith("--x: parallel.tp"), bad.err.constData());
+        }
         const Run csv = cli({ "sweep", preset("gpt3-175b-a100"), "--x", "cluster.gpus=512,1024", "--y", "training.global_batch=1536", "--csv" });
         QCOMPARE(csv.code, 0);
         QCOMPARE(csv.out.count('\n'), 2);

@@ -60,7 +60,7 @@ double valueOf(const FieldDef& f, const std::string& text, const std::string& op
         } catch (...) {
             used = 0;
         }
-        if (used != text.size())
+        if (text.empty() || used != text.size())
             throw bad("expected a whole number");
         if (v < f.min || v > f.max)
             throw bad("out of range " + std::to_string(f.min) + " to " + std::to_string(f.max));
@@ -102,7 +102,17 @@ SweepAxis parseAxis(const QString& spec, const char* option, const Scenario& bas
             throw InputError(option, 0, a.field->path, "a range needs a step: from..to*factor or from..to+step");
         const double from = valueOf(*a.field, values.substr(0, dots), option);
         const double to = valueOf(*a.field, values.substr(dots + 2, op - dots - 2), option);
-        const double step = std::stod(values.substr(op + 1));
+        // The step is a plain number: a factor or an increment in the field's base unit.
+        const std::string stepText = values.substr(op + 1);
+        double step = 0;
+        std::size_t used = 0;
+        try {
+            step = std::stod(stepText, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (stepText.empty() || used != stepText.size() || !std::isfinite(step))
+            throw InputError(option, 0, a.field->path, "\"" + stepText + "\" is not a number (from..to*factor or from..to+step)");
         const bool geometric = values[op] == '*';
         if (geometric ? !(step > 1) : !(step > 0))
             throw InputError(option, 0, a.field->path, geometric ? "the factor must exceed 1" : "the step must be positive");
