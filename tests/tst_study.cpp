@@ -17,18 +17,10 @@ using namespace dtsim;
 
 namespace {
 
-const FieldDef* fieldAt(const std::string& path)
-{
-    for (const FieldDef& f : scenarioFields())
-        if (f.path == path)
-            return &f;
-    return nullptr;
-}
-
 SweepAxis axis(const std::string& path, std::vector<double> values)
 {
     SweepAxis a;
-    a.field = fieldAt(path);
+    a.field = findField(path);
     a.values = std::move(values);
     for (double v : a.values)
         a.labels.push_back(std::to_string(v));

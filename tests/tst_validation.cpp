@@ -60,10 +60,7 @@ private slots:
     // dense or MoE, precision, scale); about 80% of rows fall inside their own 80% band.
     void errorBandsCoverTheirShareLeaveOneOut()
     {
-        std::vector<Residual> residuals;
-        for (const ValidationRow& r : result().rows)
-            if (!r.skipped && r.quality == "good")
-                residuals.push_back({ r.id, r.generation, r.moe, r.lowPrecision, double(r.gpus), r.relError });
+        const std::vector<Residual> residuals = residualsOf(result());
         const BandCoverage c = leaveOneOutCoverage(residuals);
         const int banded = c.banded, inside = c.inside;
         const double coverage = c.share();

@@ -33,14 +33,6 @@ const char* const kSweepFields[] = { "parallel.tp", "parallel.pp", "parallel.cp"
     "parallel.recompute", "training.micro_batch", "training.global_batch", "training.seq_len", "training.precision", "cluster.gpus",
     "cluster.scale_out_bandwidth", "cluster.scale_up_bandwidth" };
 
-const FieldDef* fieldAt(const std::string& path)
-{
-    for (const FieldDef& f : scenarioFields())
-        if (f.path == path)
-            return &f;
-    return nullptr;
-}
-
 QString gainText(double gain)
 {
     return gain < 1 ? QString("%1%").arg(100 * gain, 0, 'f', 1) : QString("%1x as fast").arg(1 + gain, 0, 'f', 2);
@@ -212,8 +204,8 @@ void WhatIfTab::requestSweep()
 {
     if (!m_hasScenario)
         return;
-    const FieldDef* fx = fieldAt(m_x->currentText().toStdString());
-    const FieldDef* fy = fieldAt(m_y->currentText().toStdString());
+    const FieldDef* fx = findField(m_x->currentText().toStdString());
+    const FieldDef* fy = findField(m_y->currentText().toStdString());
     if (!fx || !fy || fx == fy) {
         m_sweepNote->setText(tr("Pick two different fields."));
         return;

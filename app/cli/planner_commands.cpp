@@ -316,21 +316,27 @@ int runBench(const QStringList& args)
 
         // 10,000 trials of a 90-day run on the preset's 16,384 GPUs (issue 24: under 1 s),
         // with storage checkpoints and with in-memory copies (a segment every few steps).
-        ReliabilityReport rr = analyzeReliability(preset, calibration, data.failureRates);
-        rr.failureFreeTime = 90 * 86400.0;
-        auto t4 = clock::now();
-        const MonteCarloResult mc = simulateRun(rr, preset.reliability, 10000, 1);
-        const double monteCarloMs = std::chrono::duration<double, std::milli>(clock::now() - t4).count();
-        sink += mc.mean;
+        auto timeMonteCarlo = [&](RecoveryStrategy strategy, ReliabilityReport& report, double& ms) {
+            Scenario s = preset;
+            s.reliability.strategy = strategy;
+            report = analyzeReliability(s, calibration, data.failureRates);
+            report.failureFreeTime = 90 * 86400.0;
+            const auto t = clock::now();
+            const MonteCarloResult m = simulateRun(report, s.reliability, 10000, 1);
+            ms = std::chrono::duration<double, std::milli>(clock::now() - t).count();
+            sink += m.mean;
+            return m;
+        };
+        ReliabilityReport rr, rm;
+        double monteCarloMs = 0, monteCarloMemoryMs = 0;
+        const MonteCarloResult mc = timeMonteCarlo(RecoveryStrategy::Storage, rr, monteCarloMs);
+        timeMonteCarlo(RecoveryStrategy::InMemory, rm, monteCarloMemoryMs);
+
         // A 32 x 32 sweep of the preset (issue 25: under 100 ms): global batch against the
         // scale-out bandwidth, every cell a full simulation.
         SweepAxis batchAxis, networkAxis;
-        for (const FieldDef& f : scenarioFields()) {
-            if (f.path == "training.global_batch")
-                batchAxis.field = &f;
-            if (f.path == "cluster.scale_out_bandwidth")
-                networkAxis.field = &f;
-        }
+        batchAxis.field = findField("training.global_batch");
+        networkAxis.field = findField("cluster.scale_out_bandwidth");
         for (int i = 1; i <= 32; ++i) {
             batchAxis.values.push_back(512.0 * i);
             batchAxis.labels.push_back(std::to_string(512 * i));
@@ -343,14 +349,6 @@ int runBench(const QStringList& args)
         int sweepCells = 0;
         for (const SweepCell& c : grid.cells)
             sweepCells += c.ok();
-        Scenario inMemory = preset;
-        inMemory.reliability.strategy = RecoveryStrategy::InMemory;
-        ReliabilityReport rm = analyzeReliability(inMemory, calibration, data.failureRates);
-        rm.failureFreeTime = 90 * 86400.0;
-        auto t9 = clock::now();
-        const MonteCarloResult mcMemory = simulateRun(rm, inMemory.reliability, 10000, 1);
-        const double monteCarloMemoryMs = std::chrono::duration<double, std::milli>(clock::now() - t9).count();
-        sink += mcMemory.mean;
 
         // 10,000 jobs on 16,384 GPUs (64 pods) over 30 days: the shared-cluster preset at
         // sixteen times the scale, job sizes doubled, about 14 arrivals an hour.

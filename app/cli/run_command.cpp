@@ -38,7 +38,7 @@ QJsonArray strategiesJson(const ReliabilityReport& r)
             (p.covered[std::size_t(i)] ? covered : uncovered) += r.failuresPerDayByCause[std::size_t(i)];
         QJsonObject o {
             { "name", p.name },
-            { "chosen", p.name == r.plan.name },
+            { "chosen", std::string_view(p.name) == r.plan.name },
             { "segment_s", p.fastInterval },
             { "segment_stall_s", p.fastStall },
             { "storage_interval_s", std::isfinite(p.storageInterval()) ? QJsonValue(p.storageInterval()) : QJsonValue() },
@@ -73,7 +73,7 @@ void printStrategies(QTextStream& out, const ReliabilityReport& r)
     std::size_t row = 0;
     for (const RecoveryPlan& q : r.strategies) {
         const QString time = QString::fromStdString(apart.values[row++] + " " + apart.unit);
-        out << QString("  %1%2 ").arg(q.name == p.name ? "* " : "  ").arg(q.name, -15);
+        out << QString("  %1%2 ").arg(std::string_view(q.name) == p.name ? "* " : "  ").arg(q.name, -15);
         if (!q.unavailable.empty()) {
             out << "unavailable: " << QString::fromStdString(q.unavailable) << "\n";
             continue;

@@ -38,14 +38,13 @@ QString setsText(const Suggestion& sg)
 
 const FieldDef* sweepableField(const std::string& path, const std::string& option)
 {
-    for (const FieldDef& f : scenarioFields())
-        if (f.path == path) {
-            if (f.type == FieldType::Text || f.type == FieldType::Gpu || f.type == FieldType::Topology || f.type == FieldType::Region
-                || path.find("[]") != std::string::npos)
-                throw InputError(option, 0, path, "a sweep takes numbers, flags or choices; " + path + " is not one");
-            return &f;
-        }
-    throw InputError(option, 0, path, "no such scenario field (dtsim-cli fields lists them)");
+    const FieldDef* f = findField(path);
+    if (!f)
+        throw InputError(option, 0, path, "no such scenario field (dtsim-cli fields lists them)");
+    if (f->type == FieldType::Text || f->type == FieldType::Gpu || f->type == FieldType::Topology || f->type == FieldType::Region
+        || path.find("[]") != std::string::npos)
+        throw InputError(option, 0, path, "a sweep takes numbers, flags or choices; " + path + " is not one");
+    return f;
 }
 
 double valueOf(const FieldDef& f, const std::string& text, const std::string& option)

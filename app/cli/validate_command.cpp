@@ -160,10 +160,7 @@ int runValidate(const QStringList& args)
                 rows.append(o);
             }
             // The error bands' leave-one-out check over the good rows (docs/advice.md).
-            std::vector<Residual> residuals;
-            for (const ValidationRow& r : v.rows)
-                if (!r.skipped && r.quality == "good")
-                    residuals.push_back({ r.id, r.generation, r.moe, r.lowPrecision, double(r.gpus), r.relError });
+            const std::vector<Residual> residuals = residualsOf(v);
             const BandCoverage coverage = leaveOneOutCoverage(residuals);
             const QJsonObject doc { { "runs", rows }, { "good", statsJson(v.good) }, { "all", statsJson(v.all) },
                 { "band_coverage", QJsonObject { { "rows", coverage.banded }, { "inside", coverage.inside }, { "share", coverage.share() },

@@ -176,6 +176,14 @@ const SectionDef* findSection(std::string_view path)
     return nullptr;
 }
 
+const FieldDef* findField(std::string_view path)
+{
+    for (const FieldDef& f : scenarioFields())
+        if (f.path == path)
+            return &f;
+    return nullptr;
+}
+
 std::string_view sectionOf(std::string_view path)
 {
     const auto dot = path.rfind('.');

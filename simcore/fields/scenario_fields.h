@@ -16,6 +16,8 @@ const std::vector<SectionDef>& scenarioSections();
 const std::vector<FieldDef>& scenarioFields();
 
 const SectionDef* findSection(std::string_view path);
+// The field at `path` ("parallel.tp"; list entries as "cluster.tiers[].latency"), or null.
+const FieldDef* findField(std::string_view path);
 
 // "parallel" for "parallel.tp", "cluster.tiers" for "cluster.tiers[].latency", "" at the top.
 std::string_view sectionOf(std::string_view fieldPath);

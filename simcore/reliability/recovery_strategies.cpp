@@ -118,14 +118,10 @@ void setBackstop(const StrategyInputs& in, RecoveryPlan& p, bool async)
     // Planned for at least one failure a run that the copies do not survive (but not
     // for more failures than all causes give), so a storage checkpoint exists even where
     // the census expects none.
-    double uncovered = 0, all = 0;
-    for (int i = 0; i < kComponentCount; ++i) {
-        all += in.rate[i];
-        if (!p.covered[i])
-            uncovered += in.rate[i];
-    }
+    const Split s = split(in, p);
+    double uncovered = s.uncoveredRate;
     if (in.failureFreeTime > 0)
-        uncovered = std::max(uncovered, std::min(all, 1 / in.failureFreeTime));
+        uncovered = std::max(uncovered, std::min(s.coveredRate + s.uncoveredRate, 1 / in.failureFreeTime));
     const double tau = storageIntervalFor(in, p.storageStall, uncovered, p.storageFlush);
     p.segmentsPerStorage = std::isfinite(tau) ? std::max(1.0, std::round(tau / p.fastInterval)) : INFINITY;
     if (std::isfinite(p.segmentsPerStorage) && p.storageInterval() < p.storageFlush)
@@ -151,6 +147,49 @@ RecoveryPlan storage(const StrategyInputs& in, bool async)
     return p;
 }
 
+// Why peer copies cannot be placed on this cluster (empty: they can). `copyLevel`: the
+// smallest domain holding every copy (1 rack, 2 pod, 3 the cluster).
+std::string copiesUnavailable(const StrategyInputs& in, int copyLevel)
+{
+    if (in.nicBandwidth <= 0 || in.step <= 0)
+        return "there is no scale-out network to copy over";
+    if (in.gpus <= in.nodeGpus)
+        return "the job runs on one node: there is no peer host for the copy";
+    if (in.gpus <= in.nodeGpus * in.copies)
+        return "the job's " + std::to_string(int(std::ceil(in.gpus / in.nodeGpus))) + " nodes are too few for a host and "
+            + std::to_string(in.copies) + " peer copies";
+    if (copyLevel == 1 && in.rackGpus <= in.nodeGpus * in.copies)
+        return "one rack holds " + std::to_string(int(in.rackGpus / in.nodeGpus)) + " node(s): too few for a host and its "
+            + std::to_string(in.copies) + " peer(s); place the copies in another rack";
+    if (copyLevel == 2 && in.rackGpus >= in.gpus)
+        return "the job fits in one rack: there is no other rack for the copies";
+    if (copyLevel == 3 && in.podGpus >= in.gpus)
+        return "the job fits in one pod: there is no other pod for the copies";
+    return {};
+}
+
+// Steps between copies: the copy (`copy` seconds on the NIC) hides in k steps' idle
+// network time and whatever does not fit stalls training; more steps between copies lose
+// more work per covered failure (at `covered` a second). The k with the least overhead
+// to first order, searched up to where neither term can improve.
+double stepsBetweenCopies(const StrategyInputs& in, double copy, double covered)
+{
+    const double step = std::max(in.step, 1e-9);
+    const double idle = std::max(0.0, in.nicIdlePerStep);
+    const double kMax = std::min(1e6, std::ceil(std::max(idle > 0 ? copy / idle : 1.0,
+        covered > 0 ? youngInterval(std::max(copy - idle, step), 1 / covered) / step : 1.0)) + 1);
+    double bestK = 1, best = INFINITY;
+    for (double k = 1; k <= kMax; ++k) {
+        const double stall = std::max(0.0, copy - k * idle);
+        const double cost = stall / (k * step) + covered * (k * step + stall) / 2;
+        if (cost < best) {
+            best = cost;
+            bestK = k;
+        }
+    }
+    return bestK;
+}
+
 // Gemini (Wang et al., SOSP 2023): every host copies its GPUs' states to `copies` peer
 // hosts' CPU memory, in the network's idle time between training traffic (their
 // Sec. 5: traffic interleaving), and restores from a peer; storage checkpoints remain
@@ -160,44 +199,14 @@ RecoveryPlan inMemory(const StrategyInputs& in, bool async)
     RecoveryPlan p;
     p.strategy = RecoveryStrategy::InMemory;
     p.name = "in_memory";
-    const double copyLevel = in.placement == CopyPlacement::SameRack ? 1 : in.placement == CopyPlacement::OtherRack ? 2 : 3;
-    if (in.nicBandwidth <= 0 || in.step <= 0)
-        p.unavailable = "there is no scale-out network to copy over";
-    else if (in.gpus <= in.nodeGpus * in.copies)
-        p.unavailable = in.gpus <= in.nodeGpus ? std::string("the job runs on one node: there is no peer host for the copy")
-                                               : "the job's " + std::to_string(int(std::ceil(in.gpus / in.nodeGpus)))
-                + " nodes are too few for a host and " + std::to_string(in.copies) + " peer copies";
-    else if (copyLevel == 1 && in.rackGpus <= in.nodeGpus * in.copies)
-        p.unavailable = "one rack holds " + std::to_string(int(in.rackGpus / in.nodeGpus)) + " node(s): too few for a host and its "
-            + std::to_string(in.copies) + " peer(s); place the copies in another rack";
-    else if (copyLevel == 2 && in.rackGpus >= in.gpus)
-        p.unavailable = "the job fits in one rack: there is no other rack for the copies";
-    else if (copyLevel == 3 && in.podGpus >= in.gpus)
-        p.unavailable = "the job fits in one pod: there is no other pod for the copies";
+    const int copyLevel = in.placement == CopyPlacement::SameRack ? 1 : in.placement == CopyPlacement::OtherRack ? 2 : 3;
+    p.unavailable = copiesUnavailable(in, copyLevel);
     for (int i = 0; i < kFailureCauseCount; ++i)
         p.covered[i] = p.unavailable.empty() && domainLevel(FailureCause(i)) < copyLevel;
     const double copy = in.nicBandwidth > 0 ? in.stateBytesPerGpu * in.copies / in.nicBandwidth : INFINITY;
-    // Segments of k steps: the copy hides in k steps' idle network time, and whatever
-    // does not fit stalls training; more steps between copies lose more work per
-    // covered failure. The k with the least overhead to first order.
-    double covered = 0;
-    for (int i = 0; i < kComponentCount; ++i)
-        covered += p.covered[i] ? in.rate[i] : 0.0;
-    const double idle = std::max(0.0, in.nicIdlePerStep);
-    const double stall1 = std::max(0.0, copy - idle);
-    const double kMax = std::min(1e6, std::ceil(std::max(idle > 0 ? copy / idle : 1.0,
-        covered > 0 ? youngInterval(std::max(stall1, in.step), 1 / covered) / std::max(in.step, 1e-9) : 1.0)) + 1);
-    double bestK = 1, best = INFINITY;
-    for (double k = 1; k <= kMax; ++k) {
-        const double stall = std::max(0.0, copy - k * idle);
-        const double cost = stall / (k * in.step) + covered * (k * in.step + stall) / 2;
-        if (cost < best) {
-            best = cost;
-            bestK = k;
-        }
-    }
-    p.fastInterval = std::max(bestK, 1.0) * std::max(in.step, 1e-9);
-    p.fastStall = std::isfinite(copy) ? std::max(0.0, copy - bestK * idle) : 0.0;
+    const double k = std::isfinite(copy) ? stepsBetweenCopies(in, copy, split(in, p).coveredRate) : 1.0;
+    p.fastInterval = k * std::max(in.step, 1e-9);
+    p.fastStall = std::isfinite(copy) ? std::max(0.0, copy - k * std::max(0.0, in.nicIdlePerStep)) : 0.0;
     setRecoveries(in, p, in.nicBandwidth > 0 ? in.stateBytesPerGpu / in.nicBandwidth : INFINITY); // from a peer's memory
     setBackstop(in, p, async);
     costTwoLevel(in, p);

@@ -1,6 +1,7 @@
 #include "advice.h"
 
 #include "scenario_diff.h"
+#include "sweep.h"
 
 #include "../fields/scenario_fields.h"
 #include "../planner/search.h"
@@ -124,23 +125,8 @@ struct Candidate {
     Suggestion::Kind kind = Suggestion::Kind::Plan;
 };
 
-const FieldDef& field(const char* path)
-{
-    for (const FieldDef& f : scenarioFields())
-        if (f.path == path)
-            return f;
-    static const FieldDef none;
-    return none;
-}
-
-void setField(Scenario& s, const char* path, double value)
-{
-    const FieldDef& f = field(path);
-    if (f.edit)
-        f.edit(s, value);
-    else if (f.set)
-        f.set(s, value, 0);
-}
+// As the panel sets it (the field's own edit keeps dependent fields consistent).
+void setField(Scenario& s, const char* path, double value) { applyFieldValue(s, *findField(path), value); }
 
 std::string planText(const Scenario& s)
 {

@@ -1,11 +1,21 @@
 #include "error_band.h"
 
 #include "../precision.h"
+#include "../validation/validation.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace dtsim {
+
+std::vector<Residual> residualsOf(const ValidationResult& v)
+{
+    std::vector<Residual> out;
+    for (const ValidationRow& r : v.rows)
+        if (!r.skipped && r.quality == "good")
+            out.push_back({ r.id, r.generation, r.moe, r.lowPrecision, double(r.gpus), r.relError });
+    return out;
+}
 
 RunTraits traitsOf(const Scenario& s)
 {

@@ -25,6 +25,11 @@ struct Residual {
     double error = 0;
 };
 
+struct ValidationResult;
+// The good rows of a validation, as residuals (what update_docs.py ships, and what the
+// leave-one-out check runs on).
+std::vector<Residual> residualsOf(const ValidationResult& v);
+
 struct RunTraits {
     std::string generation;
     bool moe = false;
