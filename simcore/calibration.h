@@ -20,6 +20,7 @@ struct GenerationCalibration {
     double attentionFraction = 0.5;       // FlashAttention-2-class kernels, fraction of dense peak
     double nativeAttentionFraction = 0.5; // the generation's best fused kernel (FA3/cuDNN on Hopper)
     double memoryFraction = 0.8;    // achieved share of HBM bandwidth on streaming kernels
+    double convolutionFraction = 1.0; // convolution kernels' rate against a GEMM of the same implicit-GEMM shape
     double reservedMemoryBytes = 2e9; // CUDA context, NCCL and cuBLAS workspaces of that era's stack
 };
 
@@ -46,6 +47,7 @@ struct Calibration {
     double overlapSlowdown = 0.3;   // compute time lost per second of hidden communication
     double overlapSlowdownScaleOut = 0.3; // the same for collectives paced by the NICs
     double gradBucketBytes = 40e6 * 4; // Megatron DDP bucket: 40M fp32 elements
+    double layerTableBucketBytes = 25e6; // PyTorch DDP's default bucket (bucket_cap_mb = 25), for layer tables
     double stepOverhead = 0.0;     // per optimizer step: data loading, logging, syncs
     double allocatorOverhead = 0.05;  // fragmentation share of the allocated bytes
     double optimizerBytesPerParam = 32; // Adam update traffic per fp32 master parameter

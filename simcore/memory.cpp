@@ -1,5 +1,7 @@
 #include "memory.h"
 
+#include "layers/layer_step.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -124,6 +126,8 @@ StageParams stageParameters(const Scenario& s, int stage, const ParameterCounts&
 
 MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
 {
+    if (s.model.isLayerTable())
+        return layerTableMemory(s, c);
     const ParallelPlan& p = s.plan;
     const TrainingSpec& tr = s.training;
     const int microbatches = tr.globalBatch / std::max(1, p.dp * tr.microBatch);

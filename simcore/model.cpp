@@ -17,6 +17,12 @@ int ModelSpec::moeLayerCount() const
 
 ParameterCounts countParameters(const ModelSpec& m, int seqLen)
 {
+    if (m.isLayerTable()) {
+        // A layer table's parameters are all dense and all active (embedding tables included).
+        ParameterCounts c;
+        c.total = c.active = c.nonEmbeddingActive = m.table.resolved ? m.table.resolved->cost.parameters : 0.0;
+        return c;
+    }
     const double h = m.hidden, qd = m.queryDim(), kvd = m.kvDim(), f = m.ffnHidden;
     const double mats = m.mlpMatrices();
     const double bias = m.linearBias ? 1.0 : 0.0;
@@ -56,6 +62,11 @@ ParameterCounts countParameters(const ModelSpec& m, int seqLen)
 
 ForwardFlops forwardFlopsPerToken(const ModelSpec& m, int seqLen)
 {
+    if (m.isLayerTable()) {
+        ForwardFlops f; // per sample
+        f.denseMatmul = m.table.resolved ? m.table.resolved->cost.forwardFlops : 0.0;
+        return f;
+    }
     const double h = m.hidden, qd = m.queryDim(), kvd = m.kvDim();
     const double mats = m.mlpMatrices();
     ForwardFlops f;

@@ -1,6 +1,10 @@
 #pragma once
 // The network being trained: a decoder-only transformer, dense or mixture-of-experts,
-// and the closed forms for its parameter count and FLOPs per token.
+// and the closed forms for its parameter count and FLOPs per token; or a table of
+// layers (CNNs, recommendation models: layers/layer_table.h), whose "token" is a sample.
+#include "layers/layer_table.h"
+
+#include <memory>
 #include <string>
 
 namespace dtsim {
@@ -36,8 +40,23 @@ struct MlaSpec {
     bool operator==(const MlaSpec&) const = default;
 };
 
+// `model.table`: a built-in family ("resnet-50") or a YAML file beside the scenario,
+// resolved once (the loader reads files; built-in names resolve when set).
+struct LayerTableRef {
+    std::string ref;
+    std::shared_ptr<const ResolvedLayerTable> resolved; // null until resolved
+    // Equal when they name the same table with the same layers (two loads of one file).
+    bool operator==(const LayerTableRef& o) const
+    {
+        if (ref != o.ref || bool(resolved) != bool(o.resolved))
+            return false;
+        return !resolved || resolved == o.resolved || resolved->table == o.resolved->table;
+    }
+};
+
 struct ModelSpec {
     std::string name;
+    LayerTableRef table; // set: the model is this table, and the transformer fields are unused
     int layers = 0;
     int hidden = 0;
     int heads = 0;
@@ -54,6 +73,7 @@ struct ModelSpec {
     MoeSpec moe;
     MlaSpec mla;
 
+    bool isLayerTable() const { return !table.ref.empty(); }
     bool isMoe() const { return moe.experts > 0; }
     bool isMla() const { return mla.kvLoraRank > 0; }
     // Per-head widths of Q.K and of V (head_dim for standard attention).
@@ -68,6 +88,10 @@ struct ModelSpec {
     int mlpMatrices() const { return gatedMlp ? 3 : 2; }
     bool operator==(const ModelSpec&) const = default;
 };
+
+// What throughput counts: tokens for a transformer, samples for a layer table.
+inline const char* unitOfWork(const ModelSpec& m) { return m.isLayerTable() ? "sample" : "token"; }
+inline const char* unitOfWorkShort(const ModelSpec& m) { return m.isLayerTable() ? "samples" : "tok"; }
 
 struct ParameterCounts {
     double attentionPerLayer = 0; // QKV + output projection (+ biases)

@@ -10,7 +10,24 @@ namespace dtsim {
 
 namespace {
 std::string num(long long v) { return std::to_string(v); }
+
+// The first channel-split layer whose output channels (within each group the GPUs do
+// not line up with) tp does not divide; null when every one splits.
+const Layer* unevenChannelSplit(const LayerTable& t, int tp)
+{
+    if (tp <= 1)
+        return nullptr;
+    for (const Layer& l : t.layers) {
+        const bool weighted = l.type == LayerType::Convolution || l.type == LayerType::Linear;
+        if (!weighted || l.split != LayerSplit::Channels)
+            continue;
+        const long long groups = l.type == LayerType::Convolution ? l.groups : 1;
+        if (groups % tp != 0 && (l.outChannels / groups) % tp != 0)
+            return &l;
+    }
+    return nullptr;
 }
+} // namespace
 
 int microbatchesPerStep(const Scenario& s) noexcept
 {
@@ -61,6 +78,9 @@ std::string_view planRuleName(PlanRule r)
     case PlanRule::ZeroStage: return "zero-stage";
     case PlanRule::Precision: return "precision";
     case PlanRule::ScaleUpDomain: return "scale-up-domain";
+    case PlanRule::TableParallel: return "table-parallel";
+    case PlanRule::TableTp: return "table-tp";
+    case PlanRule::TableZero: return "table-zero";
     case PlanRule::Count: break;
     }
     return "?";
@@ -71,6 +91,15 @@ PlanRule firstViolation(const Scenario& s) noexcept
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
     const TrainingSpec& t = s.training;
+    if (m.isLayerTable()) {
+        // Data parallelism, and AlexNet's channel columns over tp; nothing else yet.
+        if (p.pp > 1 || p.cp > 1 || p.ep > 1 || p.sequenceParallel || p.virtualStages > 1 || p.schedule != Schedule::OneFOneB)
+            return PlanRule::TableParallel;
+        if (m.table.resolved && unevenChannelSplit(m.table.resolved->table, p.tp))
+            return PlanRule::TableTp;
+        if (p.zeroStage > 2)
+            return PlanRule::TableZero;
+    } else {
     // Heads split over all TP ranks, or over the b columns of two-dimensional TP.
     const int headSplit = p.headSplit();
     if (m.heads % headSplit != 0)
@@ -103,6 +132,7 @@ PlanRule firstViolation(const Scenario& s) noexcept
         if (static_cast<long long>(p.pp) * p.virtualStages > m.layers)
             return PlanRule::InterleavedLayers;
     }
+    } // transformer rules
     // After the per-degree rules, so the message names the degree that is wrong.
     if (p.gpus() != s.cluster.gpus)
         return PlanRule::GpuProduct;
@@ -231,6 +261,19 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
                 + s.hardware.id + " has none: choose tensorwise, rowwise or blockwise" };
     case PlanRule::ScaleUpDomain:
         return PlanIssue { "cluster.scale_up_domain", "scale_up_domain must divide gpus_per_node or be a multiple of it" };
+    case PlanRule::TableParallel: {
+        const std::string field = p.pp > 1 ? "parallel.pp" : p.cp > 1 ? "parallel.cp" : p.ep > 1 ? "parallel.ep"
+            : p.sequenceParallel ? "parallel.sequence_parallel" : p.virtualStages > 1 ? "parallel.virtual_stages" : "parallel.schedule";
+        return PlanIssue { field, "a layer table (model.table) runs data parallel, with its `split: channels` layers over tp; "
+                                  "pipeline, context, expert and sequence parallelism are not modelled for it" };
+    }
+    case PlanRule::TableTp: {
+        const Layer* l = unevenChannelSplit(m.table.resolved->table, p.tp);
+        return PlanIssue { "parallel.tp", "tp = " + num(p.tp) + " does not split layer " + l->name + "'s " + num(l->outChannels)
+                + " output channels evenly" };
+    }
+    case PlanRule::TableZero:
+        return PlanIssue { "parallel.zero", "a layer table shards optimizer states and gradients (ZeRO 1, 2); ZeRO 3 is not modelled for it" };
     }
     return std::nullopt;
 }

@@ -36,6 +36,9 @@ enum class PlanRule {
     ZeroStage,
     Precision,
     ScaleUpDomain,
+    TableParallel, // a layer table split other than by data and channels
+    TableTp,       // tp does not divide a channel-split layer
+    TableZero,
     Count
 };
 inline constexpr int kPlanRuleCount = static_cast<int>(PlanRule::Count);

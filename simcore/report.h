@@ -4,6 +4,7 @@
 #include "collectives.h"
 #include "memory.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -23,7 +24,7 @@ struct CommReport {
     int groupSize = 1;
     int domains = 1; // scale-up domains the group spans
     GroupSpan span;  // where the group lands in the topology
-    double hiddenShare() const { return totalSeconds > 0 ? 1.0 - exposedSeconds / totalSeconds : 1.0; }
+    double hiddenShare() const { return totalSeconds > 0 ? std::max(0.0, 1.0 - exposedSeconds / totalSeconds) : 1.0; }
 };
 
 // Traffic on one level of the topology over a step: level 0 is the scale-up fabric,
@@ -45,6 +46,7 @@ struct StepBreakdown {
     double optimizer = 0;
     double overhead = 0;  // per-step framework overhead
     double contention = 0; // compute slowed by the communication it hides
+    double inputStall = 0; // waiting for the host's input pipeline (layer tables)
     double sum() const;
 };
 

@@ -31,7 +31,7 @@ std::optional<std::string> badQuantity(const StepReport& r)
         return bad;
     if (auto bad = firstBad({ { "forward", b.forward }, { "backward", b.backward }, { "recompute", b.recompute },
                                 { "bubble", b.bubble }, { "optimizer", b.optimizer }, { "overhead", b.overhead },
-                                { "contention", b.contention } },
+                                { "contention", b.contention }, { "input stall", b.inputStall } },
             "step.breakdown."))
         return bad;
     for (int g = 0; g < kCommGroupCount; ++g) {

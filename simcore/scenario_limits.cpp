@@ -56,7 +56,7 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
 
     // The loader's rule, here too so that an edit the GUI makes can always be saved and
     // reopened: grouped-query attention shares each key/value head among heads / kv_heads.
-    if (m.kvHeads < 1 || m.kvHeads > m.heads || m.heads % m.kvHeads != 0)
+    if (!m.isLayerTable() && (m.kvHeads < 1 || m.kvHeads > m.heads || m.heads % m.kvHeads != 0))
         return PlanIssue { "model.kv_heads",
             "kv_heads = " + std::to_string(m.kvHeads) + " must divide heads = " + std::to_string(m.heads) };
 
@@ -81,6 +81,9 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
 
     // At least one optimizer step: a batch larger than the whole run is not a run.
     const double perStep = t.tokensPerStep();
+    if (!(t.tokens >= perStep) && m.isLayerTable())
+        return PlanIssue { "training.samples",
+            "training.samples = " + formatCount(t.tokens) + " is less than one step's global_batch = " + formatCount(perStep) };
     if (!(t.tokens >= perStep))
         return PlanIssue { "training.tokens",
             "training.tokens = " + formatCount(t.tokens) + " is less than one step (global_batch x seq_len = "

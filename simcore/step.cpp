@@ -1,5 +1,6 @@
 #include "step.h"
 
+#include "layers/layer_step.h"
 #include "plan_check.h"
 #include "step_comm.h"
 #include "step_layer.h"
@@ -23,7 +24,7 @@ std::string_view commGroupName(CommGroup g)
 
 double StepBreakdown::sum() const
 {
-    double s = forward + backward + recompute + bubble + optimizer + overhead + contention;
+    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall;
     for (double c : exposedComm)
         s += c;
     return s;
@@ -81,6 +82,8 @@ void computeLevelLoads(const Scenario& s, StepReport& out)
 
 StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& opts)
 {
+    if (s.model.isLayerTable())
+        return simulateLayerTableStep(s, c, opts.idealized);
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
     const TrainingSpec& tr = s.training;

@@ -34,6 +34,11 @@ struct TrainingSpec {
     // faster than its kernels can be issued.
     bool graphCapture = false;
 
+    // The host's input pipeline (decode, augment) for layer tables: CPU cores feeding each
+    // GPU and the samples one core prepares a second; 0: not a bound.
+    double loaderCoresPerGpu = 0;
+    double loaderSamplesPerCore = 0;
+
     double tokensPerStep() const { return double(globalBatch) * seqLen; }
     double steps() const { return tokens / tokensPerStep(); }
     bool operator==(const TrainingSpec&) const = default;

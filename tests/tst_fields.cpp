@@ -146,6 +146,8 @@ private slots:
             Scenario s = test::preset(name);
             for (int edit = 0; edit < 300; ++edit) {
                 const FieldDef& f = *panel[std::size_t(below(panel.size()))];
+                if (!f.appliesTo(s))
+                    continue; // the panel hides it (a layer table has no heads)
                 if (f.type == FieldType::Gpu) {
                     switchGpu(s, test::catalog()[std::size_t(below(test::catalog().size()))]);
                 } else {

@@ -47,7 +47,9 @@ private slots:
         const Advice a = advise(s, test::calibration(), test::catalog());
         QVERIFY(!a.diagnosis.summary.empty());
         QVERIFY(a.diagnosis.summary.starts_with(regimeName(a.diagnosis.regime)));
-        QVERIFY2(a.suggestions.size() >= 3, qPrintable(QString::number(a.suggestions.size())));
+        // A layer table has fewer knobs (no recomputation, pipeline or FP8 on a GTX 580).
+        const std::size_t least = s.model.isLayerTable() ? 2 : 3;
+        QVERIFY2(a.suggestions.size() >= least, qPrintable(QString::number(a.suggestions.size())));
         for (std::size_t i = 0; i < a.suggestions.size(); ++i) {
             const Suggestion& sg = a.suggestions[i];
             QVERIFY(sg.gain > 0);

@@ -78,6 +78,7 @@ std::vector<FieldSpec> scenarioFields(const std::vector<HardwareSpec>& catalog, 
         spec.get = [&f](const Scenario& s) { return f.get(s, 0); };
         spec.set = [&f](Scenario& s, double v) { applyEdit(f, s, v); };
         spec.rebalancesDp = f.shapesModelParallel;
+        spec.applies = [&f](const Scenario& s) { return f.appliesTo(s); };
         switch (f.type) {
         case FieldType::Integer:
             spec.kind = FieldKind::Integer;

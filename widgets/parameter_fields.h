@@ -32,6 +32,9 @@ struct FieldSpec {
     std::function<double(const Scenario&)> get;
     std::function<void(Scenario&, double)> set;
     bool rebalancesDp = false; // TP, PP, CP: with "keep the GPU count" on, DP follows
+    // Whether the field means anything for this scenario (a layer table has no heads);
+    // the panel hides the rows that do not.
+    std::function<bool(const Scenario&)> applies = [](const Scenario&) { return true; };
 };
 
 // `catalog` provides the GPU choices, `regions` the grid regions (resources/cost).

@@ -259,8 +259,16 @@ const FieldSpec* ParameterPanel::field(const QString& id) const
 
 void ParameterPanel::setScenario(const Scenario& s)
 {
-    for (ParameterRow* row : std::as_const(m_rows))
+    QSet<QString> inapplicable;
+    for (ParameterRow* row : std::as_const(m_rows)) {
         row->show(s);
+        if (!row->spec().applies(s))
+            inapplicable.insert(row->spec().id);
+    }
+    if (inapplicable != m_inapplicable) {
+        m_inapplicable = inapplicable;
+        filter(m_search->text());
+    }
 }
 
 void ParameterPanel::setFieldError(const QString& id, const QString& message, const QString& fixLabel)
@@ -315,7 +323,7 @@ void ParameterPanel::filter(const QString& text)
             || f.id.contains(text, Qt::CaseInsensitive) || f.tooltip.contains(text, Qt::CaseInsensitive);
         // A row with an error stays in view whatever the filter: the DP row's "tp x pp x
         // cp x dp must equal the GPUs" was hidden while searching for TP.
-        row->setVisible(match || !row->error().isEmpty());
+        row->setVisible(!m_inapplicable.contains(f.id) && (match || !row->error().isEmpty()));
     }
 }
 

@@ -5,6 +5,7 @@
 #include "parameter_fields.h"
 
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 
 class QLineEdit;
@@ -50,6 +51,7 @@ private:
 
     std::vector<FieldSpec> m_fields;
     QHash<QString, ParameterRow*> m_rows;
+    QSet<QString> m_inapplicable; // rows for the other kind of model (transformer, layer table)
     QList<QGroupBox*> m_groups;
     QLineEdit* m_search = nullptr;
     QCheckBox* m_keepGpus = nullptr;

@@ -159,6 +159,34 @@ std::optional<PlanFix> fixFirstRule(const Scenario& s)
         p.sequenceParallel = false;
         fix.label = QObject::tr("Turn sequence parallelism off");
         return fix;
+    case PlanRule::TableParallel: {
+        // A layer table runs data parallel (and channel-split over TP): the other splits go to DP.
+        const long long perTp = s.cluster.gpus / p.tp;
+        p.pp = p.cp = p.ep = 1;
+        p.sequenceParallel = false;
+        p.virtualStages = 1;
+        p.schedule = Schedule::OneFOneB;
+        if (s.cluster.gpus % p.tp == 0)
+            p.dp = static_cast<int>(perTp);
+        fix.label = QObject::tr("Run data parallel (PP, CP, EP 1)");
+        return fix;
+    }
+    case PlanRule::TableTp: {
+        const long long gpus = s.cluster.gpus;
+        Scenario t = f;
+        const int tp = nearest(p.tp, 64, [&](int v) {
+            t.plan.tp = v;
+            return firstViolation(t) != PlanRule::TableTp && gpus % v == 0;
+        });
+        p.tp = tp;
+        p.dp = static_cast<int>(gpus / tp);
+        fix.label = QObject::tr("Set TP to %1").arg(tp);
+        return fix;
+    }
+    case PlanRule::TableZero:
+        p.zeroStage = 2;
+        fix.label = QObject::tr("Set ZeRO to 2");
+        return fix;
     default:
         return std::nullopt;
     }

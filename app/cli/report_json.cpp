@@ -36,6 +36,7 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "optimizer", b.optimizer },
         { "overhead", b.overhead },
         { "contention", b.contention },
+        { "input_stall", b.inputStall },
     };
     QJsonObject comm;
     for (int i = 0; i < kCommGroupCount; ++i) {
@@ -79,6 +80,7 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "tflops_per_gpu", st.tflopsPerGpu },
         { "tokens_per_s", st.tokensPerSecond },
         { "tokens_per_s_per_gpu", st.tokensPerSecond / p.gpus() },
+        { "unit_of_work", unitOfWork(s.model) }, // tokens_per_s counts samples for a layer table
         { "model_flops_per_step", st.modelFlopsPerStep },
         { "hardware_flops_per_step", st.hardwareFlopsPerStep },
         { "memory_per_gpu_bytes", m.total },

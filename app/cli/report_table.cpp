@@ -40,6 +40,8 @@ std::string reportToText(const Scenario& s, const Report& r)
     std::string out;
     out += s.name.empty() ? std::string("Scenario") : s.name;
     out += "\n  " + formatCount(params.total) + " parameters";
+    if (s.model.isLayerTable())
+        out += " (layer table " + s.model.table.ref + ")";
     if (s.model.isMoe())
         out += " (" + formatCount(params.active) + " active)";
     out += " on " + std::to_string(p.gpus()) + " x " + s.hardware.name + "\n";
@@ -61,8 +63,8 @@ std::string reportToText(const Scenario& s, const Report& r)
     row(out, "MFU / HFU", pct(st.mfu) + " / " + pct(st.hfu));
     row(out, "achieved per GPU", num(st.tflopsPerGpu, "%.1f") + " TFLOP/s",
         "of " + formatFlops(st.peakFlopsPerGpu) + " peak");
-    row(out, "throughput", formatCount(st.tokensPerSecond) + " tok/s",
-        formatCount(st.tokensPerSecond / p.gpus()) + " tok/s per GPU");
+    const std::string unit = std::string(" ") + unitOfWorkShort(s.model) + "/s";
+    row(out, "throughput", formatCount(st.tokensPerSecond) + unit, formatCount(st.tokensPerSecond / p.gpus()) + unit + " per GPU");
     row(out, "pipeline bubble", pct(st.bubbleFraction), "(p-1)/(v m)");
 
     out += "\nWhere the step goes\n";
@@ -88,6 +90,7 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("optimizer", b.optimizer);
     part("framework overhead", b.overhead);
     part("overlap contention", b.contention);
+    part("waiting for input (host)", b.inputStall);
 
     if (st.levelCount > 0) {
         out += "\nNetwork levels (traffic over the step, the most loaded marked)\n";
@@ -111,7 +114,7 @@ std::string reportToText(const Scenario& s, const Report& r)
         (m.fits ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.capacity));
 
     out += "\nRun\n";
-    row(out, "tokens", formatCount(s.training.tokens), formatCount(r.steps) + " steps");
+    row(out, s.model.isLayerTable() ? "samples" : "tokens", formatCount(s.training.tokens), formatCount(r.steps) + " steps");
     row(out, "time to train (predicted)", formatDuration(r.timeToTrain));
     row(out, "time to train (at 100% peak)", formatDuration(r.theoreticalMinTime));
     row(out, "GPU-hours", formatCount(r.gpuHours));

@@ -81,6 +81,7 @@ public:
     Field& labels(std::vector<std::string> l) { d.panel.choiceLabels = std::move(l); return *this; }
     Field& edit(std::function<void(Scenario&, double)> f) { d.edit = std::move(f); return *this; }
     Field& derivedOnly() { d.derivedOnly = true; return *this; }
+    Field& forModel(ModelKind k) { d.model = k; return *this; }
     Field& shapesModelParallel() { d.shapesModelParallel = true; return *this; }
 
     operator FieldDef() const { return d; }

@@ -59,6 +59,10 @@ struct PanelPlace {
     std::string tooltip;                   // empty: the field's help
 };
 
+// Which models a field means something for: a layer table (model.table) has no heads or
+// sequence length, a transformer no sample count.
+enum class ModelKind { Any, Transformer, LayerTable };
+
 struct FieldDef {
     std::string path; // "parallel.tp"; entries of a list: "cluster.tiers[].latency"
     FieldType type = FieldType::Integer;
@@ -102,6 +106,12 @@ struct FieldDef {
 
     // A view of other fields (the panel's FLOP budget sets the tokens): never in a file.
     bool derivedOnly = false;
+
+    ModelKind model = ModelKind::Any;
+    bool appliesTo(const Scenario& s) const
+    {
+        return model == ModelKind::Any || (model == ModelKind::LayerTable) == s.model.isLayerTable();
+    }
 
     bool inPanel() const { return !panel.group.empty(); }
     bool inFile() const { return !derivedOnly; }

@@ -2,6 +2,7 @@
 #include "field_builder.h"
 #include "field_tables.h"
 
+#include "../layers/families.h"
 #include "../scenario_rules.h"
 
 namespace dtsim::fields {
@@ -40,6 +41,30 @@ void addModelFields(std::vector<FieldDef>& f)
     f.push_back(text("model.name").byDefault("empty")
             .text([](const Scenario& s, int) { return s.model.name; }, [](Scenario& s, const std::string& v, int) { s.model.name = v; })
             .writtenWhen([](const Scenario& s, int) { return !s.model.name.empty(); }));
+    f.push_back(text("model.table").byDefault("none (a transformer)")
+            .help("a table of layers instead of a transformer (docs/layers.md): a built-in family (`alexnet-2012`, `resnet-50`, "
+                  "`vgg-16`, ...) or a YAML file relative to the scenario's folder; the transformer fields then do not apply, a "
+                  "sample is the unit of `training.samples` and `global_batch`, and only data and channel (tp) parallelism split it")
+            .text([](const Scenario& s, int) { return s.model.table.ref; },
+                [](Scenario& s, const std::string& v, int) {
+                    if (v == s.model.table.ref)
+                        return;
+                    s.model.table.ref = v;
+                    s.model.table.resolved = nullptr; // a file: the loader reads it
+                    if (auto builtin = builtinLayerTable(v))
+                        s.model.table.resolved = resolveLayerTable(std::move(*builtin));
+                    if (!v.empty())
+                        s.training.seqLen = 1; // a sample is one unit of work
+                })
+            .checkText([](const Scenario&, const std::string& v, int) -> std::string {
+                if (v.empty() || builtinLayerTable(v) || (v.size() > 5 && v.substr(v.size() - 5) == ".yaml"))
+                    return {};
+                std::string names;
+                for (const std::string& n : builtinLayerTableNames())
+                    names += (names.empty() ? "" : ", ") + n;
+                return "\"" + v + "\" is neither a built-in table (" + names + ") nor a .yaml file";
+            })
+            .writtenWhen([](const Scenario& s, int) { return s.model.isLayerTable(); }));
     f.push_back(integer("model.layers").required().byDefault("required").help("transformer blocks")
             .bind(&Scenario::model, &ModelSpec::layers)
             .panel("Model", "Layers", 1, 1024, SliderScale::Log,
@@ -135,6 +160,11 @@ void addModelFields(std::vector<FieldDef>& f)
             .bind(&Scenario::model, &ModelSpec::mla, &MlaSpec::qkRopeDim));
     f.push_back(integer("model.mla.v_head_dim").required().byDefault("required").help("per-head value width")
             .bind(&Scenario::model, &ModelSpec::mla, &MlaSpec::vHeadDim));
+
+    // Everything but the name and the table describes a transformer.
+    for (FieldDef& d : f)
+        if (d.path.starts_with("model.") && d.path != "model.name" && d.path != "model.table")
+            d.model = ModelKind::Transformer;
 }
 
 } // namespace dtsim::fields

@@ -55,12 +55,34 @@ void addTrainingFields(std::vector<FieldDef>& f)
                 "Sequences per forward/backward pass; larger ones raise GEMM efficiency and activation memory."));
     f.push_back(integer("training.seq_len").required().byDefault("required").help("tokens per sequence")
             .bind(&Scenario::training, &TrainingSpec::seqLen)
-            .panel("Batch", "Sequence length", 64, 1 << 20, SliderScale::Powers2, "Tokens per sequence. Attention FLOPs grow as s^2 per sequence."));
+            .panel("Batch", "Sequence length", 64, 1 << 20, SliderScale::Powers2, "Tokens per sequence. Attention FLOPs grow as s^2 per sequence.")
+            .forModel(ModelKind::Transformer));
     f.push_back(quantity("training.tokens", Dimension::Count, "").required().typeText("count > 0").byDefault("required")
             .help("training tokens (`300e9`, `15.6T`)")
             .bind(&Scenario::training, &TrainingSpec::tokens)
             .panel("Run", "Training tokens", 0.001, 1e6, SliderScale::Log, "Tokens to train on. Time to train = tokens / throughput.")
-            .shown("B", 1e9));
+            .shown("B", 1e9)
+            .forModel(ModelKind::Transformer));
+    f.push_back(quantity("training.samples", Dimension::Count, "").required().typeText("count > 0").byDefault("required")
+            .help("layer tables: samples to train on, epochs x dataset (`90 x 1.2M` is `108M`)")
+            .bind(&Scenario::training, &TrainingSpec::tokens)
+            .panel("Run", "Training samples", 0.001, 1e6, SliderScale::Log, "Samples to train on (epochs x dataset). Time to train = samples / throughput.")
+            .shown("M", 1e6)
+            .forModel(ModelKind::LayerTable));
+    f.push_back(quantity("training.loader_cores_per_gpu", Dimension::Count, "", Bound::NonNegative).byDefault("`0` (not a bound)")
+            .help("layer tables: host CPU cores decoding and augmenting samples for each GPU")
+            .bind(&Scenario::training, &TrainingSpec::loaderCoresPerGpu)
+            .writtenWhen([](const Scenario& s, int) { return s.training.loaderCoresPerGpu > 0; })
+            .panel("Run", "Input cores per GPU (0 = no bound)", 0, 64, SliderScale::Linear,
+                "Host CPU cores preparing samples for each GPU; with the rate below, a bound on the step (docs/layers.md).")
+            .forModel(ModelKind::LayerTable));
+    f.push_back(quantity("training.loader_samples_per_core", Dimension::Count, "", Bound::NonNegative).byDefault("`0` (not a bound)")
+            .help("layer tables: samples one host core decodes and augments a second (JPEG decode, crop, flip)")
+            .bind(&Scenario::training, &TrainingSpec::loaderSamplesPerCore)
+            .writtenWhen([](const Scenario& s, int) { return s.training.loaderSamplesPerCore > 0; })
+            .panel("Run", "Samples per core per second", 0, 2000, SliderScale::Linear,
+                "Samples one host core decodes and augments a second; 0 = the input pipeline never bounds the step.")
+            .forModel(ModelKind::LayerTable));
     std::vector<ChoiceName> precisions = precisionNames();
     precisions.push_back({ "mxfp8", kRecipeAlias + int(ScalingRecipe::Mxfp8), true });
     precisions.push_back({ "nvfp4", kRecipeAlias + int(ScalingRecipe::Nvfp4), true });
@@ -115,7 +137,8 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .byDefault("`native`")
             .help("`native`: the GPU's best fused kernel (FlashAttention-3/cuDNN on Hopper and Blackwell, FlashAttention-2 before); "
                   "`flash2`: FlashAttention-2; `unfused`: scores written to memory (pre-2023 stacks)")
-            .bind(&Scenario::training, &TrainingSpec::attention));
+            .bind(&Scenario::training, &TrainingSpec::attention)
+            .forModel(ModelKind::Transformer));
     f.push_back(flag("training.fused_kernels").byDefault("`true`")
             .help("fused elementwise kernels (Megatron-Core/TE, XLA, torch.compile) vs eager PyTorch ops")
             .bind(&Scenario::training, &TrainingSpec::fusedKernels));

@@ -250,7 +250,7 @@ std::string numberText(double v)
 
 std::string valueIssue(const FieldDef& f, const Scenario& s, int entry)
 {
-    if (f.written && !f.written(s, entry))
+    if (!f.appliesTo(s) || (f.written && !f.written(s, entry)))
         return {};
     const double v = f.type == FieldType::Integer || f.type == FieldType::Quantity || f.type == FieldType::Choice
             || f.type == FieldType::Flag

@@ -90,19 +90,84 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
     return e;
 }
 
+namespace {
+
+std::string shapeText(const TensorShape& s)
+{
+    return std::to_string(s.channels) + " x " + std::to_string(s.height) + " x " + std::to_string(s.width);
+}
+
+// The index of the layer called `name` before layer `before`; -1 for "input"; -2 when none.
+int earlierLayer(const LayerTable& t, const std::string& name, std::size_t before)
+{
+    if (name == "input")
+        return -1;
+    for (std::size_t j = before; j-- > 0;)
+        if (t.layers[j].name == name)
+            return int(j);
+    return -2;
+}
+
+} // namespace
+
+TableShapes tableShapes(const LayerTable& t)
+{
+    TableShapes out;
+    for (std::size_t i = 0; i < t.layers.size(); ++i) {
+        const Layer& l = t.layers[i];
+        auto fail = [&](std::string why) {
+            out.errorLayer = int(i);
+            out.error = l.name + ": " + std::move(why);
+            return out;
+        };
+        int src = int(i) - 1;
+        if (!l.input.empty()) {
+            src = earlierLayer(t, l.input, i);
+            if (src == -2)
+                return fail("input \"" + l.input + "\" is not an earlier layer (or \"input\", the table's input)");
+        }
+        const TensorShape in = src < 0 ? t.input : out.outputs[std::size_t(src)];
+        const LayerEvaluation e = evaluateLayer(l, in);
+        if (!e.error.empty())
+            return fail(e.error + " (its input: " + shapeText(in) + ")");
+        if (!l.residual.empty()) {
+            if (l.type != LayerType::Elementwise)
+                return fail("only an elementwise layer adds a residual");
+            const int r = earlierLayer(t, l.residual, i);
+            if (r == -2)
+                return fail("residual \"" + l.residual + "\" is not an earlier layer");
+            const TensorShape added = r < 0 ? t.input : out.outputs[std::size_t(r)];
+            if (!(added == in))
+                return fail("adds " + l.residual + "'s " + shapeText(added) + " output to its " + shapeText(in) + " input");
+        }
+        out.inputs.push_back(in);
+        out.outputs.push_back(e.cost.output);
+        out.source.push_back(src);
+    }
+    return out;
+}
+
 LayerTableCost evaluateTable(const LayerTable& t)
 {
     LayerTableCost out;
-    TensorShape shape = t.input;
-    for (const Layer& l : t.layers) {
-        const LayerEvaluation e = evaluateLayer(l, shape);
-        out.layers.push_back(e.cost);
-        out.forwardFlops += e.cost.forwardFlops;
-        out.parameters += e.cost.parameters;
-        out.activationElements += e.cost.activationElements;
-        shape = e.cost.output;
+    const TableShapes shapes = tableShapes(t);
+    for (std::size_t i = 0; i < shapes.inputs.size(); ++i) {
+        const LayerCost c = evaluateLayer(t.layers[i], shapes.inputs[i]).cost;
+        out.layers.push_back(c);
+        out.forwardFlops += c.forwardFlops;
+        out.parameters += c.parameters;
+        out.activationElements += c.activationElements;
     }
     return out;
+}
+
+std::shared_ptr<const ResolvedLayerTable> resolveLayerTable(LayerTable t)
+{
+    auto r = std::make_shared<ResolvedLayerTable>();
+    r->cost = evaluateTable(t);
+    r->source = tableShapes(t).source;
+    r->table = std::move(t);
+    return r;
 }
 
 } // namespace dtsim

@@ -5,7 +5,8 @@
 // split it. Shapes flow from layer to layer (a convolution's output is the next layer's
 // input), so a file states each layer's own settings, not every tensor's size.
 //
-// Part 1: the table and its physics. The engine does not yet run scenarios on it.
+// The engine runs a scenario on a table through `model.table` (layers/layer_step.h).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct Layer {
     // Embedding: a table of `rows` x `dim` looked up `lookups` times a sample (sum-pooled).
     long long rows = 0, dim = 0, lookups = 1;
     LayerSplit split = LayerSplit::DataOnly;
+    // Branches (ResNet's shortcuts): the layer reads the output of the layer named
+    // `input` (empty: the layer before it; "input": the table's input), and an
+    // elementwise layer with `residual` adds that layer's output to its own input.
+    std::string input, residual;
+    bool operator==(const Layer&) const = default;
 };
 
 // What one layer costs for one sample, with the shape it produces.
@@ -64,7 +70,19 @@ struct LayerTable {
     std::string source;  // where the architecture comes from
     TensorShape input;   // one sample (an image: 3 x 224 x 224)
     std::vector<Layer> layers;
+    bool operator==(const LayerTable&) const = default;
 };
+
+// The shape each layer receives, following `input` names; an error names the layer
+// (index) that refers to an unknown or later layer, or whose residual does not match.
+struct TableShapes {
+    std::vector<TensorShape> inputs;  // per layer
+    std::vector<TensorShape> outputs; // per layer
+    std::vector<int> source;          // per layer: the layer it reads (-1: the table's input)
+    int errorLayer = -1;
+    std::string error;
+};
+TableShapes tableShapes(const LayerTable& t);
 
 // Every layer's cost in order, shapes flowing from one to the next.
 struct LayerTableCost {
@@ -72,5 +90,14 @@ struct LayerTableCost {
     double forwardFlops = 0, parameters = 0, activationElements = 0;
 };
 LayerTableCost evaluateTable(const LayerTable& t); // the table must be well formed (the loader checks)
+
+// A table with its costs worked out once, shared by every copy of a scenario (the
+// planner copies scenarios millions of times a second).
+struct ResolvedLayerTable {
+    LayerTable table;
+    LayerTableCost cost;
+    std::vector<int> source; // per layer: the layer it reads (-1: the table's input)
+};
+std::shared_ptr<const ResolvedLayerTable> resolveLayerTable(LayerTable t);
 
 } // namespace dtsim

@@ -11,7 +11,8 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
 {
     r.expectMap(n, field);
     if (named)
-        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory" });
+        r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory",
+                               "convolution_fraction" });
     else
         r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory" });
     GenerationCalibration g;
@@ -32,6 +33,8 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
     g.attentionFraction = frac("attention_fraction");
     g.nativeAttentionFraction = n["native_attention_fraction"] ? frac("native_attention_fraction") : g.attentionFraction;
     g.memoryFraction = frac("memory_fraction");
+    // Absent: convolutions run as fast as GEMMs of their implicit-GEMM shape.
+    g.convolutionFraction = n["convolution_fraction"] ? frac("convolution_fraction") : 1.0;
     if (!n["half_dim"])
         r.fail(n, field + ".half_dim", "is required");
     g.halfDim = sourcedQuantity(r, n["half_dim"], field + ".half_dim", Dimension::Count, Bound::NonNegative);
@@ -83,7 +86,7 @@ Calibration loadCalibration(const std::string& path)
     r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "scaling_recipes",
                               "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "overlap_slowdown_scale_out", "grad_bucket_bytes",
-                              "step_overhead", "allocator_overhead",
+                              "layer_table_bucket_bytes", "step_overhead", "allocator_overhead",
                               "optimizer_bytes_per_param" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
         r.fail(root, "version", "unsupported version");
@@ -114,6 +117,8 @@ Calibration loadCalibration(const std::string& path)
     if (const YAML::Node n = r.child(root, "", "overlap_slowdown_scale_out"))
         c.overlapSlowdownScaleOut = sourcedQuantity(r, n, "overlap_slowdown_scale_out", Dimension::Count, Bound::NonNegative);
     c.gradBucketBytes = value("grad_bucket_bytes", Dimension::Bytes, Bound::Positive);
+    if (const YAML::Node n = r.child(root, "", "layer_table_bucket_bytes"))
+        c.layerTableBucketBytes = sourcedQuantity(r, n, "layer_table_bucket_bytes", Dimension::Bytes, Bound::Positive);
     c.stepOverhead = value("step_overhead", Dimension::Seconds, Bound::NonNegative);
     c.allocatorOverhead = value("allocator_overhead", Dimension::Count, Bound::NonNegative);
     c.optimizerBytesPerParam = value("optimizer_bytes_per_param", Dimension::Count, Bound::Positive);

@@ -56,12 +56,11 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
     const YAML::Node list = r.required(root, "", "layers");
     if (!list.IsSequence() || list.size() == 0)
         r.fail(list, "layers", "must be a list of at least one layer");
-    TensorShape shape = t.input;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const YAML::Node n = list[i];
         const std::string field = "layers[" + std::to_string(i) + "]";
         r.expectMap(n, field);
-        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split" });
+        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual" });
         Layer l;
         l.name = r.string(r.required(n, field, "name"), field + ".name");
         l.type = typeOf(r, r.required(n, field, "type"), field + ".type");
@@ -86,6 +85,7 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         onlyFor("rows", l.type == LayerType::Embedding, "embedding");
         onlyFor("dim", l.type == LayerType::Embedding, "embedding");
         onlyFor("lookups", l.type == LayerType::Embedding, "embedding");
+        onlyFor("residual", l.type == LayerType::Elementwise, "elementwise");
         whole("kernel", l.kernel, 1);
         whole("stride", l.stride, 1);
         whole("padding", l.padding, 0);
@@ -105,15 +105,20 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
             l.affine = r.boolean(a, field + ".affine");
         if (const YAML::Node s = r.child(n, field, "split"))
             l.split = splitOf(r, s, field + ".split");
-        // Checked on the shape it receives: a kernel wider than its input, groups that do
-        // not divide the channels.
-        const LayerEvaluation e = evaluateLayer(l, shape);
-        if (!e.error.empty())
-            r.fail(n, field, l.name + ": " + e.error + " (its input: " + std::to_string(shape.channels) + " x " + std::to_string(shape.height)
-                    + " x " + std::to_string(shape.width) + ")");
-        shape = e.cost.output;
+        if (const YAML::Node v = r.child(n, field, "input"))
+            l.input = r.string(v, field + ".input");
+        if (const YAML::Node v = r.child(n, field, "residual"))
+            l.residual = r.string(v, field + ".residual");
+        for (const Layer& earlier : t.layers)
+            if (earlier.name == l.name)
+                r.fail(n["name"], field + ".name", "\"" + l.name + "\" names an earlier layer too; branches refer to layers by name");
         t.layers.push_back(std::move(l));
     }
+    // Checked on the shapes the layers receive: a kernel wider than its input, groups that
+    // do not divide the channels, a branch from a layer that is not there.
+    const TableShapes shapes = tableShapes(t);
+    if (shapes.errorLayer >= 0)
+        r.fail(list[std::size_t(shapes.errorLayer)], "layers[" + std::to_string(shapes.errorLayer) + "]", shapes.error);
     return t;
 }
 

@@ -4,6 +4,7 @@
 #include "../scenario_limits.h"
 #include "../scenario_rules.h"
 #include "hardware_loader.h"
+#include "layer_table_loader.h"
 #include "read_file.h"
 #include "cost_loader.h"
 #include "reliability_loader.h"
@@ -26,8 +27,9 @@ YAML::Node absent() { return YAML::Node(YAML::NodeType::Undefined); }
 // heads) still point into the file.
 class ScenarioReader {
 public:
-    ScenarioReader(YamlReader& r, const std::vector<HardwareSpec>& catalog, const std::vector<Topology>& topologies)
+    ScenarioReader(YamlReader& r, const std::string& origin, const std::vector<HardwareSpec>& catalog, const std::vector<Topology>& topologies)
         : r(r)
+        , origin(origin)
         , catalog(catalog)
         , topologies(topologies)
     {
@@ -37,6 +39,8 @@ public:
     {
         Scenario s;
         readMap(*findSection(""), root, "", 0, s);
+        if (s.model.isLayerTable() && !s.model.table.resolved)
+            s.model.table.resolved = resolveLayerTable(tableFile(s.model.table.ref));
         if (auto issue = checkScenario(s))
             r.failField(issue->field, issue->reason);
         return s;
@@ -111,6 +115,13 @@ private:
     {
         const std::string key(keyOf(f.path));
         const std::string name = YamlReader::join(section, key);
+        if (!f.appliesTo(s)) {
+            if (map && map[key].IsDefined())
+                r.fail(map[key], name, f.model == ModelKind::LayerTable
+                        ? "applies to layer-table models only (model.table)"
+                        : "does not apply to a layer-table model (model.table); leave it out");
+            return;
+        }
         if (f.type == FieldType::Topology) {
             applyTopology(map ? r.child(map, section, key.c_str()) : absent(), name, s);
             return;
@@ -225,7 +236,22 @@ private:
         s.cluster = c;
     }
 
+    // A layer table in a file next to the scenario. Its own errors name the table's file;
+    // a missing one names the scenario's line.
+    LayerTable tableFile(const std::string& file)
+    {
+        namespace fs = std::filesystem;
+        const fs::path named(file);
+        const fs::path path = named.is_absolute() ? named : fs::path(origin).parent_path() / named;
+        std::error_code ec;
+        if (!fs::is_regular_file(path, ec))
+            throw InputError(origin, r.lineOf("model.table"), "model.table",
+                "\"" + path.string() + "\" is not a file (the path is relative to the scenario's folder)");
+        return loadLayerTable(path.string());
+    }
+
     YamlReader& r;
+    const std::string& origin;
     const std::vector<HardwareSpec>& catalog;
     const std::vector<Topology>& topologies;
 };
@@ -258,7 +284,7 @@ Scenario loadScenarioText(const std::string& text, const std::string& origin,
     std::vector<std::string> notes;
     for (const Override& o : overrides)
         root = applyOverride(r, root, o, notes);
-    ScenarioReader reader(r, catalog, topologies);
+    ScenarioReader reader(r, origin, catalog, topologies);
     Scenario s = reader.read(root);
     if (!s.calibration.file.empty())
         s.calibration = overlayFor(r, origin, s.calibration.file);

@@ -44,7 +44,7 @@ void writeValue(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entr
 
 void writeField(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entry)
 {
-    if (f.written && !f.written(s, entry))
+    if (!f.appliesTo(s) || (f.written && !f.written(s, entry)))
         return;
     y << YAML::Key << std::string(keyOf(f.path)) << YAML::Value;
     writeValue(y, s, f, entry);

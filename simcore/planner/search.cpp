@@ -114,12 +114,14 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
     p.dp = dp;
     const bool fusedAttention = s.training.fusedAttention();
     const int globalBatch = s.training.globalBatch;
+    // Layer tables run large per-GPU batches (256 images, thousands of DLRM samples).
+    const int maxMicroBatch = m.isLayerTable() ? globalBatch : o.maxMicroBatch;
 
     auto count = [&](PlanRule r) { ++w.rejected[static_cast<int>(r)]; };
 
     for (const long long ep : m.isMoe() ? divisorsOf(m.moe.experts) : std::vector<long long> { 1 }) {
         p.ep = static_cast<int>(ep);
-        for (int mb = 1; mb <= std::min(o.maxMicroBatch, globalBatch); ++mb) {
+        for (int mb = 1; mb <= std::min(maxMicroBatch, globalBatch); ++mb) {
             if (globalBatch % (static_cast<long long>(dp) * mb) != 0) {
                 if (globalBatch % mb == 0 || mb == 1)
                     count(PlanRule::BatchDivisibility);
@@ -148,12 +150,14 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                     }
                     // Under pipeline parallelism ZeRO 3 keeps stage weights gathered and
                     // behaves exactly as ZeRO 2 (step.cpp), so it is not listed twice.
-                    const int maxZero = out.pp > 1 ? 2 : 3;
+                    // A layer table shards up to ZeRO 2 and recomputes nothing (layers/layer_step.h).
+                    const bool table = m.isLayerTable();
+                    const int maxZero = out.pp > 1 || table ? 2 : 3;
                     // Memory only falls with the ZeRO stage and with recomputation: if the
                     // leanest variant does not fit, none of the others does.
-                    const int variants = (maxZero + 1) * (fusedAttention ? 2 : 3);
+                    const int variants = (maxZero + 1) * (table ? 1 : fusedAttention ? 2 : 3);
                     p.zeroStage = maxZero;
-                    p.recompute = Recompute::Full;
+                    p.recompute = table ? Recompute::None : Recompute::Full;
                     if (!memoryPerGpu(s, c).fits) {
                         w.rejectedMemory += variants;
                         continue;
@@ -163,6 +167,8 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                         for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
                             // With fused attention, selective recomputation costs and saves nothing.
                             if (r == Recompute::Selective && fusedAttention)
+                                continue;
+                            if (table && r != Recompute::None)
                                 continue;
                             p.recompute = r;
                             if (!memoryPerGpu(s, c).fits) {

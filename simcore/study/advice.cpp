@@ -61,6 +61,7 @@ Diagnosis diagnose(const Scenario& s, const Report& r)
     d.shares.push_back({ "optimizer", b.optimizer / step });
     d.shares.push_back({ "framework overhead", b.overhead / step });
     d.shares.push_back({ "compute slowed by overlapped communication", b.contention / step });
+    d.shares.push_back({ "waiting for the host's input pipeline", b.inputStall / step });
     double comm = 0;
     int worst = 0;
     auto groupLabel = [](int g) {
@@ -163,7 +164,7 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
     // Recomputation: each other policy that fits.
     const char* names[] = { "no recomputation", "selective recomputation", "full recomputation" };
     for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
-        if (r == s.plan.recompute)
+        if (r == s.plan.recompute || s.model.isLayerTable()) // a layer table keeps every activation
             continue;
         Scenario b = s;
         b.plan.recompute = r;
@@ -198,6 +199,9 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         Scenario b = s;
         setField(b, "cluster.gpus", double(s.cluster.gpus * 2));
         keepGpuCount(b);
+        // Each replica takes half the samples when the batch leaves no room for more replicas.
+        if (microbatchesPerStep(b) == 0 && b.training.microBatch % 2 == 0)
+            setField(b, "training.micro_batch", b.training.microBatch / 2);
         out.push_back({ "twice the GPUs (" + formatCount(double(b.cluster.gpus)) + ", data parallelism " + std::to_string(b.plan.dp) + ")", b, "",
             Suggestion::Kind::Hardware });
     }

@@ -158,7 +158,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
     const StepBreakdown& bd = rep.breakdown;
     const double dpExposed = bd.exposedComm[int(CommGroup::DP)];
     const double dpTotal = rep.comm[int(CommGroup::DP)].totalSeconds;
-    const double tail = bd.optimizer + bd.overhead + bd.contention;
+    const double tail = bd.optimizer + bd.overhead + bd.contention + bd.inputStall;
 
     // Pipeline sends and the gradient buckets share a NIC when both leave the scale-up
     // domain. Two flows on one link each get half of it (processor sharing): a send
@@ -336,7 +336,7 @@ Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOp
             for (int bk = 0; bk < buckets; ++bk)
                 emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
             emit(st, dpEnd, bd.optimizer, Stream::Compute, TaskKind::Optimizer, none);
-            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention, Stream::Compute, TaskKind::Overhead, none);
+            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention + bd.inputStall, Stream::Compute, TaskKind::Overhead, none);
             stepEnd = std::max(stepEnd, dpEnd + tail);
         }
         if (step == 0)

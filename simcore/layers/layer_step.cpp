@@ -1,0 +1,285 @@
+#include "layer_step.h"
+
+#include "../step.h"
+#include "../step_comm.h"
+#include "../step_layer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dtsim {
+
+namespace {
+
+using namespace step_detail;
+
+constexpr int idx(CommGroup g) { return static_cast<int>(g); }
+
+// A convolution as an implicit GEMM (Chetlur et al. 2014, Sec. 3.1): output pixels x
+// output channels x (input channels x kernel area), at the GEMM shape efficiency scaled
+// by the generation's convolution kernels against its GEMMs; bound below by streaming
+// the input, weights and output once.
+double convTime(const Rates& r, double convolutionFraction, double m, double n, double k, double groups)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return 0.0;
+    const double rate = r.gemmPeak * gemmEfficiency(*r.eff, m, n, k) * convolutionFraction;
+    const double compute = groups * 2.0 * m * n * k / rate;
+    const double memory = groups * (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
+    return std::max(compute, memory) + r.kernel;
+}
+
+// One layer's work for one micro-batch on one GPU, and the tensor-parallel traffic it adds.
+struct LayerWork {
+    double forward = 0, backward = 0;
+    double commForward = 0, commBackward = 0, commBytes = 0;
+    double parameters = 0; // held by this GPU
+    double activationBytes = 0;
+    int kernels = 1;
+};
+
+struct TableWork {
+    std::vector<LayerWork> layers;
+    double forward = 0, backward = 0, commForward = 0, commBackward = 0, commBytes = 0;
+    double parameters = 0, activationBytes = 0;
+};
+
+// Walks the table once, tracking which outputs are split by channels across the TP group.
+TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, const CommEfficiency& eff, CommReport& tpRep)
+{
+    const ResolvedLayerTable& t = *s.model.table.resolved;
+    const int tp = s.plan.tp;
+    const double batch = s.training.microBatch;
+    const double elem = storageBytes(s.training.precision);
+    const double convFraction = r.eff->convolutionFraction;
+    const GroupSpan tpSpan = groupSpan(s.cluster, tp, s.plan.stride(Axis::TP));
+    auto tpComm = [&](CollectiveKind kind, double bytes) {
+        return tp > 1 && bytes > 0 ? comm(kind, bytes, tpSpan, s, eff, tpRep) : CommOp {};
+    };
+
+    TableWork out;
+    std::vector<char> splitOutput(t.table.layers.size(), 0);
+    for (std::size_t i = 0; i < t.table.layers.size(); ++i) {
+        const Layer& l = t.table.layers[i];
+        const LayerCost& lc = t.cost.layers[i];
+        const int src = t.source[i];
+        const bool inputSplit = src >= 0 && splitOutput[std::size_t(src)];
+        const bool readsData = src < 0; // no gradient flows back into the samples themselves
+        const double inBytes = lc.input.elements() * batch * elem;
+        const double outBytes = lc.output.elements() * batch * elem;
+        LayerWork w;
+        w.parameters = lc.parameters;
+        w.activationBytes = lc.activationElements * batch * elem;
+        switch (l.type) {
+        case LayerType::Convolution:
+        case LayerType::Linear: {
+            const bool splitHere = l.split == LayerSplit::Channels && tp > 1;
+            // AlexNet's columns: a grouped convolution whose groups line up with the GPUs
+            // reads only its own GPU's channels; any other layer reading a split input
+            // gathers it (and reduce-scatters its gradient in backward).
+            const bool local = splitHere && l.type == LayerType::Convolution && l.groups % tp == 0;
+            if (inputSplit && !local) {
+                const CommOp gather = tpComm(CollectiveKind::AllGather, inBytes);
+                const CommOp scatter = tpComm(CollectiveKind::ReduceScatter, inBytes);
+                w.commForward = gather.seconds;
+                w.commBackward = scatter.seconds;
+                w.commBytes = gather.bytesSent + scatter.bytesSent;
+            } else if (splitHere && !inputSplit && !readsData) {
+                // Each GPU's share of the output channels sends a partial input gradient.
+                const CommOp reduce = tpComm(CollectiveKind::AllReduce, inBytes);
+                w.commBackward = reduce.seconds;
+                w.commBytes = reduce.bytesSent;
+            }
+            const double share = splitHere ? 1.0 / tp : 1.0;
+            w.parameters *= share;
+            if (l.type == LayerType::Convolution) {
+                const double m = batch * double(lc.output.height) * double(lc.output.width);
+                const double k = double(lc.input.channels / l.groups) * double(l.kernel) * double(l.kernel);
+                const double groupsHere = local ? double(l.groups) / tp : double(l.groups);
+                const double n = double(l.outChannels) / l.groups * (local ? 1.0 : share);
+                w.forward = convTime(r, convFraction, m, n, k, groupsHere);
+            } else {
+                w.forward = gemmTime(r, batch, double(l.outChannels) * share, lc.input.elements());
+            }
+            // Backward: the weight gradient, and the data gradient unless the input is the samples.
+            w.backward = w.forward * (readsData ? 1.0 : 2.0);
+            w.kernels = readsData ? 2 : 3;
+            if (inputSplit && local)
+                w.activationBytes /= tp; // otherwise the gathered input is kept whole
+            splitOutput[i] = splitHere;
+            break;
+        }
+        case LayerType::Embedding: {
+            const bool sharded = l.split == LayerSplit::Tables && tp > 1;
+            const double share = sharded ? 1.0 / tp : 1.0;
+            w.parameters *= share;
+            // Rows gathered and summed, then (sharded) exchanged so each GPU has its samples' vectors.
+            const double lookupBytes = double(l.lookups) * double(l.dim) * batch * elem * share;
+            w.forward = streamTime(r, lookupBytes + outBytes, 1);
+            w.backward = 2.0 * w.forward;
+            if (sharded) {
+                const CommOp a2a = tpComm(CollectiveKind::AllToAll, outBytes);
+                w.commForward = w.commBackward = a2a.seconds;
+                w.commBytes = 2 * a2a.bytesSent;
+            }
+            break;
+        }
+        case LayerType::Pooling:
+        case LayerType::Norm:
+        case LayerType::Elementwise: {
+            const double share = inputSplit ? 1.0 / tp : 1.0;
+            // Batch norm reads its input twice (statistics, then normalize); a residual
+            // add reads a second input.
+            double bytes = inBytes + outBytes;
+            if (l.type == LayerType::Norm && l.affine)
+                bytes += inBytes;
+            if (!l.residual.empty())
+                bytes += inBytes;
+            w.forward = streamTime(r, bytes * share, 1);
+            w.backward = 2.0 * w.forward;
+            w.kernels = 2;
+            w.parameters *= share;
+            w.activationBytes *= share;
+            splitOutput[i] = inputSplit;
+            break;
+        }
+        }
+        // The host issues the layer's kernels one by one unless the step is captured.
+        w.forward = std::max(w.forward, r.hostKernel);
+        w.backward = std::max(w.backward, (w.kernels - 1) * r.hostKernel);
+        out.forward += w.forward;
+        out.backward += w.backward;
+        out.commForward += w.commForward;
+        out.commBackward += w.commBackward;
+        out.commBytes += w.commBytes;
+        out.parameters += w.parameters;
+        out.activationBytes += w.activationBytes;
+        out.layers.push_back(w);
+    }
+    return out;
+}
+
+} // namespace
+
+StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool idealized)
+{
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& tr = s.training;
+    Rates r = ratesFor(s, c);
+    if (idealized)
+        r.hostKernel = 0;
+    const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency, s.calibration.collectives.empty() ? nullptr : &s.calibration };
+    const double eta = c.overlapEfficiency;
+
+    StepReport out;
+    const int mb = std::max(1, tr.globalBatch / std::max(1, p.dp * tr.microBatch));
+    out.microbatches = mb;
+    auto& tpRep = out.comm[idx(CommGroup::TP)];
+    auto& dpRep = out.comm[idx(CommGroup::DP)];
+    const TableWork work = tableWork(s, c, r, eff, tpRep);
+
+    // Tensor (column) parallel exchanges sit between layers: nothing to hide them behind.
+    const double tpMb = work.commForward + work.commBackward;
+    StepBreakdown& b = out.breakdown;
+    b.forward = mb * work.forward;
+    b.backward = mb * work.backward;
+    b.exposedComm[idx(CommGroup::TP)] = mb * tpMb;
+    tpRep.totalSeconds = tpRep.exposedSeconds = mb * tpMb;
+    tpRep.bytesPerGpu = mb * work.commBytes;
+
+    // Data parallel: the gradients are reduced in buckets as backward produces them
+    // (PyTorch DDP, Horovod, MXNet's kvstore), so all but the last bucket can hide behind
+    // the last micro-batch's backward.
+    const double gradBytes = storageBytes(tr.gradReduce);
+    const double paramBytes = storageBytes(tr.precision);
+    double dpTotal = 0, dpBytes = 0;
+    if (p.dp > 1 && work.parameters > 0) {
+        const GroupSpan g = groupSpan(s.cluster, p.dp, p.stride(Axis::DP));
+        if (p.zeroStage == 0) {
+            const CommOp ar = comm(CollectiveKind::AllReduce, work.parameters * gradBytes, g, s, eff, dpRep);
+            dpTotal = ar.seconds;
+            dpBytes = ar.bytesSent;
+        } else {
+            const CommOp rs = comm(CollectiveKind::ReduceScatter, work.parameters * gradBytes, g, s, eff, dpRep);
+            const CommOp ag = comm(CollectiveKind::AllGather, work.parameters * paramBytes, g, s, eff, dpRep);
+            dpTotal = rs.seconds + ag.seconds;
+            dpBytes = rs.bytesSent + ag.bytesSent;
+        }
+        dpRep.groupSize = p.dp;
+        dpRep.domains = g.domains;
+    }
+    const double gradientBytes = work.parameters * gradBytes;
+    const double lastBucket = gradientBytes > 0 ? std::min(1.0, c.layerTableBucketBytes / gradientBytes) : 1.0;
+    const double dpExposed = p.overlapGradReduce ? std::max(dpTotal - eta * work.backward, dpTotal * lastBucket) : dpTotal;
+    b.exposedComm[idx(CommGroup::DP)] = dpExposed;
+    dpRep.totalSeconds = dpTotal;
+    dpRep.exposedSeconds = dpExposed;
+    dpRep.bytesPerGpu = dpBytes;
+
+    const double optParams = work.parameters / (p.zeroStage >= 1 ? p.dp : 1);
+    b.optimizer = streamTime(r, optParams * c.optimizerBytesPerParam * (tr.optimizer == Optimizer::Adam ? 1.0 : 0.5), 4);
+    b.overhead = c.stepOverhead;
+    const double hidden = std::max(0.0, dpTotal - dpExposed);
+    b.contention = (dpRep.span.domains > 1 ? c.overlapSlowdownScaleOut : c.overlapSlowdown) * hidden;
+    if (idealized) {
+        b.exposedComm[idx(CommGroup::DP)] = std::max(0.0, dpTotal - b.forward - b.backward);
+        b.optimizer = b.overhead = b.contention = 0;
+    }
+
+    // The host's input pipeline (decode and augment) runs ahead of the GPUs; the step
+    // waits for it only when it is slower. The GPUs of one TP group share their samples.
+    const double inputRate = tr.loaderCoresPerGpu * tr.loaderSamplesPerCore * p.tp; // per replica
+    if (inputRate > 0) {
+        const double inputTime = double(tr.globalBatch) / p.dp / inputRate;
+        b.inputStall = std::max(0.0, inputTime - b.sum());
+    }
+
+    out.pipeline.forward = work.forward + work.commForward;
+    out.pipeline.backward = work.backward + work.commBackward;
+    out.pipeline.forwardCollectives = work.commForward;
+    out.pipeline.backwardCollectives = work.commBackward;
+    out.pipeline.layers = int(work.layers.size());
+    out.pipeline.gradientBuckets = std::max(1.0, std::ceil(gradientBytes / c.layerTableBucketBytes));
+    out.stepTime = b.sum();
+
+    const double samples = tr.globalBatch;
+    out.modelFlopsPerStep = 3.0 * s.model.table.resolved->cost.forwardFlops * samples;
+    out.hardwareFlopsPerStep = out.modelFlopsPerStep;
+    out.peakFlopsPerGpu = s.hardware.peak(tr.precision);
+    const double gpus = double(p.gpus());
+    out.tokensPerSecond = samples / out.stepTime;
+    out.tflopsPerGpu = out.modelFlopsPerStep / out.stepTime / gpus / 1e12;
+    out.mfu = out.hfu = out.modelFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
+    out.memory = layerTableMemory(s, c);
+    return out;
+}
+
+MemoryReport layerTableMemory(const Scenario& s, const Calibration& c)
+{
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& tr = s.training;
+    const Rates r = ratesFor(s, c);
+    const CommEfficiency eff {};
+    CommReport scratch;
+    const TableWork work = tableWork(s, c, r, eff, scratch);
+
+    const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
+    const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
+    // SGD with momentum keeps one fp32 state, Adam two.
+    const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
+    auto shard = [&](int minStage) { return p.zeroStage >= minStage ? work.parameters / p.dp : work.parameters; };
+    MemoryReport m;
+    m.weights = work.parameters * storageBytes(tr.precision);
+    m.gradients = shard(2) * storageBytes(tr.gradReduce);
+    m.optimizer = shard(1) * stateBytes;
+    m.activations = work.activationBytes;
+    const double allocated = m.weights + m.gradients + m.optimizer + m.activations;
+    m.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
+    m.total = allocated + m.reserved;
+    m.capacity = s.hardware.memoryBytes;
+    m.inflightMicrobatches = 1;
+    m.fits = m.total <= m.capacity;
+    return m;
+}
+
+} // namespace dtsim
