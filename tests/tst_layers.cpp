@@ -1,6 +1,7 @@
 // Issue 26, part 1: layer-table workloads. Each layer type's physics against figures
 // worked by hand, AlexNet's published totals, and file/line/field errors for bad input.
 #include "simcore/input_error.h"
+#include "simcore/layers/families.h"
 #include "simcore/layers/layer_table.h"
 #include "simcore/loader/layer_table_loader.h"
 #include "test_data.h"
@@ -120,6 +121,37 @@ private slots:
         QTest::newRow("negative padding") << "  - {name: a, type: convolution, out_channels: 4, kernel: 3, padding: -1}\n"
                                           << "layers[0].padding" << 6;
         QTest::newRow("unknown key") << "  - {name: a, type: norm, colour: red}\n" << "layers[0].colour" << 6;
+        QTest::newRow("branch from a later layer") << "  - {name: a, type: norm, input: b}\n  - {name: b, type: norm}\n" << "layers[0]" << 6;
+        QTest::newRow("residual of another shape") << "  - {name: a, type: convolution, out_channels: 8, kernel: 3}\n"
+                                                      "  - {name: b, type: elementwise, residual: input}\n"
+                                                   << "layers[1]" << 7;
+        QTest::newRow("residual on a norm") << "  - {name: a, type: norm, residual: input}\n" << "layers[0].residual" << 6;
+        QTest::newRow("a name used twice") << "  - {name: a, type: norm}\n  - {name: a, type: norm}\n" << "layers[1].name" << 7;
+    }
+
+    // The built-in families against their published parameter counts (torchvision's
+    // resnet18/50 and vgg16 state_dicts: 11,689,512, 25,557,032 and 138,357,544), and the
+    // shipped AlexNet file, the YAML form of the built-in table.
+    void builtinTables()
+    {
+        const std::pair<const char*, double> counts[] = { { "resnet-18", 11689512 }, { "resnet-50", 25557032 }, { "vgg-16", 138357544 },
+            { "alexnet-2012", 60965224 } };
+        for (const auto& [name, params] : counts) {
+            const std::optional<LayerTable> t = builtinLayerTable(name);
+            QVERIFY2(t.has_value(), name);
+            QVERIFY2(tableShapes(*t).errorLayer < 0, name);
+            QCOMPARE(evaluateTable(*t).parameters, params);
+        }
+        // ResNet-50 v1.5: about 4.1 G multiply-adds a 224 x 224 image (He et al. 2016, Table 1: 3.8 x 10^9
+        // FLOPs counting multiply-adds for v1; striding the 3x3 convolution adds the rest).
+        const double resnetFlops = evaluateTable(*builtinLayerTable("resnet-50")).forwardFlops;
+        QVERIFY(resnetFlops > 2 * 4.0e9 && resnetFlops < 2 * 4.2e9);
+        LayerTable file = loadLayerTable(test::dataPath("resources/workloads/alexnet-2012.yaml"));
+        LayerTable builtin = *builtinLayerTable("alexnet-2012");
+        file.name = builtin.name;
+        file.source = builtin.source;
+        QVERIFY(file == builtin);
+        QVERIFY(!builtinLayerTable("resnet-49"));
     }
     void badFilesNameLineAndField()
     {

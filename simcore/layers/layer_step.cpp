@@ -18,14 +18,14 @@ constexpr int idx(CommGroup g) { return static_cast<int>(g); }
 // A convolution as an implicit GEMM (Chetlur et al. 2014, Sec. 3.1): output pixels x
 // output channels x (input channels x kernel area), at the GEMM shape efficiency scaled
 // by the generation's convolution kernels against its GEMMs; bound below by streaming
-// the input, weights and output once.
-double convTime(const Rates& r, double convolutionFraction, double m, double n, double k, double groups)
+// the input, weights and output once (implicit GEMM never writes the im2col matrix).
+double convTime(const Rates& r, double convolutionFraction, double m, double n, double k, double groups, double ioElements)
 {
     if (m <= 0 || n <= 0 || k <= 0)
         return 0.0;
     const double rate = r.gemmPeak * gemmEfficiency(*r.eff, m, n, k) * convolutionFraction;
     const double compute = groups * 2.0 * m * n * k / rate;
-    const double memory = groups * (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
+    const double memory = (ioElements + groups * k * n) * r.elementBytes / r.memoryRate;
     return std::max(compute, memory) + r.kernel;
 }
 
@@ -97,7 +97,8 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
                 const double k = double(lc.input.channels / l.groups) * double(l.kernel) * double(l.kernel);
                 const double groupsHere = local ? double(l.groups) / tp : double(l.groups);
                 const double n = double(l.outChannels) / l.groups * (local ? 1.0 : share);
-                w.forward = convTime(r, convFraction, m, n, k, groupsHere);
+                const double io = (lc.input.elements() * (local ? share : 1.0) + lc.output.elements() * share) * batch;
+                w.forward = convTime(r, convFraction, m, n, k, groupsHere, io);
             } else {
                 w.forward = gemmTime(r, batch, double(l.outChannels) * share, lc.input.elements());
             }
@@ -135,18 +136,29 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
                 bytes += inBytes;
             if (!l.residual.empty())
                 bytes += inBytes;
-            w.forward = streamTime(r, bytes * share, 1);
+            // Fused stacks fold batch norm and activations into the convolutions around
+            // them (cuDNN's fused ops: statistics in the convolution's epilogue, scale,
+            // bias and ReLU in the next one's prologue; MXNet's NHWC BN-add-ReLU; XLA):
+            // only a residual's second input is still read.
+            const bool fusedAway = s.training.fusedKernels && l.type != LayerType::Pooling && src >= 0;
+            if (fusedAway)
+                bytes = l.residual.empty() ? 0.0 : inBytes;
+            w.forward = bytes > 0 ? streamTime(r, bytes * share, 1) : 0.0;
             w.backward = 2.0 * w.forward;
-            w.kernels = 2;
+            w.kernels = fusedAway ? 0 : 2;
             w.parameters *= share;
-            w.activationBytes *= share;
+            // In place: ReLU and residual adds overwrite their input (the next layer keeps
+            // it); norms and pooling keep theirs.
+            w.activationBytes = l.type == LayerType::Elementwise ? 0.0 : w.activationBytes * share;
             splitOutput[i] = inputSplit;
             break;
         }
         }
         // The host issues the layer's kernels one by one unless the step is captured.
-        w.forward = std::max(w.forward, r.hostKernel);
-        w.backward = std::max(w.backward, (w.kernels - 1) * r.hostKernel);
+        if (w.kernels > 0) {
+            w.forward = std::max(w.forward, r.hostKernel);
+            w.backward = std::max(w.backward, (w.kernels - 1) * r.hostKernel);
+        }
         out.forward += w.forward;
         out.backward += w.backward;
         out.commForward += w.commForward;

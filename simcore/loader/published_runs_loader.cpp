@@ -130,6 +130,7 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
 
         const YAML::Node a = section(n, "architecture");
         rec.architectureType = text(a["type"]);
+        rec.layerTable = text(a["table"]);
         rec.layers = read.integer(a["layers"], "architecture.layers", true);
         rec.hidden = read.integer(a["hidden_size"], "architecture.hidden_size", true);
         rec.heads = read.integer(a["attention_heads"], "architecture.attention_heads", true);
@@ -199,6 +200,7 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
         if (!rec.derivedTokensPerSPerGpu)
             rec.derivedTokensPerSPerGpu = read.number(d["tokens_per_s_per_gpu_from_gpu_hours"], "derived.tokens_per_s_per_gpu_from_gpu_hours");
         rec.derivedStepTime = read.number(d["step_time_s"], "derived.step_time_s");
+        rec.derivedSamplesPerS = read.number(d["samples_per_s"], "derived.samples_per_s");
         out.push_back(std::move(rec));
     }
     return out;

@@ -104,6 +104,8 @@ ReportedThroughput reportedThroughput(const RunRecord& r, const Scenario& s)
         return { flopRate / sourceFlopsPerToken(s, rule), basis + " via the source's FLOP rule" };
     if (r.derivedTokensPerSPerGpu)
         return { *r.derivedTokensPerSPerGpu, "derived.tokens_per_s_per_gpu" };
+    if (r.derivedSamplesPerS)
+        return { *r.derivedSamplesPerS * s.training.seqLen / s.plan.gpus(), "derived.samples_per_s" };
     return { std::nullopt, "no throughput, TFLOP/s, MFU or HFU reported" };
 }
 

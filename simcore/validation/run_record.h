@@ -15,7 +15,8 @@ struct RunRecord {
     int line = 0; // where the record starts in its file
 
     // architecture
-    std::string architectureType; // dense / moe
+    std::string architectureType; // dense / moe / layer_table
+    std::string layerTable;       // architecture.table: a built-in layer table (layer_table rows)
     std::optional<int> layers, hidden, heads, kvHeads, headDim, ffnHidden, vocab, seqLen;
     std::optional<int> experts, topK, expertFfnHidden, sharedExperts, denseLayers;
 
@@ -39,6 +40,7 @@ struct RunRecord {
     // result (numbers as reported) and derived values
     std::optional<double> tflopsPerGpu, mfu, hfu, pctOfPeak, stepTime, tokensPerS, tokensPerSPerGpu, samplesPerS;
     std::optional<double> derivedTokensPerSPerGpu, derivedStepTime;
+    std::optional<double> derivedSamplesPerS; // whole run (MLPerf: epochs x dataset / time to train)
     std::optional<double> memoryGib; // result.memory_gib: peak memory per GPU the source states
 
     std::string sourcePrefix() const { return id.substr(0, id.find('-')); }

@@ -47,6 +47,10 @@ std::string acceleratorId(const std::string& description)
         return has(d, "40gb") || has(d, "40 gb") ? "a100-40gb" : "a100-80gb";
     if (has(d, "v100"))
         return "v100";
+    if (has(d, "l40s"))
+        return "l40s";
+    if (has(d, "gtx 580") || has(d, "gtx580"))
+        return "gtx580";
     if (has(d, "mi300x"))
         return "mi300x";
     return {};
@@ -104,6 +108,8 @@ Precision precisionOf(const std::string& text, const HardwareSpec& hw)
         out = Precision::BF16;
     else if (has(p, "fp16"))
         out = Precision::FP16;
+    else if (has(p, "tf32"))
+        out = Precision::TF32;
     else if (has(p, "fp32"))
         out = Precision::FP32;
     if (!hw.supports(out) && out == Precision::BF16 && hw.supports(Precision::FP16))
@@ -216,10 +222,13 @@ bool impliesRecomputation(const RunRecord& r, const Scenario& s)
     return implied > 3.5 * forward;
 }
 
+Precision runPrecision(const std::string& text, const HardwareSpec& hw) { return precisionOf(text, hw); }
+
 std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog,
     const Calibration& calibration)
 {
-    if (!r.layers || !r.hidden || !r.heads || !r.seqLen)
+    const bool table = r.architectureType == "layer_table";
+    if (!table && (!r.layers || !r.hidden || !r.heads || !r.seqLen))
         return SkippedRun { "architecture incomplete (layers, hidden_size, attention_heads and seq_len are needed)" };
     if (!r.numGpus || *r.numGpus < 1)
         return SkippedRun { "hardware.num_gpus missing" };
@@ -229,6 +238,8 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     const HardwareSpec* hw = findHardware(catalog, id);
     if (!hw)
         return SkippedRun { "catalogue has no \"" + id + "\"" };
+    if (table)
+        return layerTableScenarioFromRun(r, *hw);
 
     Scenario s;
     s.name = r.id;

@@ -28,4 +28,12 @@ std::string acceleratorId(const std::string& description);
 // Per-GPU scale-out bandwidth (bytes/s) stated in an interconnect description, or 0.
 double perGpuNetworkBandwidth(const std::string& interconnect, int gpusPerNode);
 
+// The compute format a precision description names ("bf16 mixed", "fp8 (delayed
+// scaling)"), or the GPU's best 16-bit format when it names none.
+Precision runPrecision(const std::string& text, const HardwareSpec& hw);
+
+// A `layer_table` row (CNNs, DLRM: architecture.table names a built-in table): data
+// parallel with the stated batch, samples as the unit of work.
+std::variant<Scenario, SkippedRun> layerTableScenarioFromRun(const RunRecord& r, const HardwareSpec& hw);
+
 } // namespace dtsim
