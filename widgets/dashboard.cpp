@@ -178,6 +178,7 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     set("mfu", QString("%1%").arg(100 * st.mfu, 0, 'f', 1), tr("HFU %1%").arg(100 * st.hfu, 0, 'f', 1));
     set("tflops", QString::number(st.tflopsPerGpu, 'f', 1), tr("of %1 peak").arg(q(formatFlops(st.peakFlopsPerGpu))));
     set("tokens", q(formatCount(st.tokensPerSecond)));
+    m_titles[3]->setText(s.model.isLayerTable() ? tr("Samples/s") : tr("Tokens/s")); // kTiles[3]
     const bool fits = st.memory.fits;
     set("memory", QString("%1 / %2").arg(q(formatMemory(st.memory.total)), q(formatMemory(st.memory.capacity))),
         fits ? tr("fits") : tr("does not fit in memory"), !fits);

@@ -325,6 +325,14 @@ void ParameterPanel::filter(const QString& text)
         // cp x dp must equal the GPUs" was hidden while searching for TP.
         row->setVisible(!m_inapplicable.contains(f.id) && (match || !row->error().isEmpty()));
     }
+    // A group whose every row belongs to the other kind of model (a layer table's Model
+    // group) goes too.
+    for (QGroupBox* box : std::as_const(m_groups)) {
+        bool any = false;
+        for (ParameterRow* row : std::as_const(m_rows))
+            any = any || (row->spec().group == box->title() && !m_inapplicable.contains(row->spec().id));
+        box->setVisible(any);
+    }
 }
 
 } // namespace dtsim::gui

@@ -182,6 +182,17 @@ void addParallelFields(std::vector<FieldDef>& f)
     f.push_back(flag("parallel.tp_2d").byDefault("`false`")
             .help("two-dimensional TP: weights split a x b (a the largest divisor of tp not above its square root); heads must divide by b")
             .bind(&Scenario::plan, &ParallelPlan::tp2d));
+
+    // A layer table runs data parallel with its channel split over TP (layers/layer_step.h):
+    // the pipeline, context, expert and sequence splits, recomputation and the TP overlap
+    // switches belong to transformers.
+    for (FieldDef& d : f)
+        for (const char* path : { "parallel.pp", "parallel.cp", "parallel.ep", "parallel.ep_dispatcher", "parallel.expert_tp",
+                 "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_ep_comm", "parallel.recompute",
+                 "parallel.recompute_layers", "parallel.schedule", "parallel.sequence_parallel", "parallel.tp_2d",
+                 "parallel.tp_comm_overlap", "parallel.tp_comm_overlap_backward", "parallel.virtual_stages" })
+            if (d.path == path)
+                d.model = ModelKind::Transformer;
 }
 
 } // namespace dtsim::fields

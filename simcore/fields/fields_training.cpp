@@ -46,13 +46,13 @@ void addTrainingFields(std::vector<FieldDef>& f)
 {
     f.push_back(integer("training.global_batch").required().byDefault("required").help("sequences per optimizer step")
             .bind(&Scenario::training, &TrainingSpec::globalBatch)
-            .panel("Batch", "Global batch (seqs)", 1, 1 << 24, SliderScale::Powers2,
-                "Sequences per optimizer step. Micro-batches per replica = global / (DP x micro)."));
+            .panel("Batch", "Global batch", 1, 1 << 24, SliderScale::Powers2,
+                "Sequences (samples for a layer table) per optimizer step. Micro-batches per replica = global / (DP x micro)."));
     f.push_back(integer("training.micro_batch").byDefault("`1`")
             .help("sequences per forward/backward; gradient accumulation = `global_batch / (dp * micro_batch)`")
             .bind(&Scenario::training, &TrainingSpec::microBatch)
-            .panel("Batch", "Micro-batch (seqs)", 1, 512, SliderScale::Powers2,
-                "Sequences per forward/backward pass; larger ones raise GEMM efficiency and activation memory."));
+            .panel("Batch", "Micro-batch", 1, 8192, SliderScale::Powers2,
+                "Sequences (samples for a layer table) per forward/backward pass; larger ones raise GEMM efficiency and activation memory."));
     f.push_back(integer("training.seq_len").required().byDefault("required").help("tokens per sequence")
             .bind(&Scenario::training, &TrainingSpec::seqLen)
             .panel("Batch", "Sequence length", 64, 1 << 20, SliderScale::Powers2, "Tokens per sequence. Attention FLOPs grow as s^2 per sequence.")

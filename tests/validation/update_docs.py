@@ -17,6 +17,7 @@ import json, os, re, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RUNS = os.path.join(ROOT, "tests/validation/published-runs.yaml")
+LAYER_RUNS = os.path.join(ROOT, "tests/validation/layer-table-runs.yaml")
 SHARED = os.path.join(ROOT, "..", "shared", "validation", "published-runs.yaml")
 
 # Issue 20's targets on `quality: good` rows.
@@ -99,6 +100,58 @@ def validation_blocks(v, shared):
                      f"| {r['predicted_tokens_per_s_per_gpu']:.0f} | {r['rel_error'] * 100:+.1f}% | {mem} |")
     blocks["full-table"] = lines
     return blocks
+
+
+def layer_table_blocks(v):
+    """docs/validation.md, "Beyond transformers": the layer-table rows (issue 26)."""
+    good = [r for r in v["runs"] if r["quality"] == "good" and not r["skipped"]]
+    g = v["good"]
+    lines = ["| rows | count | median abs. error | p90 | max |", "|---|---:|---:|---:|---:|",
+             stats_row("`quality: good`", g), "",
+             "| issue 26 target | met | now |", "|---|---|---|",
+             f"| at least 20 published non-transformer runs | {'yes' if g['count'] >= 20 else '**no**'} | {g['count']} |",
+             f"| median error within 15% | {'yes' if g['median_abs_rel_error'] <= 0.15 else '**no**'} | {pct2(g['median_abs_rel_error'])} |",
+             "", "| source | good runs | median | p90 |", "|---|---:|---:|---:|"]
+    for src, s in sorted(v["per_source"].items()):
+        lines.append(f"| {src} | {s['good']['count']} | {pct(s['good']['median_abs_rel_error'])} | {pct(s['good']['p90_abs_rel_error'])} |")
+    lines += ["", "| id | reported samples/s per GPU | predicted | error | memory GiB |", "|---|---:|---:|---:|---:|"]
+    for r in good:
+        lines.append(f"| {r['id']} | {r['reported_tokens_per_s_per_gpu']:.0f} | {r['predicted_tokens_per_s_per_gpu']:.0f} "
+                     f"| {r['rel_error'] * 100:+.1f}% | {r['predicted_memory_gib']:.1f} |")
+    skipped = [r for r in v["runs"] if r["skipped"]]
+    if skipped:
+        lines += ["", "Skipped: " + "; ".join(f"`{r['id']}` ({r['skip_reason']})" for r in skipped) + "."]
+    return {"layer-tables": lines}
+
+
+def alexnet_blocks(cli):
+    """docs/frontier.md: the GTX 580 counterfactual checked against AlexNet (issue 26)."""
+    preset = os.path.join(ROOT, "presets/alexnet-2012-gtx580.yaml")
+
+    def run(*sets):
+        args = [cli, "simulate", preset, "--json"]
+        for s in sets:
+            args += ["--set", s]
+        return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+
+    base = run()
+    days = base["time_to_train_s"] / 86400
+    lines = [f"dtsim predicts **{days:.2f} days** for AlexNet's 90 epochs on two GTX 580 "
+             f"(`dtsim-cli simulate alexnet-2012-gtx580`; the paper: five to six days), at "
+             f"{100 * base['mfu']:.1f}% of the cards' FP32 peak.", "",
+             "| GTX 580s | global batch | time to train | MFU | exposed data-parallel share |", "|---:|---:|---:|---:|---:|"]
+    for gpus in (2, 32, 512, 8192):
+        r = run(f"cluster.gpus={gpus}", f"parallel.dp={gpus // 2}", f"training.global_batch={64 * gpus}") if gpus > 2 else base
+        dp = r["breakdown"]["dp_comm"] / r["step_time_s"]
+        t = r["time_to_train_s"]
+        when = f"{t / 86400:.2f} days" if t >= 86400 else f"{t / 3600:.2f} h" if t >= 3600 else f"{t / 60:.1f} min"
+        lines.append(f"| {gpus:,} | {64 * gpus:,} | {when} | {100 * r['mfu']:.1f}% | {100 * dp:.1f}% |")
+    peak = base["model_flops_per_step"] / base["step_time_s"] / base["mfu"] / base["gpus"]  # FLOP/s of one card
+    flop = 16e6 * peak * base["mfu"] * 90 * 86400
+    alexnet = base["model_flops_per_step"] * base["steps"]
+    lines += ["", f"Sixteen million of them for three months, at the utilization AlexNet itself reaches, deliver "
+              f"{flop:.1e} FLOP: {flop / alexnet:.1e} AlexNet trainings ({alexnet:.1e} FLOP each)."]
+    return {"gtx580-alexnet": lines}
 
 
 CONSTANT = re.compile(r'^(\s*)([a-z_]+): \{value: ("?[^,"]*"?), source: "(.*)"\}\s*$')
@@ -269,11 +322,14 @@ def main():
         shared = json.loads(s.stdout)
     changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite_residuals(json.loads(out.stdout), check)
+    lt = subprocess.run([cli, "validate", LAYER_RUNS, "--json"], capture_output=True, text=True, check=True)
+    changed |= rewrite(os.path.join(ROOT, "docs/validation.md"), layer_table_blocks(json.loads(lt.stdout)), check)
     bc = json.loads(out.stdout)["band_coverage"]
     changed |= rewrite(os.path.join(ROOT, "docs/advice.md"), {"band-coverage": [
         f"Leave-one-out on the project's good rows: {bc['rows']} of {bc['good_rows']} have a band, and "
         f"{bc['inside']} of them ({100 * bc['share']:.1f}%) hold their own measured value inside it."]}, check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), calibration_blocks(), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/frontier.md"), alexnet_blocks(cli), check)
     x = subprocess.run([cli, "validate", RUNS, "--extrapolate", "--json"], capture_output=True, text=True, check=True)
     changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), extrapolation_blocks(json.loads(x.stdout)), check)
     changed |= rewrite(os.path.join(ROOT, "docs/reliability.md"), reliability_blocks(cli), check)
