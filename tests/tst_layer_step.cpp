@@ -134,6 +134,31 @@ private slots:
         QCOMPARE(whole.memory.activations, 2 * tensor);
     }
 
+    // Attention runs at the generation's fused-attention rate, scaled by its head width
+    // (and sequence length) as a transformer's does; backward recomputes the scores.
+    void attentionAtTheFusedKernelsRate()
+    {
+        LayerTable t = oneConvolution(64, 3 * 256, 1, 14);
+        Layer a;
+        a.name = "attention";
+        a.type = LayerType::Attention;
+        a.heads = 4;
+        t.layers.push_back(a);
+        Scenario s = tableScenario(t, 32);
+        s.training.attention = AttentionKernel::Flash2;
+        const Calibration& c = test::calibration();
+        const StepReport withAttention = simulateStep(s, c);
+        const StepReport convOnly = simulateStep(tableScenario(oneConvolution(64, 3 * 256, 1, 14), 32), c);
+        const double flops = 4.0 * 196 * 196 * 256 * 32;
+        const double headShape = 64.0 / (64.0 + c.attentionHalfHeadDim);
+        const double lengthShape = c.attentionHalfSeq > 0 ? 196.0 / (196.0 + c.attentionHalfSeq) : 1.0;
+        const double rate = s.hardware.peak(Precision::BF16) * c.forGeneration("ampere").attentionFraction * headShape * lengthShape;
+        const double forward = withAttention.breakdown.forward - convOnly.breakdown.forward;
+        QVERIFY(std::fabs(forward - (flops / rate + c.kernelOverhead)) < 1e-12);
+        const double backward = withAttention.breakdown.backward - convOnly.breakdown.backward;
+        QVERIFY(std::fabs(backward - (c.attentionBackwardFactor * flops / rate + c.kernelOverhead)) < 1e-9);
+    }
+
     // AlexNet's columns: with tp = 2 each GPU computes half of every layer; grouped
     // convolutions whose groups line up with the GPUs exchange nothing; conv3 and the
     // fully connected layers gather their input (and reduce-scatter its gradient).
@@ -166,6 +191,16 @@ private slots:
         QVERIFY2(r.timeToTrain > 0.7 * 5 * kDay && r.timeToTrain < 1.3 * 6 * kDay, qPrintable(QString::number(r.timeToTrain / kDay)));
         QVERIFY(r.step.memory.fits);
         QCOMPARE(r.steps, 108e6 / 128);
+    }
+
+    // The MLPerf preset against its log: 28.41 minutes (its header says why dtsim is a
+    // little faster: the timed run includes evaluations).
+    void resnetMlperfPresetNearItsLog()
+    {
+        const Report r = simulate(test::preset("resnet50-mlperf"), test::calibration());
+        const double logged = 28.41 * 60;
+        QVERIFY2(std::fabs(r.timeToTrain / logged - 1) < 0.15, qPrintable(QString::number(r.timeToTrain / 60)));
+        QVERIFY(r.timeToTrain < logged);
     }
 
     // Data parallelism: an all-reduce of the gradients in buckets; all but the last hide

@@ -126,7 +126,28 @@ private slots:
                                                       "  - {name: b, type: elementwise, residual: input}\n"
                                                    << "layers[1]" << 7;
         QTest::newRow("residual on a norm") << "  - {name: a, type: norm, residual: input}\n" << "layers[0].residual" << 6;
+        QTest::newRow("attention without heads") << "  - {name: a, type: convolution, out_channels: 12, kernel: 1}\n"
+                                                    "  - {name: b, type: attention}\n"
+                                                 << "layers[1].heads" << 7;
         QTest::newRow("a name used twice") << "  - {name: a, type: norm}\n  - {name: a, type: norm}\n" << "layers[1].name" << 7;
+    }
+
+    // Attention (bidirectional): Q.K^T and A.V over every pair of positions, 2 x 2 x S^2 x d
+    // FLOPs a sample for S positions of width d; its input holds Q, K and V side by side.
+    void attention()
+    {
+        Layer a;
+        a.type = LayerType::Attention;
+        a.heads = 4;
+        const LayerEvaluation e = evaluateLayer(a, { 3 * 64, 7, 7 });
+        QVERIFY(e.error.empty());
+        QCOMPARE(e.cost.output, (TensorShape { 64, 7, 7 }));
+        QCOMPARE(e.cost.forwardFlops, 4.0 * 49 * 49 * 64);
+        QCOMPARE(e.cost.parameters, 0.0);
+        QVERIFY(!evaluateLayer(a, { 64, 7, 7 }).error.empty());     // not 3 x width
+        QVERIFY(!evaluateLayer(a, { 3 * 66, 7, 7 }).error.empty()); // 66 is not a multiple of 4 heads
+        a.heads = 0;
+        QVERIFY(!evaluateLayer(a, { 3 * 64, 7, 7 }).error.empty());
     }
 
     // The built-in families against their published parameter counts (torchvision's
@@ -134,8 +155,10 @@ private slots:
     // shipped AlexNet file, the YAML form of the built-in table.
     void builtinTables()
     {
+        // ViT-B/16: timm's vit_base_patch16_224 has 86,567,656, of which the class token and
+        // the 197 position embeddings (152,064) are not in the table.
         const std::pair<const char*, double> counts[] = { { "resnet-18", 11689512 }, { "resnet-50", 25557032 }, { "vgg-16", 138357544 },
-            { "alexnet-2012", 60965224 } };
+            { "alexnet-2012", 60965224 }, { "vit-b-16", 86567656 - 152064 } };
         for (const auto& [name, params] : counts) {
             const std::optional<LayerTable> t = builtinLayerTable(name);
             QVERIFY2(t.has_value(), name);

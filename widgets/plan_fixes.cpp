@@ -1,5 +1,7 @@
 #include "plan_fixes.h"
 
+#include <limits>
+
 #include <QObject>
 #include <QStringList>
 
@@ -137,10 +139,16 @@ std::optional<PlanFix> fixFirstRule(const Scenario& s)
         return fix;
     case PlanRule::BatchDivisibility:
     case PlanRule::MicroBatchTooLarge: {
+        // A large micro-batch (a layer table's hundreds of images) on millions of replicas
+        // would need a batch beyond any count: one sample a replica first.
+        if (static_cast<long long>(p.dp) * f.training.microBatch > std::numeric_limits<int>::max())
+            f.training.microBatch = 1;
         const long long unit = static_cast<long long>(p.dp) * f.training.microBatch;
         const long long gb = std::max<long long>(unit, (s.training.globalBatch + unit / 2) / unit * unit);
         f.training.globalBatch = static_cast<int>(gb);
-        fix.label = QObject::tr("Set global batch to %1").arg(gb);
+        fix.label = f.training.microBatch != s.training.microBatch
+            ? QObject::tr("Set micro-batch to 1 and global batch to %1").arg(gb)
+            : QObject::tr("Set global batch to %1").arg(gb);
         return fix;
     }
     case PlanRule::CpSequence: {

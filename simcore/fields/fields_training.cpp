@@ -137,8 +137,7 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .byDefault("`native`")
             .help("`native`: the GPU's best fused kernel (FlashAttention-3/cuDNN on Hopper and Blackwell, FlashAttention-2 before); "
                   "`flash2`: FlashAttention-2; `unfused`: scores written to memory (pre-2023 stacks)")
-            .bind(&Scenario::training, &TrainingSpec::attention)
-            .forModel(ModelKind::Transformer));
+            .bind(&Scenario::training, &TrainingSpec::attention));
     f.push_back(flag("training.fused_kernels").byDefault("`true`")
             .help("fused elementwise kernels (Megatron-Core/TE, XLA, torch.compile) vs eager PyTorch ops")
             .bind(&Scenario::training, &TrainingSpec::fusedKernels));

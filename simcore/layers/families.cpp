@@ -173,11 +173,50 @@ LayerTable vgg16()
     return t;
 }
 
+// A ViT encoder (Dosovitskiy et al. 2021, Table 1): 16 x 16 patches embedded by a
+// convolution, pre-norm blocks of attention and a GELU MLP (4x width), each with its
+// residual; per-position linear layers are 1 x 1 convolutions over the patch grid, and
+// attention treats the grid's 196 positions as its sequence. Without the class token and
+// position embeddings (0.2% of ViT-B's parameters); the head reads the mean of the patches.
+LayerTable vit(const std::string& size, int layers, long long width, long long heads)
+{
+    LayerTable t;
+    t.name = "ViT-" + size + "/16";
+    t.source = "Dosovitskiy et al., 'An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale', ICLR 2021, Table 1";
+    t.input = { 3, 224, 224 };
+    Layer patches = conv("patch_embed", width, 16, 16, 0);
+    t.layers.push_back(patches);
+    std::string stream = "patch_embed";
+    auto pointwise = [&](const std::string& n, long long out) { t.layers.push_back(conv(n, out, 1, 1, 0)); };
+    for (int b = 0; b < layers; ++b) {
+        const std::string n = "block" + std::to_string(b);
+        t.layers.push_back(norm(n + "_ln1", true));
+        pointwise(n + "_qkv", 3 * width);
+        Layer attention = simple(n + "_attention", LayerType::Attention);
+        attention.heads = heads;
+        t.layers.push_back(attention);
+        pointwise(n + "_proj", width);
+        t.layers.push_back(simple(n + "_add1", LayerType::Elementwise));
+        t.layers.back().residual = stream;
+        t.layers.push_back(norm(n + "_ln2", true));
+        pointwise(n + "_fc1", 4 * width);
+        t.layers.push_back(simple(n + "_gelu", LayerType::Elementwise));
+        pointwise(n + "_fc2", width);
+        t.layers.push_back(simple(n + "_add2", LayerType::Elementwise));
+        t.layers.back().residual = n + "_add1";
+        stream = n + "_add2";
+    }
+    t.layers.push_back(norm("final_ln", true));
+    t.layers.push_back(pool("mean", 14, 1));
+    t.layers.push_back(linear("head", 1000));
+    return t;
+}
+
 } // namespace
 
 std::vector<std::string> builtinLayerTableNames()
 {
-    return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16" };
+    return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16", "vit-b-16", "vit-l-16" };
 }
 
 std::optional<LayerTable> builtinLayerTable(const std::string& name)
@@ -186,6 +225,10 @@ std::optional<LayerTable> builtinLayerTable(const std::string& name)
         return alexnet2012();
     if (name == "vgg-16")
         return vgg16();
+    if (name == "vit-b-16")
+        return vit("B", 12, 768, 12);
+    if (name == "vit-l-16")
+        return vit("L", 24, 1024, 16);
     for (int depth : { 18, 34, 50, 101, 152 })
         if (name == "resnet-" + std::to_string(depth))
             return resnet(depth);

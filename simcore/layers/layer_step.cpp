@@ -125,6 +125,34 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             }
             break;
         }
+        case LayerType::Attention: {
+            // FlashAttention-class kernels (the generation's fused-attention rate, as for a
+            // transformer: step_layer.cpp) on each head's positions; heads split with their
+            // channels. Backward recomputes the scores (attention_backward_factor).
+            const double share = inputSplit ? 1.0 / tp : 1.0;
+            const double positions = double(lc.input.height) * double(lc.input.width);
+            const double headDim = double(lc.output.channels) / double(l.heads);
+            const double headShape = headDim / (headDim + r.attentionHalfHeadDim);
+            const double lengthShape = r.attentionHalfSeq > 0 ? positions / (positions + r.attentionHalfSeq) : 1.0;
+            if (s.training.fusedAttention()) {
+                const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
+                w.forward = lc.forwardFlops * batch * share / (rate * headShape * lengthShape) + r.kernel;
+                w.backward = c.attentionBackwardFactor * (w.forward - r.kernel) + r.kernel;
+            } else {
+                // Unfused (before FlashAttention): Q.K^T and A.V as batched GEMMs per head,
+                // the scores written by the first, read and rewritten by the softmax, read
+                // by the second (as for a transformer: step_layer.cpp); backward twice that.
+                const double heads = double(l.heads) * share;
+                const double gemm = lc.forwardFlops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, positions, headDim));
+                const double scores = batch * heads * positions * positions * elem;
+                w.forward = gemm + streamTime(r, 4 * scores, 1) + 2 * r.kernel;
+                w.backward = 2 * w.forward;
+                w.activationBytes += scores; // the softmax output is kept for backward
+            }
+            w.activationBytes *= share;
+            splitOutput[i] = inputSplit;
+            break;
+        }
         case LayerType::Pooling:
         case LayerType::Norm:
         case LayerType::Elementwise: {

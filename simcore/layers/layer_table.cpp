@@ -11,6 +11,7 @@ const char* layerTypeName(LayerType t)
     case LayerType::Norm: return "norm";
     case LayerType::Elementwise: return "elementwise";
     case LayerType::Embedding: return "embedding";
+    case LayerType::Attention: return "attention";
     }
     return "?";
 }
@@ -86,6 +87,20 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
         c.parameters = double(l.rows) * double(l.dim);
         c.activationElements = double(l.lookups); // the indices
         return e;
+    case LayerType::Attention: {
+        if (l.heads < 1)
+            return { c, "attention needs heads of at least 1" };
+        if (in.channels % 3 != 0 || (in.channels / 3) % l.heads != 0)
+            return { c, "attention reads queries, keys and values side by side: its input's " + std::to_string(in.channels)
+                    + " channels must be 3 x a multiple of heads (" + std::to_string(l.heads) + ")" };
+        const double positions = double(in.height) * double(in.width);
+        const double width = double(in.channels / 3);
+        c.output = { in.channels / 3, in.height, in.width };
+        // Q.K^T and A.V, every position attending to every other: 2 x 2 x positions^2 x width.
+        c.forwardFlops = 4.0 * positions * positions * width;
+        c.activationElements = in.elements() + c.output.elements(); // Q, K, V and the output (FlashAttention's backward)
+        return e;
+    }
     }
     return e;
 }

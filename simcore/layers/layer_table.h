@@ -12,7 +12,7 @@
 
 namespace dtsim {
 
-enum class LayerType { Convolution, Linear, Pooling, Norm, Elementwise, Embedding };
+enum class LayerType { Convolution, Linear, Pooling, Norm, Elementwise, Embedding, Attention };
 const char* layerTypeName(LayerType t);
 
 // How a layer can be split beyond data parallelism: by its output channels or features
@@ -41,6 +41,10 @@ struct Layer {
     bool affine = true; // norm: a learned scale and shift per channel (batch norm); false: none (local response norm)
     // Embedding: a table of `rows` x `dim` looked up `lookups` times a sample (sum-pooled).
     long long rows = 0, dim = 0, lookups = 1;
+    // Attention (bidirectional, as in encoders and ViT): its input holds queries, keys and
+    // values side by side (3 x width channels), one position per pixel or token; `heads`
+    // split the width.
+    long long heads = 0;
     LayerSplit split = LayerSplit::DataOnly;
     // Branches (ResNet's shortcuts): the layer reads the output of the layer named
     // `input` (empty: the layer before it; "input": the table's input), and an

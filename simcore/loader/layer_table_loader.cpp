@@ -15,10 +15,10 @@ LayerType typeOf(YamlReader& r, const YAML::Node& n, const std::string& field)
 {
     const std::string t = r.string(n, field);
     for (LayerType k : { LayerType::Convolution, LayerType::Linear, LayerType::Pooling, LayerType::Norm, LayerType::Elementwise,
-             LayerType::Embedding })
+             LayerType::Embedding, LayerType::Attention })
         if (t == layerTypeName(k))
             return k;
-    r.fail(n, field, "\"" + t + "\" is not one of: convolution, linear, pooling, norm, elementwise, embedding");
+    r.fail(n, field, "\"" + t + "\" is not one of: convolution, linear, pooling, norm, elementwise, embedding, attention");
 }
 
 LayerSplit splitOf(YamlReader& r, const YAML::Node& n, const std::string& field)
@@ -60,7 +60,7 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         const YAML::Node n = list[i];
         const std::string field = "layers[" + std::to_string(i) + "]";
         r.expectMap(n, field);
-        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual" });
+        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual", "heads" });
         Layer l;
         l.name = r.string(r.required(n, field, "name"), field + ".name");
         l.type = typeOf(r, r.required(n, field, "type"), field + ".type");
@@ -86,6 +86,7 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         onlyFor("dim", l.type == LayerType::Embedding, "embedding");
         onlyFor("lookups", l.type == LayerType::Embedding, "embedding");
         onlyFor("residual", l.type == LayerType::Elementwise, "elementwise");
+        onlyFor("heads", l.type == LayerType::Attention, "attention");
         whole("kernel", l.kernel, 1);
         whole("stride", l.stride, 1);
         whole("padding", l.padding, 0);
@@ -93,6 +94,8 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         whole("rows", l.rows, 1);
         whole("dim", l.dim, 1);
         whole("lookups", l.lookups, 1);
+        if (l.type == LayerType::Attention)
+            l.heads = r.integer(r.required(n, field, "heads"), field + ".heads", 1, kMaxExtent);
         if (sized)
             l.outChannels = r.integer(r.required(n, field, "out_channels"), field + ".out_channels", 1, kMaxExtent);
         if (l.type == LayerType::Embedding) {

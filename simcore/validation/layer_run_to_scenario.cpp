@@ -38,6 +38,8 @@ std::variant<Scenario, SkippedRun> layerTableScenarioFromRun(const RunRecord& r,
     t.graphCapture = text::has(text::lower(r.notes + " " + r.parallelismNotes), "cuda graph");
     // NVIDIA's MLPerf MXNet ResNet fuses batch norm, ReLU and residual adds into the
     // convolutions (cuDNN fused ops); the eager stacks run them as kernels of their own.
+    if (text::has(text::lower(r.notes), "unfused attention"))
+        t.attention = AttentionKernel::Unfused;
     t.fusedKernels = text::has(text::lower(r.framework + " " + r.sourceRef), "mlperf") && text::has(text::lower(r.framework), "mxnet");
 
     ParallelPlan& p = s.plan;
