@@ -49,6 +49,7 @@ struct Calibration {
     double gradBucketBytes = 40e6 * 4; // Megatron DDP bucket: 40M fp32 elements
     double layerTableBucketBytes = 25e6; // PyTorch DDP's default bucket (bucket_cap_mb = 25), for layer tables
     double stepOverhead = 0.0;     // per optimizer step: data loading, logging, syncs
+    double capturedStepOverhead = 0.0; // the same when the whole step is one captured graph
     double allocatorOverhead = 0.05;  // fragmentation share of the allocated bytes
     double optimizerBytesPerParam = 32; // Adam update traffic per fp32 master parameter
 

@@ -333,6 +333,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const double optParams = sp.dense / denseShard + sp.experts / expertShard;
     const double optBytes = c.optimizerBytesPerParam * (tr.optimizer == Optimizer::Adam ? 1.0 : 0.5);
     b.optimizer = streamTime(r, optParams * optBytes, 4);
+    // The transformer calibration was fitted with step_overhead for every stack, captured or
+    // not (docs/layers.md: captured_step_overhead serves layer tables so far).
     b.overhead = c.stepOverhead;
     // Communication hidden behind compute is not free: NCCL kernels take SMs and HBM
     // bandwidth from the kernels they overlap, stretching them.

@@ -159,6 +159,26 @@ private slots:
         QVERIFY(std::fabs(backward - (c.attentionBackwardFactor * flops / rate + c.kernelOverhead)) < 1e-9);
     }
 
+    // DLRM's tables are sharded across every GPU: each holds 1/n of them, their rows are
+    // updated in place (no all-reduce, no optimizer pass over 24 billion parameters), and
+    // an all-to-all each way hands every GPU its samples' pooled vectors.
+    void shardedEmbeddingTables()
+    {
+        const Scenario s = test::preset("dlrm-mlperf-dgxa100");
+        const Calibration& c = test::calibration();
+        const StepReport r = simulateStep(s, c);
+        const double tableParams = 187767399.0 * 128;
+        const MemoryReport m = layerTableMemory(s, c);
+        QVERIFY(m.weights > tableParams / 8 * 4 && m.weights < tableParams / 8 * 4 * 1.01);
+        QVERIFY(m.gradients < 0.1e9); // only the MLPs' dense gradients
+        const CommReport& tables = r.comm[int(CommGroup::EP)];
+        QCOMPARE(tables.groupSize, 8);
+        // 26 pooled 128-wide fp16 vectors a sample, 6,912 samples a GPU, 7/8 of them leave it, both ways.
+        QVERIFY(std::fabs(tables.bytesPerGpu / (2 * 26 * 128 * 2.0 * 6912 * 7 / 8) - 1) < 1e-9);
+        QVERIFY(r.comm[int(CommGroup::DP)].bytesPerGpu < 0.05e9); // the MLPs only (2.7 M parameters)
+        QVERIFY(r.breakdown.optimizer < 1e-3);
+    }
+
     // AlexNet's columns: with tp = 2 each GPU computes half of every layer; grouped
     // convolutions whose groups line up with the GPUs exchange nothing; conv3 and the
     // fully connected layers gather their input (and reduce-scatter its gradient).

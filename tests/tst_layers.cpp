@@ -129,6 +129,11 @@ private slots:
         QTest::newRow("attention without heads") << "  - {name: a, type: convolution, out_channels: 12, kernel: 1}\n"
                                                     "  - {name: b, type: attention}\n"
                                                  << "layers[1].heads" << 7;
+        QTest::newRow("interaction of unequal widths") << "  - {name: a, type: linear, out_channels: 4}\n"
+                                                          "  - {name: b, type: linear, out_channels: 8, input: input}\n"
+                                                          "  - {name: c, type: interaction, inputs: [a, b]}\n"
+                                                       << "layers[2]" << 8;
+        QTest::newRow("interaction without inputs") << "  - {name: a, type: interaction}\n" << "layers[0].inputs" << 6;
         QTest::newRow("a name used twice") << "  - {name: a, type: norm}\n  - {name: a, type: norm}\n" << "layers[1].name" << 7;
     }
 
@@ -148,6 +153,28 @@ private slots:
         QVERIFY(!evaluateLayer(a, { 3 * 66, 7, 7 }).error.empty()); // 66 is not a multiple of 4 heads
         a.heads = 0;
         QVERIFY(!evaluateLayer(a, { 3 * 64, 7, 7 }).error.empty());
+    }
+
+    // DLRM's dot interaction: the bottom MLP's vector, then every pair's dot product
+    // (27 vectors of 128: 128 + 351 features), 2 x 128 FLOPs a pair.
+    void interaction()
+    {
+        const LayerTable t = *builtinLayerTable("dlrm-mlperf");
+        const TableShapes shapes = tableShapes(t);
+        QCOMPARE(shapes.errorLayer, -1);
+        std::size_t at = 0;
+        while (t.layers[at].type != LayerType::Interaction)
+            ++at;
+        QCOMPARE(shapes.outputs[at], (TensorShape { 128 + 27 * 26 / 2, 1, 1 }));
+        const LayerTableCost c = evaluateTable(t);
+        QCOMPARE(c.layers[at].forwardFlops, 2.0 * 351 * 128);
+        QCOMPARE(c.layers[at + 1].parameters, 479.0 * 1024 + 1024); // the top MLP reads it
+        // 26 tables of 128-wide rows: 187,767,399 rows in NVIDIA's MLPerf configuration.
+        double tables = 0;
+        for (std::size_t i = 0; i < t.layers.size(); ++i)
+            if (t.layers[i].type == LayerType::Embedding)
+                tables += c.layers[i].parameters;
+        QCOMPARE(tables, 187767399.0 * 128);
     }
 
     // The built-in families against their published parameter counts (torchvision's

@@ -212,11 +212,55 @@ LayerTable vit(const std::string& size, int layers, long long width, long long h
     return t;
 }
 
+// DLRM as MLPerf Training benchmarked it (v0.7 to v2.0, Criteo Terabyte): 13 dense
+// features through a bottom MLP 512-256-128, 26 categorical features looked up in
+// embedding tables of 128-wide rows (sharded across the GPUs), their dot interaction with
+// the bottom MLP's vector, and a top MLP 1024-1024-512-256-1 (Naumov et al. 2019; the
+// sizes in NVIDIA's MLPerf v2.0 HugeCTR configuration).
+LayerTable dlrmMlperf()
+{
+    LayerTable t;
+    t.name = "DLRM (MLPerf, Criteo Terabyte)";
+    t.source = "Naumov et al. 2019, 'Deep Learning Recommendation Model for Personalization and Recommendation Systems'; table sizes "
+               "and MLPs from mlcommons/training_results_v2.0 NVIDIA/benchmarks/dlrm/implementations/hugectr/dgx_a100.py "
+               "(slot_size_array, embedding_vec_size 128)";
+    t.input = { 13, 1, 1 };
+    const long long rows[26] = { 39884406, 39043, 17289, 7420, 20263, 3, 7120, 1543, 63, 38532951, 2953546, 403346, 10, 2208, 11938,
+        155, 4, 976, 14, 39979771, 25641295, 39664984, 585935, 12972, 108, 36 };
+    auto mlp = [&](const std::string& prefix, std::initializer_list<long long> widths) {
+        int k = 0;
+        for (long long w : widths) {
+            const std::string n = prefix + std::to_string(++k);
+            Layer l = linear(n, w);
+            l.split = LayerSplit::DataOnly;
+            t.layers.push_back(l);
+            if (w > 1)
+                t.layers.push_back(simple(n + "_relu", LayerType::Elementwise));
+        }
+    };
+    mlp("bottom", { 512, 256, 128 });
+    Layer interaction = simple("interaction", LayerType::Interaction);
+    interaction.inputs.push_back("bottom3_relu");
+    for (int i = 0; i < 26; ++i) {
+        Layer e = simple("table" + std::to_string(i), LayerType::Embedding);
+        e.rows = rows[i];
+        e.dim = 128;
+        e.split = LayerSplit::Tables;
+        e.input = "input";
+        t.layers.push_back(e);
+        interaction.inputs.push_back(e.name);
+    }
+    t.layers.push_back(interaction);
+    mlp("top", { 1024, 1024, 512, 256, 1 });
+    return t;
+}
+
 } // namespace
 
 std::vector<std::string> builtinLayerTableNames()
 {
-    return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16", "vit-b-16", "vit-l-16" };
+    return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16", "vit-b-16", "vit-l-16",
+        "dlrm-mlperf" };
 }
 
 std::optional<LayerTable> builtinLayerTable(const std::string& name)
@@ -225,6 +269,8 @@ std::optional<LayerTable> builtinLayerTable(const std::string& name)
         return alexnet2012();
     if (name == "vgg-16")
         return vgg16();
+    if (name == "dlrm-mlperf")
+        return dlrmMlperf();
     if (name == "vit-b-16")
         return vit("B", 12, 768, 12);
     if (name == "vit-l-16")

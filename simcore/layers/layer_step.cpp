@@ -33,7 +33,8 @@ double convTime(const Rates& r, double convolutionFraction, double m, double n, 
 struct LayerWork {
     double forward = 0, backward = 0;
     double commForward = 0, commBackward = 0, commBytes = 0;
-    double parameters = 0; // held by this GPU
+    double parameters = 0; // dense, held by this GPU (all-reduced, updated every step)
+    double shardedParameters = 0; // embedding tables sharded across the GPUs (updated sparsely, in place)
     double activationBytes = 0;
     int kernels = 1;
 };
@@ -41,11 +42,12 @@ struct LayerWork {
 struct TableWork {
     std::vector<LayerWork> layers;
     double forward = 0, backward = 0, commForward = 0, commBackward = 0, commBytes = 0;
-    double parameters = 0, activationBytes = 0;
+    double tableExchange = 0, tableExchangeBytes = 0; // the sharded embeddings' all-to-alls, both ways
+    double parameters = 0, shardedParameters = 0, activationBytes = 0;
 };
 
 // Walks the table once, tracking which outputs are split by channels across the TP group.
-TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, const CommEfficiency& eff, CommReport& tpRep)
+TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, const CommEfficiency& eff, CommReport& tpRep, CommReport& tableRep)
 {
     const ResolvedLayerTable& t = *s.model.table.resolved;
     const int tp = s.plan.tp;
@@ -111,18 +113,34 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             break;
         }
         case LayerType::Embedding: {
-            const bool sharded = l.split == LayerSplit::Tables && tp > 1;
-            const double share = sharded ? 1.0 / tp : 1.0;
-            w.parameters *= share;
-            // Rows gathered and summed, then (sharded) exchanged so each GPU has its samples' vectors.
-            const double lookupBytes = double(l.lookups) * double(l.dim) * batch * elem * share;
+            // Sharded by table across every GPU (DLRM's hybrid parallelism, Naumov et al.
+            // 2019, Sec. 3): each GPU looks up its tables for all the step's samples (the
+            // same bytes as every table for its own samples), then an all-to-all hands
+            // each GPU its samples' pooled vectors, and back in backward.
+            const bool sharded = l.split == LayerSplit::Tables && s.plan.gpus() > 1;
+            const double lookupBytes = double(l.lookups) * double(l.dim) * batch * elem;
             w.forward = streamTime(r, lookupBytes + outBytes, 1);
-            w.backward = 2.0 * w.forward;
+            w.backward = 2.0 * w.forward; // the rows' gradients added in place (sparse update)
             if (sharded) {
-                const CommOp a2a = tpComm(CollectiveKind::AllToAll, outBytes);
-                w.commForward = w.commBackward = a2a.seconds;
-                w.commBytes = 2 * a2a.bytesSent;
+                const GroupSpan world = groupSpan(s.cluster, int(s.plan.gpus()), 1);
+                const CommOp a2a = comm(CollectiveKind::AllToAll, outBytes, world, s, eff, tableRep);
+                tableRep.groupSize = int(s.plan.gpus());
+                out.tableExchange += 2 * a2a.seconds;
+                out.tableExchangeBytes += 2 * a2a.bytesSent;
+                w.shardedParameters = w.parameters / double(s.plan.gpus());
+                w.parameters = 0;
             }
+            break;
+        }
+        case LayerType::Interaction: {
+            // Pairwise dots of n vectors: a tiny batched GEMM (n x d by d x n) a sample,
+            // bound by reading the vectors and writing the result.
+            const double n = double(l.inputs.size()), d = double(lc.input.channels);
+            const double compute = lc.forwardFlops * batch / (r.gemmPeak * gemmEfficiency(*r.eff, n, n, d));
+            const double bytes = (n * d + lc.output.channels) * batch * elem;
+            w.forward = std::max(compute, bytes / r.memoryRate) + r.kernel;
+            w.backward = 2.0 * w.forward;
+            w.activationBytes = n * d * batch * elem;
             break;
         }
         case LayerType::Attention: {
@@ -193,6 +211,7 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
         out.commBackward += w.commBackward;
         out.commBytes += w.commBytes;
         out.parameters += w.parameters;
+        out.shardedParameters += w.shardedParameters;
         out.activationBytes += w.activationBytes;
         out.layers.push_back(w);
     }
@@ -216,7 +235,8 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
     out.microbatches = mb;
     auto& tpRep = out.comm[idx(CommGroup::TP)];
     auto& dpRep = out.comm[idx(CommGroup::DP)];
-    const TableWork work = tableWork(s, c, r, eff, tpRep);
+    auto& tableRep = out.comm[idx(CommGroup::EP)]; // the embeddings' all-to-all, as expert parallelism's
+    const TableWork work = tableWork(s, c, r, eff, tpRep, tableRep);
 
     // Tensor (column) parallel exchanges sit between layers: nothing to hide them behind.
     const double tpMb = work.commForward + work.commBackward;
@@ -226,6 +246,9 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
     b.exposedComm[idx(CommGroup::TP)] = mb * tpMb;
     tpRep.totalSeconds = tpRep.exposedSeconds = mb * tpMb;
     tpRep.bytesPerGpu = mb * work.commBytes;
+    b.exposedComm[idx(CommGroup::EP)] = mb * work.tableExchange;
+    tableRep.totalSeconds = tableRep.exposedSeconds = mb * work.tableExchange;
+    tableRep.bytesPerGpu = mb * work.tableExchangeBytes;
 
     // Data parallel: the gradients are reduced in buckets as backward produces them
     // (PyTorch DDP, Horovod, MXNet's kvstore), so all but the last bucket can hide behind
@@ -258,7 +281,7 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
 
     const double optParams = work.parameters / (p.zeroStage >= 1 ? p.dp : 1);
     b.optimizer = streamTime(r, optParams * c.optimizerBytesPerParam * (tr.optimizer == Optimizer::Adam ? 1.0 : 0.5), 4);
-    b.overhead = c.stepOverhead;
+    b.overhead = s.training.graphCapture ? c.capturedStepOverhead : c.stepOverhead;
     const double hidden = std::max(0.0, dpTotal - dpExposed);
     b.contention = (dpRep.span.domains > 1 ? c.overlapSlowdownScaleOut : c.overlapSlowdown) * hidden;
     if (idealized) {
@@ -274,10 +297,10 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
         b.inputStall = std::max(0.0, inputTime - b.sum());
     }
 
-    out.pipeline.forward = work.forward + work.commForward;
-    out.pipeline.backward = work.backward + work.commBackward;
-    out.pipeline.forwardCollectives = work.commForward;
-    out.pipeline.backwardCollectives = work.commBackward;
+    out.pipeline.forward = work.forward + work.commForward + work.tableExchange / 2;
+    out.pipeline.backward = work.backward + work.commBackward + work.tableExchange / 2;
+    out.pipeline.forwardCollectives = work.commForward + work.tableExchange / 2;
+    out.pipeline.backwardCollectives = work.commBackward + work.tableExchange / 2;
     out.pipeline.layers = int(work.layers.size());
     out.pipeline.gradientBuckets = std::max(1.0, std::ceil(gradientBytes / c.layerTableBucketBytes));
     out.stepTime = b.sum();
@@ -300,8 +323,8 @@ MemoryReport layerTableMemory(const Scenario& s, const Calibration& c)
     const TrainingSpec& tr = s.training;
     const Rates r = ratesFor(s, c);
     const CommEfficiency eff {};
-    CommReport scratch;
-    const TableWork work = tableWork(s, c, r, eff, scratch);
+    CommReport scratch, scratchTables;
+    const TableWork work = tableWork(s, c, r, eff, scratch, scratchTables);
 
     const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
     const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
@@ -309,7 +332,9 @@ MemoryReport layerTableMemory(const Scenario& s, const Calibration& c)
     const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
     auto shard = [&](int minStage) { return p.zeroStage >= minStage ? work.parameters / p.dp : work.parameters; };
     MemoryReport m;
-    m.weights = work.parameters * storageBytes(tr.precision);
+    // Sharded embedding tables: fp32 rows, updated in place by their sparse gradients
+    // (no dense gradient, no optimizer state).
+    m.weights = work.parameters * storageBytes(tr.precision) + work.shardedParameters * 4.0;
     m.gradients = shard(2) * storageBytes(tr.gradReduce);
     m.optimizer = shard(1) * stateBytes;
     m.activations = work.activationBytes;

@@ -12,6 +12,7 @@ const char* layerTypeName(LayerType t)
     case LayerType::Elementwise: return "elementwise";
     case LayerType::Embedding: return "embedding";
     case LayerType::Attention: return "attention";
+    case LayerType::Interaction: return "interaction";
     }
     return "?";
 }
@@ -87,6 +88,10 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
         c.parameters = double(l.rows) * double(l.dim);
         c.activationElements = double(l.lookups); // the indices
         return e;
+    case LayerType::Interaction:
+        // Shapes come from `inputs` (tableShapes); on its own it passes its input through.
+        c.output = in;
+        return e;
     case LayerType::Attention: {
         if (l.heads < 1)
             return { c, "attention needs heads of at least 1" };
@@ -125,6 +130,24 @@ int earlierLayer(const LayerTable& t, const std::string& name, std::size_t befor
 
 } // namespace
 
+namespace {
+
+// DLRM's dot interaction of n vectors of width d (Naumov et al. 2019, Sec. 2.1): the first
+// (the bottom MLP's) passed on, then the n(n-1)/2 pairwise dot products.
+LayerEvaluation interactionCost(const Layer& l, const TensorShape& vector)
+{
+    LayerEvaluation e;
+    const double n = double(l.inputs.size()), d = double(vector.channels);
+    const double pairs = n * (n - 1) / 2;
+    e.cost.input = { static_cast<long long>(n) * vector.channels, 1, 1 };
+    e.cost.output = { vector.channels + static_cast<long long>(pairs), 1, 1 };
+    e.cost.forwardFlops = 2.0 * pairs * d;
+    e.cost.activationElements = n * d;
+    return e;
+}
+
+} // namespace
+
 TableShapes tableShapes(const LayerTable& t)
 {
     TableShapes out;
@@ -142,9 +165,29 @@ TableShapes tableShapes(const LayerTable& t)
                 return fail("input \"" + l.input + "\" is not an earlier layer (or \"input\", the table's input)");
         }
         const TensorShape in = src < 0 ? t.input : out.outputs[std::size_t(src)];
-        const LayerEvaluation e = evaluateLayer(l, in);
+        LayerEvaluation e = evaluateLayer(l, in);
         if (!e.error.empty())
             return fail(e.error + " (its input: " + shapeText(in) + ")");
+        if (l.type == LayerType::Interaction) {
+            if (l.inputs.size() < 2)
+                return fail("an interaction needs at least two inputs");
+            TensorShape first;
+            for (std::size_t k = 0; k < l.inputs.size(); ++k) {
+                const int j = earlierLayer(t, l.inputs[k], i);
+                if (j == -2)
+                    return fail("input \"" + l.inputs[k] + "\" is not an earlier layer");
+                const TensorShape v = j < 0 ? t.input : out.outputs[std::size_t(j)];
+                if (v.height != 1 || v.width != 1 || (k > 0 && v.channels != first.channels))
+                    return fail("interacts vectors of one width: " + l.inputs[k] + " is " + shapeText(v));
+                if (k == 0)
+                    first = v;
+            }
+            e = interactionCost(l, first);
+            out.inputs.push_back(first); // the width of the vectors it interacts
+            out.outputs.push_back(e.cost.output);
+            out.source.push_back(src);
+            continue;
+        }
         if (!l.residual.empty()) {
             if (l.type != LayerType::Elementwise)
                 return fail("only an elementwise layer adds a residual");
@@ -167,7 +210,9 @@ LayerTableCost evaluateTable(const LayerTable& t)
     LayerTableCost out;
     const TableShapes shapes = tableShapes(t);
     for (std::size_t i = 0; i < shapes.inputs.size(); ++i) {
-        const LayerCost c = evaluateLayer(t.layers[i], shapes.inputs[i]).cost;
+        const Layer& l = t.layers[i];
+        const LayerCost c = l.type == LayerType::Interaction ? interactionCost(l, shapes.inputs[i]).cost
+                                                             : evaluateLayer(l, shapes.inputs[i]).cost;
         out.layers.push_back(c);
         out.forwardFlops += c.forwardFlops;
         out.parameters += c.parameters;

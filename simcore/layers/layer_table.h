@@ -12,12 +12,13 @@
 
 namespace dtsim {
 
-enum class LayerType { Convolution, Linear, Pooling, Norm, Elementwise, Embedding, Attention };
+enum class LayerType { Convolution, Linear, Pooling, Norm, Elementwise, Embedding, Attention, Interaction };
 const char* layerTypeName(LayerType t);
 
 // How a layer can be split beyond data parallelism: by its output channels or features
-// (AlexNet's two-GPU columns, tensor parallelism), or row-wise by table (DLRM's sharded
-// embeddings, then an all-to-all).
+// (AlexNet's two-GPU columns, tensor parallelism), or by table across every GPU (DLRM's
+// model-parallel embeddings: each GPU holds some tables, looks them up for every sample
+// of the step, and an all-to-all hands each GPU its own samples' vectors).
 enum class LayerSplit { DataOnly, Channels, Tables };
 
 // The activation a layer takes in, per sample: channels x height x width, or (for linear
@@ -50,6 +51,9 @@ struct Layer {
     // `input` (empty: the layer before it; "input": the table's input), and an
     // elementwise layer with `residual` adds that layer's output to its own input.
     std::string input, residual;
+    // Interaction (DLRM's dot interaction): the vectors of these layers (the first is the
+    // dense one), their pairwise dot products after it.
+    std::vector<std::string> inputs;
     bool operator==(const Layer&) const = default;
 };
 

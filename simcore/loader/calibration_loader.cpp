@@ -86,7 +86,7 @@ Calibration loadCalibration(const std::string& path)
     r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "scaling_recipes",
                               "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "overlap_slowdown_scale_out", "grad_bucket_bytes",
-                              "layer_table_bucket_bytes", "step_overhead", "allocator_overhead",
+                              "layer_table_bucket_bytes", "step_overhead", "captured_step_overhead", "allocator_overhead",
                               "optimizer_bytes_per_param" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
         r.fail(root, "version", "unsupported version");
@@ -120,6 +120,9 @@ Calibration loadCalibration(const std::string& path)
     if (const YAML::Node n = r.child(root, "", "layer_table_bucket_bytes"))
         c.layerTableBucketBytes = sourcedQuantity(r, n, "layer_table_bucket_bytes", Dimension::Bytes, Bound::Positive);
     c.stepOverhead = value("step_overhead", Dimension::Seconds, Bound::NonNegative);
+    c.capturedStepOverhead = c.stepOverhead;
+    if (const YAML::Node n = r.child(root, "", "captured_step_overhead"))
+        c.capturedStepOverhead = sourcedQuantity(r, n, "captured_step_overhead", Dimension::Seconds, Bound::NonNegative);
     c.allocatorOverhead = value("allocator_overhead", Dimension::Count, Bound::NonNegative);
     c.optimizerBytesPerParam = value("optimizer_bytes_per_param", Dimension::Count, Bound::Positive);
     return c;

@@ -15,10 +15,10 @@ LayerType typeOf(YamlReader& r, const YAML::Node& n, const std::string& field)
 {
     const std::string t = r.string(n, field);
     for (LayerType k : { LayerType::Convolution, LayerType::Linear, LayerType::Pooling, LayerType::Norm, LayerType::Elementwise,
-             LayerType::Embedding, LayerType::Attention })
+             LayerType::Embedding, LayerType::Attention, LayerType::Interaction })
         if (t == layerTypeName(k))
             return k;
-    r.fail(n, field, "\"" + t + "\" is not one of: convolution, linear, pooling, norm, elementwise, embedding, attention");
+    r.fail(n, field, "\"" + t + "\" is not one of: convolution, linear, pooling, norm, elementwise, embedding, attention, interaction");
 }
 
 LayerSplit splitOf(YamlReader& r, const YAML::Node& n, const std::string& field)
@@ -60,7 +60,7 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         const YAML::Node n = list[i];
         const std::string field = "layers[" + std::to_string(i) + "]";
         r.expectMap(n, field);
-        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual", "heads" });
+        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual", "heads", "inputs" });
         Layer l;
         l.name = r.string(r.required(n, field, "name"), field + ".name");
         l.type = typeOf(r, r.required(n, field, "type"), field + ".type");
@@ -87,6 +87,7 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         onlyFor("lookups", l.type == LayerType::Embedding, "embedding");
         onlyFor("residual", l.type == LayerType::Elementwise, "elementwise");
         onlyFor("heads", l.type == LayerType::Attention, "attention");
+        onlyFor("inputs", l.type == LayerType::Interaction, "interaction");
         whole("kernel", l.kernel, 1);
         whole("stride", l.stride, 1);
         whole("padding", l.padding, 0);
@@ -110,6 +111,13 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
             l.split = splitOf(r, s, field + ".split");
         if (const YAML::Node v = r.child(n, field, "input"))
             l.input = r.string(v, field + ".input");
+        if (l.type == LayerType::Interaction) {
+            const YAML::Node list = r.required(n, field, "inputs");
+            if (!list.IsSequence())
+                r.fail(list, field + ".inputs", "a list of the layers whose vectors interact");
+            for (std::size_t k = 0; k < list.size(); ++k)
+                l.inputs.push_back(r.string(list[k], field + ".inputs[" + std::to_string(k) + "]"));
+        }
         if (const YAML::Node v = r.child(n, field, "residual"))
             l.residual = r.string(v, field + ".residual");
         for (const Layer& earlier : t.layers)

@@ -107,13 +107,15 @@ Diagnosis diagnose(const Scenario& s, const Report& r)
         d.summary = "host- or latency-bound: framework overhead and the optimizer are " + percent(overhead)
             + " of the step; each GPU's work is too small to hide them";
     }
-    if (d.computeShare < kLowComputeShare)
+    if (d.computeShare < kLowComputeShare && s.model.isLayerTable())
+        d.reading = "compute is under 70% of the step: the gains are in communication and the host, not in kernels; a layer table's "
+                    "plan is its data parallelism, so they take a faster network, fewer exchanges or a leaner step";
+    else if (d.computeShare < kLowComputeShare)
         d.reading = "compute is under 70% of the step: the gains are in communication, the bubble and recomputation, not in kernels";
     else if (d.computeShare > kHighComputeShare)
         d.reading = "compute is over 85% of the step: the run is near what its kernels allow; faster means lower precision, faster GPUs or more of them";
     else
         d.reading = "compute is 70-85% of the step: some gain is left in the plan, the rest in the hardware";
-    (void)s;
     return d;
 }
 

@@ -19,7 +19,7 @@ std::vector<Residual> residualsOf(const ValidationResult& v)
 
 RunTraits traitsOf(const Scenario& s)
 {
-    return { s.hardware.generation, s.model.isMoe(), storageBytes(s.training.precision) < 2, double(s.cluster.gpus) };
+    return { s.hardware.generation, s.model.isMoe(), storageBytes(s.training.precision) < 2, double(s.cluster.gpus), s.model.isLayerTable() };
 }
 
 namespace {
@@ -45,7 +45,7 @@ ErrorBand errorBand(const std::vector<Residual>& residuals, const RunTraits& t, 
     for (int relax = 0; relax < 3; ++relax) {
         std::vector<double> errors;
         for (const Residual& r : residuals) {
-            if (r.id == exclude || r.generation != t.generation || r.moe != t.moe)
+            if (r.id == exclude || r.generation != t.generation || r.moe != t.moe || r.layerTable != t.layerTable)
                 continue;
             if (relax < 2 && r.lowPrecision != t.lowPrecision)
                 continue;

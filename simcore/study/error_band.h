@@ -23,6 +23,7 @@ struct Residual {
     bool lowPrecision = false;
     double gpus = 0;
     double error = 0;
+    bool layerTable = false; // the shipped residuals are all transformer runs
 };
 
 struct ValidationResult;
@@ -35,6 +36,7 @@ struct RunTraits {
     bool moe = false;
     bool lowPrecision = false;
     double gpus = 0;
+    bool layerTable = false; // a CNN is not "similar" to a transformer on the same GPU
 };
 RunTraits traitsOf(const Scenario& s);
 
