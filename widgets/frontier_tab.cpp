@@ -57,7 +57,10 @@ FrontierTab::FrontierTab(Evaluator* evaluator, std::vector<FrontierAnchor> ancho
                     .arg(QString::fromStdString(m_gpu.name)).arg(m_months->value()).arg(m_requestedNetwork)
                     .arg(real.maxFlopAt80, 0, 'e', 2).arg(ideal.maxFlopAt80, 0, 'e', 2)
                     .arg(real.maxFlopAny, 0, 'e', 2).arg(ideal.maxFlopAny, 0, 'e', 2)
-                + anchorsText(shown),
+                + anchorsText(shown)
+                + (m_layerTable ? tr("\nThe frontier sizes compute-optimal dense transformers for this GPU; this scenario's layer "
+                                     "table is marked by its FLOP and MFU alone.")
+                                : QString()),
             shown);
         m_view->markScenario(m_flop, m_mfu, m_valid);
     });
@@ -95,6 +98,9 @@ void FrontierTab::follow(const TabInput& in, TabMoment when)
     // The frontier depends on the GPU, its network and the duration only; a scenario
     // deadline sets the duration.
     const Scenario& s = *in.valid;
+    if (s.model.isLayerTable() != m_layerTable)
+        m_key.clear(); // the title changes
+    m_layerTable = s.model.isLayerTable();
     m_gpu = s.hardware;
     m_network = s.hardware;
     m_network.scaleUpBandwidth = s.cluster.scaleUpBandwidth;

@@ -51,6 +51,7 @@ private:
     bool m_have = false;
     double m_flop = 0, m_mfu = 0;
     bool m_valid = false;
+    bool m_layerTable = false; // the scenario is a CNN/DLRM table: the frontier's models are transformers
 };
 
 } // namespace dtsim::gui
