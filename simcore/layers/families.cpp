@@ -4,6 +4,15 @@ namespace dtsim {
 
 namespace {
 
+LayerTable named(std::string name, std::string source, TensorShape input)
+{
+    LayerTable t;
+    t.name = std::move(name);
+    t.source = std::move(source);
+    t.input = input;
+    return t;
+}
+
 Layer conv(std::string name, long long out, long long kernel, long long stride, long long padding, long long groups = 1, bool bias = true)
 {
     Layer l;
@@ -56,11 +65,10 @@ Layer norm(std::string name, bool affine)
 // Krizhevsky, Sutskever and Hinton 2012, Sec. 3.5 and Figure 2 (as resources/workloads/alexnet-2012.yaml).
 LayerTable alexnet2012()
 {
-    LayerTable t;
-    t.name = "AlexNet (2012, two-GPU columns)";
-    t.source = "Krizhevsky, Sutskever and Hinton, 'ImageNet Classification with Deep Convolutional Neural Networks', NeurIPS 2012, "
-               "Sec. 3.5 and Figure 2";
-    t.input = { 3, 224, 224 };
+    LayerTable t = named("AlexNet (2012, two-GPU columns)",
+        "Krizhevsky, Sutskever and Hinton, 'ImageNet Classification with Deep Convolutional Neural Networks', NeurIPS 2012, "
+        "Sec. 3.5 and Figure 2",
+        { 3, 224, 224 });
     auto block = [&](const std::string& n, Layer c, bool lrn, bool maxpool) {
         t.layers.push_back(std::move(c));
         t.layers.push_back(simple("relu" + n, LayerType::Elementwise));
@@ -95,11 +103,10 @@ LayerTable resnet(int depth)
         : depth == 50             ? Plan { { 3, 4, 6, 3 }, true }
         : depth == 101            ? Plan { { 3, 4, 23, 3 }, true }
                                   : Plan { { 3, 8, 36, 3 }, true };
-    LayerTable t;
-    t.name = "ResNet-" + std::to_string(depth) + (plan.bottleneck ? " v1.5" : "");
-    t.source = "He, Zhang, Ren and Sun, 'Deep Residual Learning for Image Recognition', CVPR 2016, Table 1; v1.5 strides the 3x3 "
-               "convolution (torchvision resnet, MLPerf Training image classification)";
-    t.input = { 3, 224, 224 };
+    LayerTable t = named("ResNet-" + std::to_string(depth) + (plan.bottleneck ? " v1.5" : ""),
+        "He, Zhang, Ren and Sun, 'Deep Residual Learning for Image Recognition', CVPR 2016, Table 1; v1.5 strides the 3x3 "
+        "convolution (torchvision resnet, MLPerf Training image classification)",
+        { 3, 224, 224 });
     auto convBn = [&](const std::string& n, long long out, long long k, long long stride, const std::string& input = {}) {
         Layer c = conv(n, out, k, stride, k / 2, 1, false);
         c.input = input;
@@ -152,10 +159,9 @@ LayerTable resnet(int depth)
 // Simonyan and Zisserman 2015, Table 1, configuration D.
 LayerTable vgg16()
 {
-    LayerTable t;
-    t.name = "VGG-16";
-    t.source = "Simonyan and Zisserman, 'Very Deep Convolutional Networks for Large-Scale Image Recognition', ICLR 2015, Table 1 (D)";
-    t.input = { 3, 224, 224 };
+    LayerTable t = named("VGG-16",
+        "Simonyan and Zisserman, 'Very Deep Convolutional Networks for Large-Scale Image Recognition', ICLR 2015, Table 1 (D)",
+        { 3, 224, 224 });
     const int blocks[5][2] = { { 2, 64 }, { 2, 128 }, { 3, 256 }, { 3, 512 }, { 3, 512 } };
     for (int b = 0; b < 5; ++b) {
         for (int i = 0; i < blocks[b][0]; ++i) {
@@ -180,10 +186,9 @@ LayerTable vgg16()
 // position embeddings (0.2% of ViT-B's parameters); the head reads the mean of the patches.
 LayerTable vit(const std::string& size, int layers, long long width, long long heads)
 {
-    LayerTable t;
-    t.name = "ViT-" + size + "/16";
-    t.source = "Dosovitskiy et al., 'An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale', ICLR 2021, Table 1";
-    t.input = { 3, 224, 224 };
+    LayerTable t = named("ViT-" + size + "/16",
+        "Dosovitskiy et al., 'An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale', ICLR 2021, Table 1",
+        { 3, 224, 224 });
     Layer patches = conv("patch_embed", width, 16, 16, 0);
     t.layers.push_back(patches);
     std::string stream = "patch_embed";
@@ -219,12 +224,11 @@ LayerTable vit(const std::string& size, int layers, long long width, long long h
 // sizes in NVIDIA's MLPerf v2.0 HugeCTR configuration).
 LayerTable dlrmMlperf()
 {
-    LayerTable t;
-    t.name = "DLRM (MLPerf, Criteo Terabyte)";
-    t.source = "Naumov et al. 2019, 'Deep Learning Recommendation Model for Personalization and Recommendation Systems'; table sizes "
-               "and MLPs from mlcommons/training_results_v2.0 NVIDIA/benchmarks/dlrm/implementations/hugectr/dgx_a100.py "
-               "(slot_size_array, embedding_vec_size 128)";
-    t.input = { 13, 1, 1 };
+    LayerTable t = named("DLRM (MLPerf, Criteo Terabyte)",
+        "Naumov et al. 2019, 'Deep Learning Recommendation Model for Personalization and Recommendation Systems'; table sizes "
+        "and MLPs from mlcommons/training_results_v2.0 NVIDIA/benchmarks/dlrm/implementations/hugectr/dgx_a100.py "
+        "(slot_size_array, embedding_vec_size 128)",
+        { 13, 1, 1 });
     const long long rows[26] = { 39884406, 39043, 17289, 7420, 20263, 3, 7120, 1543, 63, 38532951, 2953546, 403346, 10, 2208, 11938,
         155, 4, 976, 14, 39979771, 25641295, 39664984, 585935, 12972, 108, 36 };
     auto mlp = [&](const std::string& prefix, std::initializer_list<long long> widths) {
