@@ -71,7 +71,7 @@ PresetFigures benchPreset(TimedApplication& app, const AppData& data, const QStr
     std::vector<std::pair<QString, QSlider*>> sliders;
     for (const FieldSpec& f : scenarioFields(data.catalog))
         if (f.kind == FieldKind::Integer || f.kind == FieldKind::Real)
-            if (QSlider* s = w.panel()->slider(f.id))
+            if (QSlider* s = w.panel()->slider(f.id); s && s->isVisibleTo(w.panel())) // a layer table hides the transformer's
                 sliders.emplace_back(f.id, s);
     PresetFigures fig;
     fig.preset = preset;
