@@ -34,4 +34,7 @@ done
 presets="$here/../../presets"
 QT_QPA_PLATFORM=offscreen "$dtsim" "$presets/llama3-405b-h100.yaml" "$presets/llama3-405b-chaos.yaml" --tab breakdown \
   --size 1366x768 --screenshot "$here/compare.png" 2> >(grep -v 'propagateSizeHints\|XDG_RUNTIME_DIR' >&2)
+# A layer table: AlexNet on two GTX 580 (2012), its step and memory.
+QT_QPA_PLATFORM=offscreen "$dtsim" --preset alexnet-2012-gtx580 --tab breakdown \
+  --size 1600x1000 --screenshot "$here/alexnet.png" 2> >(grep -v 'propagateSizeHints\|XDG_RUNTIME_DIR' >&2)
 echo "screenshots written under $here"
