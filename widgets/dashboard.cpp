@@ -1,5 +1,8 @@
 #include "dashboard.h"
 
+#include <cstring>
+#include <iterator>
+
 #include "palette_colors.h"
 
 #include "simcore/units.h"
@@ -178,7 +181,9 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     set("mfu", QString("%1%").arg(100 * st.mfu, 0, 'f', 1), tr("HFU %1%").arg(100 * st.hfu, 0, 'f', 1));
     set("tflops", QString::number(st.tflopsPerGpu, 'f', 1), tr("of %1 peak").arg(q(formatFlops(st.peakFlopsPerGpu))));
     set("tokens", q(formatCount(st.tokensPerSecond)));
-    m_titles[3]->setText(s.model.isLayerTable() ? tr("Samples/s") : tr("Tokens/s")); // kTiles[3]
+    for (std::size_t i = 0; i < std::size(kTiles); ++i)
+        if (std::strcmp(kTiles[i].key, "tokens") == 0)
+            m_titles[int(i)]->setText(s.model.isLayerTable() ? tr("Samples/s") : tr("Tokens/s"));
     const bool fits = st.memory.fits;
     set("memory", QString("%1 / %2").arg(q(formatMemory(st.memory.total)), q(formatMemory(st.memory.capacity))),
         fits ? tr("fits") : tr("does not fit in memory"), !fits);

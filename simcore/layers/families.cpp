@@ -62,6 +62,17 @@ Layer norm(std::string name, bool affine)
     return l;
 }
 
+// AlexNet's and VGG's classifier: two fully connected layers of 4,096 and the 1,000
+// ImageNet classes.
+void addClassifier(LayerTable& t)
+{
+    t.layers.push_back(linear("fc6", 4096));
+    t.layers.push_back(simple("relu6", LayerType::Elementwise));
+    t.layers.push_back(linear("fc7", 4096));
+    t.layers.push_back(simple("relu7", LayerType::Elementwise));
+    t.layers.push_back(linear("fc8", 1000));
+}
+
 // Krizhevsky, Sutskever and Hinton 2012, Sec. 3.5 and Figure 2 (as resources/workloads/alexnet-2012.yaml).
 LayerTable alexnet2012()
 {
@@ -82,11 +93,7 @@ LayerTable alexnet2012()
     block("3", conv("conv3", 384, 3, 1, 1), false, false);
     block("4", conv("conv4", 384, 3, 1, 1, 2), false, false);
     block("5", conv("conv5", 256, 3, 1, 1, 2), false, true);
-    t.layers.push_back(linear("fc6", 4096));
-    t.layers.push_back(simple("relu6", LayerType::Elementwise));
-    t.layers.push_back(linear("fc7", 4096));
-    t.layers.push_back(simple("relu7", LayerType::Elementwise));
-    t.layers.push_back(linear("fc8", 1000));
+    addClassifier(t);
     return t;
 }
 
@@ -171,11 +178,7 @@ LayerTable vgg16()
         }
         t.layers.push_back(pool("pool" + std::to_string(b + 1), 2, 2));
     }
-    t.layers.push_back(linear("fc6", 4096));
-    t.layers.push_back(simple("relu6", LayerType::Elementwise));
-    t.layers.push_back(linear("fc7", 4096));
-    t.layers.push_back(simple("relu7", LayerType::Elementwise));
-    t.layers.push_back(linear("fc8", 1000));
+    addClassifier(t);
     return t;
 }
 

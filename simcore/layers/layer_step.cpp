@@ -218,6 +218,33 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
     return out;
 }
 
+// The memory of the walked table (the step has walked it already).
+MemoryReport memoryOf(const Scenario& s, const Calibration& c, const TableWork& work)
+{
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& tr = s.training;
+    const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
+    const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
+    // SGD with momentum keeps one fp32 state, Adam two.
+    const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
+    auto shard = [&](int minStage) { return p.zeroStage >= minStage ? work.parameters / p.dp : work.parameters; };
+    MemoryReport m;
+    // Sharded embedding tables: fp32 rows, updated in place by their sparse gradients
+    // (no dense gradient, no optimizer state).
+    m.weights = work.parameters * storageBytes(tr.precision) + work.shardedParameters * 4.0;
+    m.gradients = shard(2) * storageBytes(tr.gradReduce);
+    m.optimizer = shard(1) * stateBytes;
+    m.activations = work.activationBytes;
+    const double allocated = m.weights + m.gradients + m.optimizer + m.activations;
+    m.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
+    m.total = allocated + m.reserved;
+    m.capacity = s.hardware.memoryBytes;
+    m.inflightMicrobatches = 1;
+    m.fits = m.total <= m.capacity;
+    return m;
+}
+
+
 } // namespace
 
 StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool idealized)
@@ -313,38 +340,14 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
     out.tokensPerSecond = samples / out.stepTime;
     out.tflopsPerGpu = out.modelFlopsPerStep / out.stepTime / gpus / 1e12;
     out.mfu = out.hfu = out.modelFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
-    out.memory = layerTableMemory(s, c);
+    out.memory = memoryOf(s, c, work);
     return out;
 }
 
 MemoryReport layerTableMemory(const Scenario& s, const Calibration& c)
 {
-    const ParallelPlan& p = s.plan;
-    const TrainingSpec& tr = s.training;
-    const Rates r = ratesFor(s, c);
-    const CommEfficiency eff {};
     CommReport scratch, scratchTables;
-    const TableWork work = tableWork(s, c, r, eff, scratch, scratchTables);
-
-    const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
-    const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
-    // SGD with momentum keeps one fp32 state, Adam two.
-    const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
-    auto shard = [&](int minStage) { return p.zeroStage >= minStage ? work.parameters / p.dp : work.parameters; };
-    MemoryReport m;
-    // Sharded embedding tables: fp32 rows, updated in place by their sparse gradients
-    // (no dense gradient, no optimizer state).
-    m.weights = work.parameters * storageBytes(tr.precision) + work.shardedParameters * 4.0;
-    m.gradients = shard(2) * storageBytes(tr.gradReduce);
-    m.optimizer = shard(1) * stateBytes;
-    m.activations = work.activationBytes;
-    const double allocated = m.weights + m.gradients + m.optimizer + m.activations;
-    m.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
-    m.total = allocated + m.reserved;
-    m.capacity = s.hardware.memoryBytes;
-    m.inflightMicrobatches = 1;
-    m.fits = m.total <= m.capacity;
-    return m;
+    return memoryOf(s, c, tableWork(s, c, ratesFor(s, c), CommEfficiency {}, scratch, scratchTables));
 }
 
 } // namespace dtsim

@@ -205,10 +205,11 @@ TableShapes tableShapes(const LayerTable& t)
     return out;
 }
 
-LayerTableCost evaluateTable(const LayerTable& t)
+namespace {
+
+LayerTableCost costOf(const LayerTable& t, const TableShapes& shapes)
 {
     LayerTableCost out;
-    const TableShapes shapes = tableShapes(t);
     for (std::size_t i = 0; i < shapes.inputs.size(); ++i) {
         const Layer& l = t.layers[i];
         const LayerCost c = l.type == LayerType::Interaction ? interactionCost(l, shapes.inputs[i]).cost
@@ -221,11 +222,16 @@ LayerTableCost evaluateTable(const LayerTable& t)
     return out;
 }
 
+} // namespace
+
+LayerTableCost evaluateTable(const LayerTable& t) { return costOf(t, tableShapes(t)); }
+
 std::shared_ptr<const ResolvedLayerTable> resolveLayerTable(LayerTable t)
 {
     auto r = std::make_shared<ResolvedLayerTable>();
-    r->cost = evaluateTable(t);
-    r->source = tableShapes(t).source;
+    TableShapes shapes = tableShapes(t); // one walk for the costs and the branches
+    r->cost = costOf(t, shapes);
+    r->source = std::move(shapes.source);
     r->table = std::move(t);
     return r;
 }
