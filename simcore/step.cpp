@@ -30,9 +30,10 @@ double StepBreakdown::sum() const
     return s;
 }
 
-double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k)
+double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k, double tileScale)
 {
-    auto f = [&](double d) { return d / (d + g.halfDim); };
+    const double half = g.halfDim * tileScale;
+    auto f = [&](double d) { return d / (d + half); };
     return g.peakFraction * f(m) * f(n) * f(k);
 }
 

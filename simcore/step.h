@@ -10,8 +10,9 @@
 
 namespace dtsim {
 
-// Achieved fraction of peak of an (M x K) * (K x N) GEMM.
-double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k);
+// Achieved fraction of peak of an (M x K) * (K x N) GEMM. `tileScale` shrinks the
+// generation's half_dim for precisions that need smaller tiles (Rates::tileScale).
+double gemmEfficiency(const GenerationCalibration& g, double m, double n, double k, double tileScale = 1.0);
 
 // "Idealized" mirrors the assumptions of Epoch AI's simulator (Erdil & Schneider-
 // Joseph 2024), for like-for-like comparison: attention FLOPs are ignored, and compute

@@ -49,6 +49,10 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     r.halfGemmPeak *= measured;
     r.attentionRate *= measured;
     r.nativeAttentionRate *= measured;
+    const double tensor16 = hw.supports(Precision::BF16) ? hw.peak(Precision::BF16)
+        : hw.supports(Precision::FP16)                    ? hw.peak(Precision::FP16) : hw.peak(p);
+    if (!isScaledLowPrecision(p) && tensor16 > 0 && hw.peak(p) > 0)
+        r.tileScale = std::min(1.0, hw.peak(p) * storageBytes(p) / (tensor16 * 2.0));
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
     r.elementBytes = isScaledLowPrecision(p) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
@@ -65,7 +69,7 @@ double gemmTime(const Rates& r, double m, double n, double k)
 {
     if (m <= 0 || n <= 0 || k <= 0)
         return 0.0;
-    const double compute = 2.0 * m * n * k / (r.gemmPeak * gemmEfficiency(*r.eff, m, n, k));
+    const double compute = 2.0 * m * n * k / (r.gemmPeak * gemmEfficiency(*r.eff, m, n, k, r.tileScale));
     const double memory = (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
     return std::max(compute, memory) + r.kernel;
 }
@@ -194,7 +198,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         const double heads = m.heads / t;
         const double batchSeqs = T / seq;
         const double gemms = 2.0 * batchSeqs * heads * 2.0 * seq * seq * m.headDim;
-        lt.attentionForward = gemms / (r.gemmPeak * gemmEfficiency(*r.eff, seq, seq, m.headDim)) + 2 * r.kernel;
+        lt.attentionForward = gemms / (r.gemmPeak * gemmEfficiency(*r.eff, seq, seq, m.headDim, r.tileScale)) + 2 * r.kernel;
         const double scoreBytes = batchSeqs * heads * seq * seq * e;
         const double passes = 2.0 + (m.dropout ? 3.0 : 0.0);
         lt.attentionForward += streamTime(r, passes * scoreBytes, m.dropout ? 2 : 1);

@@ -18,6 +18,11 @@ struct Rates {
     double attentionHalfHeadDim = 0;
     double attentionHalfSeq = 0;
     double elementBytes = 2;   // bytes of a GEMM operand
+    // The generation's half_dim is fitted to its 16-bit tensor-core GEMMs. A tile hides its
+    // operand loads when its size keeps up with the FLOP rate times the bytes an operand
+    // element takes, so precisions that feed fewer bytes a second (FP32 on CUDA cores:
+    // 15.7 TFLOP/s x 4 B on a V100 against 125 x 2) reach their peak with smaller tiles.
+    double tileScale = 1.0;
     double castBytes = 0;      // HBM bytes quantizing one GEMM input element costs (scaled recipes)
     bool idealized = false; // attention FLOPs not counted (Epoch's assumption)
     const GenerationCalibration* eff = nullptr;

@@ -29,6 +29,9 @@ struct TrainingSpec {
     // Fused elementwise kernels (Megatron-Core/Transformer Engine, XLA, torch.compile)
     // rather than eager PyTorch ops; decides the memory traffic around the GEMMs.
     bool fusedKernels = true;
+    // Layer tables: batch norm and ReLU folded into the convolutions (cuDNN's fused
+    // operations), beyond fusing elementwise chains (fusedKernels).
+    bool convolutionFusion = false;
     // The whole step runs as one captured graph (XLA, CUDA graphs), so the host does not
     // issue kernels one by one; otherwise each launch costs host time and a layer runs no
     // faster than its kernels can be issued.

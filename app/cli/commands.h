@@ -25,10 +25,11 @@ int runTrace(const QStringList& args);
 int runReliability(const QStringList& args); // dtsim-cli run
 int runCost(const QStringList& args);
 int runCluster(const QStringList& args);
-int runFields(const QStringList& args);
 int runAdvise(const QStringList& args); // the regime and what to change, each gain simulated
 int runSweep(const QStringList& args);  // one headline number over two fields' values
 int runDiff(const QStringList& args);   // two scenarios: their inputs and results
-int runCalibrate(const QStringList& args); // what a profiler trace measured // the scenario fields (--markdown: the docs tables)
+int runFields(const QStringList& args);  // the scenario fields (--markdown: the docs tables)
+int runCalibrate(const QStringList& args); // what a profiler trace measured
+int runLayers(const QStringList& args);    // a layer-table step, layer by layer
 
 } // namespace dtsim::cli

@@ -28,6 +28,7 @@ void usage(FILE* to)
         "  fields [--json|--markdown]                      every scenario field, its type and default\n"
         "  advise FILE [--json]                            the run's regime and what to change, each gain simulated\n"
         "  sweep FILE --x path=values --y path=values [--metric M] [--csv|--json]   a two-field grid\n"
+        "  layers FILE [--json]                            a layer-table step, layer by layer\n"
         "  diff A B [--json]                               what differs between two scenarios, inputs and results\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n"
@@ -76,6 +77,8 @@ int main(int argc, char** argv)
             return dtsim::cli::runAdvise(args);
         if (command == "sweep")
             return dtsim::cli::runSweep(args);
+        if (command == "layers")
+            return dtsim::cli::runLayers(args);
         if (command == "diff")
             return dtsim::cli::runDiff(args);
         if (command == "bench")

@@ -141,6 +141,12 @@ void addTrainingFields(std::vector<FieldDef>& f)
     f.push_back(flag("training.fused_kernels").byDefault("`true`")
             .help("fused elementwise kernels (Megatron-Core/TE, XLA, torch.compile) vs eager PyTorch ops")
             .bind(&Scenario::training, &TrainingSpec::fusedKernels));
+    f.push_back(flag("training.convolution_fusion").byDefault("`false`")
+            .help("layer tables: batch-norm statistics in the convolution's epilogue, scale, shift and ReLU in the next one's prologue "
+                  "(cuDNN fused operations, NVIDIA's MLPerf ResNet); `fused_kernels` alone fuses each norm's elementwise chain (XLA)")
+            .bind(&Scenario::training, &TrainingSpec::convolutionFusion)
+            .writtenWhen([](const Scenario& s, int) { return s.training.convolutionFusion; })
+            .forModel(ModelKind::LayerTable));
     f.push_back(flag("training.graph_capture").byDefault("`false`")
             .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
                   "than the host issues its kernels (`host_launch_overhead` each)")

@@ -19,14 +19,67 @@ constexpr int idx(CommGroup g) { return static_cast<int>(g); }
 // output channels x (input channels x kernel area), at the GEMM shape efficiency scaled
 // by the generation's convolution kernels against its GEMMs; bound below by streaming
 // the input, weights and output once (implicit GEMM never writes the im2col matrix).
-double convTime(const Rates& r, double convolutionFraction, double m, double n, double k, double groups, double ioElements)
+struct BoundTime {
+    double seconds = 0;
+    LayerBound bound = LayerBound::Compute;
+};
+BoundTime convTime(const Rates& r, double convolutionFraction, double m, double n, double k, double groups, double ioElements)
 {
     if (m <= 0 || n <= 0 || k <= 0)
-        return 0.0;
-    const double rate = r.gemmPeak * gemmEfficiency(*r.eff, m, n, k) * convolutionFraction;
+        return {};
+    const double rate = r.gemmPeak * gemmEfficiency(*r.eff, m, n, k, r.tileScale) * convolutionFraction;
     const double compute = groups * 2.0 * m * n * k / rate;
     const double memory = (ioElements + groups * k * n) * r.elementBytes / r.memoryRate;
-    return std::max(compute, memory) + r.kernel;
+    return { std::max(compute, memory) + r.kernel, memory > compute ? LayerBound::Memory : LayerBound::Compute };
+}
+
+// A memory-bound layer's traffic in passes over its input (pooling also writes and,
+// in backward, reads its smaller output once, added by the caller), forward and backward,
+// counted from what each kernel reads and writes, at three levels of fusion:
+// - eager (every op its own kernel: PyTorch, cuDNN's BatchNormalizationForwardTraining):
+//   batch norm reads its input for the statistics, again to normalize, and writes (3);
+//   backward reads x and dy for the scale and shift gradients, again for dx, and writes
+//   dx (5). ReLU reads and writes (2); backward reads y and dy and writes dx (3). A residual
+//   add reads two inputs and writes (3); backward passes dy to both branches unchanged,
+//   and where they meet again their gradients are summed (3). Pooling reads and writes
+//   its output (1 + output); backward zero-fills dx and scatters dy into it (2 + output).
+// - elementwise chains fused (XLA, torch.compile, MXNet's BatchNormAddRelu): batch norm
+//   still takes a reduction and a normalizing pass (3, backward 5), but the ReLU and the
+//   residual add ride in its normalizing pass: the add reads the shortcut (1), and in
+//   backward the ReLU's mask reads y (1) and the shortcut's gradient is read where the
+//   branches meet (1).
+// - convolution fusion (cuDNN fused operations in NVIDIA's MLPerf MXNet ResNet:
+//   NormConvolution puts the statistics in the convolution's epilogue and the scale,
+//   shift and ReLU in the next convolution's prologue; ScaleBiasAddRelu ends a block;
+//   backward runs the NHWC persistent batch-norm(-add-ReLU) kernels, which read x, dy and
+//   the ReLU bit mask once and write dx): batch norm costs nothing forward and 3 passes
+//   backward, ReLU nothing, a residual add 3 forward (both inputs, the output) and 1
+//   backward (the shortcut's dx).
+enum class Fusion { Eager, Elementwise, Convolution };
+
+struct MemoryPasses {
+    double forward = 0, backward = 0;
+    int forwardKernels = 1, backwardKernels = 1;
+};
+
+MemoryPasses memoryPasses(const Layer& l, Fusion f)
+{
+    const bool add = !l.residual.empty();
+    switch (l.type) {
+    case LayerType::Pooling:
+        return { 1, 2, 1, 1 };
+    case LayerType::Norm:
+        if (!l.affine)
+            return { 2, 4, 1, 1 }; // local response norm: read, write; backward twice that
+        return f == Fusion::Convolution ? MemoryPasses { 0, 3, 0, 1 } : MemoryPasses { 3, 5, 1, 1 };
+    default:
+        switch (f) {
+        case Fusion::Eager: return add ? MemoryPasses { 3, 3, 1, 1 } : MemoryPasses { 2, 3, 1, 1 };
+        case Fusion::Elementwise: return add ? MemoryPasses { 1, 1, 0, 0 } : MemoryPasses { 0, 1, 0, 0 };
+        case Fusion::Convolution: return add ? MemoryPasses { 3, 1, 1, 0 } : MemoryPasses { 0, 0, 0, 0 };
+        }
+    }
+    return {};
 }
 
 // One layer's work for one micro-batch on one GPU, and the tensor-parallel traffic it adds.
@@ -36,7 +89,8 @@ struct LayerWork {
     double parameters = 0; // dense, held by this GPU (all-reduced, updated every step)
     double shardedParameters = 0; // embedding tables sharded across the GPUs (updated sparsely, in place)
     double activationBytes = 0;
-    int kernels = 1;
+    int forwardKernels = 1, backwardKernels = 1; // each costs the host a launch in eager stacks
+    LayerBound bound = LayerBound::Compute;
 };
 
 struct TableWork {
@@ -100,13 +154,15 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
                 const double groupsHere = local ? double(l.groups) / tp : double(l.groups);
                 const double n = double(l.outChannels) / l.groups * (local ? 1.0 : share);
                 const double io = (lc.input.elements() * (local ? share : 1.0) + lc.output.elements() * share) * batch;
-                w.forward = convTime(r, convFraction, m, n, k, groupsHere, io);
+                const BoundTime t = convTime(r, convFraction, m, n, k, groupsHere, io);
+                w.forward = t.seconds;
+                w.bound = t.bound;
             } else {
                 w.forward = gemmTime(r, batch, double(l.outChannels) * share, lc.input.elements());
             }
             // Backward: the weight gradient, and the data gradient unless the input is the samples.
             w.backward = w.forward * (readsData ? 1.0 : 2.0);
-            w.kernels = readsData ? 2 : 3;
+            w.backwardKernels = readsData ? 1 : 2;
             if (inputSplit && local)
                 w.activationBytes /= tp; // otherwise the gathered input is kept whole
             splitOutput[i] = splitHere;
@@ -121,6 +177,7 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             const double lookupBytes = double(l.lookups) * double(l.dim) * batch * elem;
             w.forward = streamTime(r, lookupBytes + outBytes, 1);
             w.backward = 2.0 * w.forward; // the rows' gradients added in place (sparse update)
+            w.bound = LayerBound::Memory;
             if (sharded) {
                 const GroupSpan world = groupSpan(s.cluster, int(s.plan.gpus()), 1);
                 const CommOp a2a = comm(CollectiveKind::AllToAll, outBytes, world, s, eff, tableRep);
@@ -136,11 +193,12 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             // Pairwise dots of n vectors: a tiny batched GEMM (n x d by d x n) a sample,
             // bound by reading the vectors and writing the result.
             const double n = double(l.inputs.size()), d = double(lc.input.channels);
-            const double compute = lc.forwardFlops * batch / (r.gemmPeak * gemmEfficiency(*r.eff, n, n, d));
+            const double compute = lc.forwardFlops * batch / (r.gemmPeak * gemmEfficiency(*r.eff, n, n, d, r.tileScale));
             const double bytes = (n * d + lc.output.channels) * batch * elem;
             w.forward = std::max(compute, bytes / r.memoryRate) + r.kernel;
             w.backward = 2.0 * w.forward;
             w.activationBytes = n * d * batch * elem;
+            w.bound = compute >= bytes / r.memoryRate ? LayerBound::Compute : LayerBound::Memory;
             break;
         }
         case LayerType::Attention: {
@@ -161,7 +219,7 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
                 // the scores written by the first, read and rewritten by the softmax, read
                 // by the second (as for a transformer: step_layer.cpp); backward twice that.
                 const double heads = double(l.heads) * share;
-                const double gemm = lc.forwardFlops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, positions, headDim));
+                const double gemm = lc.forwardFlops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, positions, headDim, r.tileScale));
                 const double scores = batch * heads * positions * positions * elem;
                 w.forward = gemm + streamTime(r, 4 * scores, 1) + 2 * r.kernel;
                 w.backward = 2 * w.forward;
@@ -175,23 +233,17 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
         case LayerType::Norm:
         case LayerType::Elementwise: {
             const double share = inputSplit ? 1.0 / tp : 1.0;
-            // Batch norm reads its input twice (statistics, then normalize); a residual
-            // add reads a second input.
-            double bytes = inBytes + outBytes;
-            if (l.type == LayerType::Norm && l.affine)
-                bytes += inBytes;
-            if (!l.residual.empty())
-                bytes += inBytes;
-            // Fused stacks fold batch norm and activations into the convolutions around
-            // them (cuDNN's fused ops: statistics in the convolution's epilogue, scale,
-            // bias and ReLU in the next one's prologue; MXNet's NHWC BN-add-ReLU; XLA):
-            // only a residual's second input is still read.
-            const bool fusedAway = s.training.fusedKernels && l.type != LayerType::Pooling && src >= 0;
-            if (fusedAway)
-                bytes = l.residual.empty() ? 0.0 : inBytes;
-            w.forward = bytes > 0 ? streamTime(r, bytes * share, 1) : 0.0;
-            w.backward = 2.0 * w.forward;
-            w.kernels = fusedAway ? 0 : 2;
+            // A layer reading the samples themselves has nothing to fold into.
+            const Fusion fusion = src < 0 ? Fusion::Eager
+                : s.training.convolutionFusion ? Fusion::Convolution
+                : s.training.fusedKernels      ? Fusion::Elementwise : Fusion::Eager;
+            const MemoryPasses passes = memoryPasses(l, fusion);
+            const double pooledOutput = l.type == LayerType::Pooling ? outBytes : 0.0;
+            w.forward = passes.forward > 0 ? streamTime(r, (passes.forward * inBytes + pooledOutput) * share, passes.forwardKernels) : 0.0;
+            w.backward = passes.backward > 0 ? streamTime(r, (passes.backward * inBytes + pooledOutput) * share, passes.backwardKernels) : 0.0;
+            w.forwardKernels = passes.forwardKernels;
+            w.backwardKernels = passes.backwardKernels;
+            w.bound = passes.forwardKernels + passes.backwardKernels == 0 ? LayerBound::Fused : LayerBound::Memory;
             w.parameters *= share;
             // In place: ReLU and residual adds overwrite their input (the next layer keeps
             // it); norms and pooling keep theirs.
@@ -201,10 +253,10 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
         }
         }
         // The host issues the layer's kernels one by one unless the step is captured.
-        if (w.kernels > 0) {
-            w.forward = std::max(w.forward, r.hostKernel);
-            w.backward = std::max(w.backward, (w.kernels - 1) * r.hostKernel);
-        }
+        if (w.forwardKernels > 0 && r.hostKernel * w.forwardKernels > w.forward)
+            w.bound = LayerBound::Launch;
+        w.forward = std::max(w.forward, w.forwardKernels * r.hostKernel);
+        w.backward = std::max(w.backward, w.backwardKernels * r.hostKernel);
         out.forward += w.forward;
         out.backward += w.backward;
         out.commForward += w.commForward;
@@ -342,6 +394,33 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
     out.mfu = out.hfu = out.modelFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
     out.memory = memoryOf(s, c, work);
     return out;
+}
+
+std::vector<LayerTiming> layerTableProfile(const Scenario& s, const Calibration& c)
+{
+    CommReport tpRep, tableRep;
+    const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency, s.calibration.collectives.empty() ? nullptr : &s.calibration };
+    const TableWork work = tableWork(s, c, ratesFor(s, c), eff, tpRep, tableRep);
+    const ResolvedLayerTable& t = *s.model.table.resolved;
+    std::vector<LayerTiming> rows;
+    rows.reserve(work.layers.size());
+    for (std::size_t i = 0; i < work.layers.size(); ++i) {
+        const LayerWork& w = work.layers[i];
+        rows.push_back({ t.table.layers[i].name, t.table.layers[i].type, w.forward, w.backward, w.commForward + w.commBackward,
+            t.cost.layers[i].forwardFlops * s.training.microBatch, w.bound });
+    }
+    return rows;
+}
+
+const char* layerBoundName(LayerBound b)
+{
+    switch (b) {
+    case LayerBound::Compute: return "compute";
+    case LayerBound::Memory: return "memory";
+    case LayerBound::Launch: return "launch";
+    case LayerBound::Fused: return "fused";
+    }
+    return "?";
 }
 
 MemoryReport layerTableMemory(const Scenario& s, const Calibration& c)

@@ -36,13 +36,21 @@ std::variant<Scenario, SkippedRun> layerTableScenarioFromRun(const RunRecord& r,
     t.optimizer = text::has(text::lower(r.notes + " " + r.framework), "lamb") || text::has(text::lower(r.notes), "adam")
         ? Optimizer::Adam : Optimizer::Sgd;
     t.graphCapture = text::has(text::lower(r.notes + " " + r.parallelismNotes), "cuda graph");
-    // NVIDIA's MLPerf MXNet ResNet fuses batch norm, ReLU and residual adds into the
-    // convolutions (cuDNN fused ops); the eager stacks run them as kernels of their own.
     if (text::has(text::lower(r.notes), "unfused attention"))
         t.attention = AttentionKernel::Unfused;
-    t.fusedKernels = text::has(text::lower(r.framework + " " + r.sourceRef), "mlperf") && text::has(text::lower(r.framework), "mxnet");
+    // NVIDIA's MLPerf MXNet ResNet folds batch norm and ReLU into the convolutions (cuDNN
+    // fused operations); XLA fuses each norm's elementwise chain, and so does
+    // DeepLearningExamples' MXNet ResNet in fp16 (its `runner` passes --fuse-bn-relu 1
+    // --fuse-bn-add-relu 1 for float16 only); the eager stacks run every op as a kernel
+    // of its own.
+    const std::string stack = text::lower(r.framework + " " + r.sourceRef);
+    t.convolutionFusion = text::has(stack, "mlperf") && text::has(stack, "mxnet");
+    const bool mxnetHalf = text::has(stack, "mxnet") && mixed;
+    t.fusedKernels = t.convolutionFusion || mxnetHalf || text::has(text::lower(r.framework), "xla");
 
     ParallelPlan& p = s.plan;
+    // Some MLPerf configs reduce all gradients in one group after backward.
+    p.overlapGradReduce = !text::has(text::lower(r.notes), "no gradient overlap");
     p.tp = r.tp.value_or(1);
     if (*r.numGpus % p.tp != 0)
         return SkippedRun { "tp does not divide num_gpus" };

@@ -40,6 +40,10 @@ capture diff-llama3.txt diff presets/llama3-405b-h100.yaml presets/llama3-405b-c
 capture diff-llama3.json diff presets/llama3-405b-h100.yaml presets/llama3-405b-chaos.yaml --json
 capture validate.json validate tests/validation/published-runs.yaml --json
 capture validate-extrapolate.json validate tests/validation/published-runs.yaml --extrapolate --json
+capture validate-layer-tables.json validate tests/validation/layer-table-runs.yaml --json
+capture layers-resnet50-mlperf.txt layers presets/resnet50-mlperf.yaml
+capture layers-alexnet.json layers presets/alexnet-2012-gtx580.yaml --json
+capture layers-transformer.txt layers presets/llama3-405b-h100.yaml
 for trace in tests/profiles/*.json.gz; do
     capture "calibrate-$(basename "$trace" .json.gz).json" calibrate "$trace" --json
 done
