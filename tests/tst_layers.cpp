@@ -196,6 +196,13 @@ private slots:
         // FLOPs counting multiply-adds for v1; striding the 3x3 convolution adds the rest).
         const double resnetFlops = evaluateTable(*builtinLayerTable("resnet-50")).forwardFlops;
         QVERIFY(resnetFlops > 2 * 4.0e9 && resnetFlops < 2 * 4.2e9);
+        // DiT-XL/2 (Peebles and Xie 2023, Table 4: 675 M parameters, 118.64 G "flops", which
+        // fvcore counts as multiply-adds): the layers of DiT's models.py come to 674,834,720
+        // trainable parameters (its 675,129,632 include the frozen 256 x 1152 sin-cos position
+        // embedding), plus the 256-wide row standing in for the timestep's frequencies.
+        const LayerTableCost dit = evaluateTable(*builtinLayerTable("dit-xl-2"));
+        QCOMPARE(dit.parameters, 674834720.0 + 256);
+        QVERIFY(std::fabs(dit.forwardFlops / (2 * 118.64e9) - 1) < 0.005);
         LayerTable file = loadLayerTable(test::dataPath("resources/workloads/alexnet-2012.yaml"));
         LayerTable builtin = *builtinLayerTable("alexnet-2012");
         file.name = builtin.name;

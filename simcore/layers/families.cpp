@@ -220,6 +220,77 @@ LayerTable vit(const std::string& size, int layers, long long width, long long h
     return t;
 }
 
+// A DiT (Peebles and Xie, 'Scalable Diffusion Models with Transformers', ICCV 2023):
+// the denoiser of a latent diffusion model, on the 32 x 32 x 4 latent of a 256 x 256
+// image, cut into 2 x 2 patches (256 tokens). Each block is a ViT block whose norms have
+// no affine parameters; instead an adaLN-Zero linear maps the conditioning vector (the
+// class embedding plus the timestep's MLP) to six per-channel shifts, scales and gates,
+// applied as elementwise passes. The final layer modulates and projects each patch to
+// 2 x 2 x 8 outputs (noise and variance). The fixed sin-cos position embedding is not
+// trained; the timestep's 256 sinusoidal frequencies stand in as one 256-wide row.
+LayerTable dit(const std::string& size, int layers, long long width, long long heads, long long patch)
+{
+    LayerTable t = named("DiT-" + size + "/" + std::to_string(patch),
+        "Peebles and Xie, 'Scalable Diffusion Models with Transformers', ICCV 2023, Sec. 3 and Table 1 (github.com/facebookresearch/DiT, models.py)",
+        { 4, 32, 32 });
+    Layer label = simple("y_embed", LayerType::Embedding);
+    label.rows = 1001; // 1,000 ImageNet classes and the null class of classifier-free guidance
+    label.dim = width;
+    label.input = "input";
+    t.layers.push_back(label);
+    Layer frequencies = simple("t_frequencies", LayerType::Embedding);
+    frequencies.rows = 1;
+    frequencies.dim = 256;
+    frequencies.input = "input";
+    t.layers.push_back(frequencies);
+    t.layers.push_back(linear("t_mlp1", width));
+    t.layers.push_back(simple("t_silu", LayerType::Elementwise));
+    t.layers.push_back(linear("t_mlp2", width));
+    Layer cond = simple("cond", LayerType::Elementwise);
+    cond.residual = "y_embed";
+    t.layers.push_back(cond);
+    auto modulation = [&](const std::string& n, long long outputs) {
+        Layer silu = simple(n + "_silu", LayerType::Elementwise);
+        silu.input = "cond";
+        t.layers.push_back(silu);
+        t.layers.push_back(linear(n + "_adaln", outputs * width));
+    };
+    Layer patches = conv("patch_embed", width, patch, patch, 0);
+    patches.input = "input";
+    t.layers.push_back(patches);
+    std::string stream = "patch_embed";
+    auto pointwise = [&](const std::string& n, long long out) { t.layers.push_back(conv(n, out, 1, 1, 0)); };
+    auto modulate = [&](const std::string& n, const std::string& from) {
+        Layer ln = norm(n + "_ln", false);
+        ln.input = from;
+        t.layers.push_back(ln);
+        t.layers.push_back(simple(n + "_modulate", LayerType::Elementwise));
+    };
+    for (int b = 0; b < layers; ++b) {
+        const std::string n = "block" + std::to_string(b);
+        modulation(n, 6);
+        modulate(n + "_attn", stream);
+        pointwise(n + "_qkv", 3 * width);
+        Layer attention = simple(n + "_attention", LayerType::Attention);
+        attention.heads = heads;
+        t.layers.push_back(attention);
+        pointwise(n + "_proj", width);
+        t.layers.push_back(simple(n + "_gate_add1", LayerType::Elementwise));
+        t.layers.back().residual = stream;
+        modulate(n + "_mlp", n + "_gate_add1");
+        pointwise(n + "_fc1", 4 * width);
+        t.layers.push_back(simple(n + "_gelu", LayerType::Elementwise));
+        pointwise(n + "_fc2", width);
+        t.layers.push_back(simple(n + "_gate_add2", LayerType::Elementwise));
+        t.layers.back().residual = n + "_gate_add1";
+        stream = n + "_gate_add2";
+    }
+    modulation("final", 2);
+    modulate("final", stream);
+    pointwise("final_linear", patch * patch * 8);
+    return t;
+}
+
 // DLRM as MLPerf Training benchmarked it (v0.7 to v2.0, Criteo Terabyte): 13 dense
 // features through a bottom MLP 512-256-128, 26 categorical features looked up in
 // embedding tables of 128-wide rows (sharded across the GPUs), their dot interaction with
@@ -267,7 +338,7 @@ LayerTable dlrmMlperf()
 std::vector<std::string> builtinLayerTableNames()
 {
     return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16", "vit-b-16", "vit-l-16",
-        "dlrm-mlperf" };
+        "dit-xl-2", "dlrm-mlperf" };
 }
 
 std::optional<LayerTable> builtinLayerTable(const std::string& name)
@@ -282,6 +353,8 @@ std::optional<LayerTable> builtinLayerTable(const std::string& name)
         return vit("B", 12, 768, 12);
     if (name == "vit-l-16")
         return vit("L", 24, 1024, 16);
+    if (name == "dit-xl-2")
+        return dit("XL", 28, 1152, 16, 2);
     for (int depth : { 18, 34, 50, 101, 152 })
         if (name == "resnet-" + std::to_string(depth))
             return resnet(depth);
