@@ -12,7 +12,8 @@ usage: update_docs.py CLI [--check]
   --check: exit 1 if a document would change, without writing it.
 Needs only the Python standard library.
 """
-import json, os, re, subprocess, sys
+import json
+import statistics, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -102,6 +103,19 @@ def validation_blocks(v, shared):
     return blocks
 
 
+def layer_classes(rows):
+    """Groups layer-table rows by stack, precision and scale, to show where the error lives."""
+    classes = {}
+    for r in rows:
+        rid = r["id"]
+        stack = ("DeepLearningExamples " + rid.split("-")[2]) if rid.startswith("dle-") else (
+            "MLPerf (MXNet, fused, graphs from v0.7)" if rid.startswith("mlperf") else "paper")
+        precision = "fp32" if "fp32" in rid else "tf32" if "tf32" in rid else "amp" if stack != "paper" else "fp32"
+        scale = "one node" if r["gpus"] <= 16 else "multi-node"
+        classes.setdefault(f"{stack}, {precision}, {scale}", []).append(r)
+    return classes
+
+
 def layer_table_blocks(v):
     """docs/validation.md, "Beyond transformers": the layer-table rows (issue 26)."""
     good = [r for r in v["runs"] if r["quality"] == "good" and not r["skipped"]]
@@ -114,6 +128,10 @@ def layer_table_blocks(v):
              "", "| source | good runs | median | p90 |", "|---|---:|---:|---:|"]
     for src, s in sorted(v["per_source"].items()):
         lines.append(f"| {src} | {s['good']['count']} | {pct(s['good']['median_abs_rel_error'])} | {pct(s['good']['p90_abs_rel_error'])} |")
+    lines += ["", "| class (stack, precision, scale) | good runs | median signed error | range |", "|---|---:|---:|---|"]
+    for name, rows in sorted(layer_classes(good).items()):
+        e = sorted(r["rel_error"] for r in rows)
+        lines.append(f"| {name} | {len(rows)} | {statistics.median(e) * 100:+.1f}% | {e[0] * 100:+.1f}% to {e[-1] * 100:+.1f}% |")
     lines += ["", "| id | reported samples/s per GPU | predicted | error | memory GiB |", "|---|---:|---:|---:|---:|"]
     for r in good:
         lines.append(f"| {r['id']} | {r['reported_tokens_per_s_per_gpu']:.0f} | {r['predicted_tokens_per_s_per_gpu']:.0f} "
