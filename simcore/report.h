@@ -13,6 +13,7 @@ namespace dtsim {
 // Communication by the parallelism that causes it.
 enum class CommGroup { TP, CP, EP, PP, DP };
 inline constexpr int kCommGroupCount = 5;
+inline constexpr int kLayerTypeCount = 8; // LayerType's values (layers/layer_table.h)
 std::string_view commGroupName(CommGroup g);
 
 struct CommReport {
@@ -82,6 +83,9 @@ struct StepReport {
     std::array<LevelLoad, kMaxLevels> levels {};
     int levelCount = 0;
     int bottleneckLevel = -1; // the most utilized level
+    // Layer tables only (zero for transformers): the step's forward and backward compute
+    // by layer type, in LayerType's order (layers/layer_table.h), for the breakdown view.
+    std::array<double, kLayerTypeCount> layerTypeForward {}, layerTypeBackward {};
 };
 
 struct Report {

@@ -1700,6 +1700,17 @@ private slots:
             qPrintable(w.panel()->errorText("model.hidden")));
         QCOMPARE(w.dashboard()->value("mfu"), QString("-"));
     }
+
+    // Issue 26: a layer-table scenario's Breakdown adds its compute by layer type; a
+    // transformer's hides that chart.
+    void layerTableBreakdownByType()
+    {
+        MainWindow w(appData());
+        QVERIFY(showPreset(w, "resnet50-mlperf", "breakdown"));
+        QVERIFY(w.breakdownView()->layerChartShownForTest());
+        QVERIFY(showPreset(w, "llama3-405b-h100", "breakdown"));
+        QVERIFY(!w.breakdownView()->layerChartShownForTest());
+    }
 };
 
 QTEST_MAIN(TestGui)

@@ -93,8 +93,11 @@ BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_step = makeChartView(tr("Step time by component"), this);
     m_memory = makeChartView(tr("Memory per GPU"), this);
+    m_layers = makeChartView(tr("Compute by layer type (layer tables)"), this);
     layout->addWidget(m_step, 1);
+    layout->addWidget(m_layers, 1);
     layout->addWidget(m_memory, 1);
+    m_layers->hide();
 }
 
 int BreakdownView::stepBarsForTest() const
@@ -102,6 +105,11 @@ int BreakdownView::stepBarsForTest() const
     const auto axes = m_step->chart()->axes(Qt::Vertical);
     auto* cats = axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.first());
     return cats ? int(cats->count()) : 0;
+}
+
+bool BreakdownView::layerChartShownForTest() const
+{
+    return !m_layers->isHidden();
 }
 
 void BreakdownView::setPinned(std::optional<StepReport> a, const QString& name)
@@ -136,6 +144,19 @@ void BreakdownView::showReport(const StepReport& r)
     const QStringList stepBars = m_pinned ? QStringList { tr("A: %1").arg(m_pinnedName), tr("B: step") } : QStringList { tr("step") };
     const std::vector<int> grey = m_pinned ? std::vector<int> { 0 } : std::vector<int> {};
     m_stepSeries = fillStacked(m_step, stepBars, parts, 1.0, tr("seconds"), 0, grey);
+
+    // A layer table's compute by layer type, forward and backward (simulated per layer by
+    // the engine; the view only draws it). Hidden for transformers.
+    double layerTotal = 0;
+    for (int t = 0; t < kLayerTypeCount; ++t)
+        layerTotal += r.layerTypeForward[t] + r.layerTypeBackward[t];
+    m_layers->setVisible(layerTotal > 0);
+    if (layerTotal > 0) {
+        std::vector<std::pair<QString, std::vector<double>>> types;
+        for (int t = 0; t < kLayerTypeCount; ++t)
+            types.emplace_back(QString::fromLatin1(layerTypeName(LayerType(t))), std::vector<double> { r.layerTypeBackward[t], r.layerTypeForward[t] });
+        fillStacked(m_layers, { tr("backward"), tr("forward") }, types, 1.0, tr("seconds a step (dtsim-cli layers lists every layer)"));
+    }
 
     const MemoryReport& m = r.memory;
     std::vector<std::pair<QString, std::vector<double>>> mem {

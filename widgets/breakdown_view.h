@@ -28,12 +28,14 @@ public:
     void showReport(const StepReport& r);
     int stepSeriesCount() const { return m_stepSeries; }
     int stepBarsForTest() const; // bars on the step chart: 2 with a pinned A
+    bool layerChartShownForTest() const;
     // A pinned scenario's step, drawn in grey under the current one (nullopt: none).
     void setPinned(std::optional<StepReport> a, const QString& name);
 
 private:
     QChartView* m_step = nullptr;
     QChartView* m_memory = nullptr;
+    QChartView* m_layers = nullptr; // layer tables: compute by layer type
     int m_stepSeries = 0;
     std::optional<StepReport> m_pinned;
     QString m_pinnedName;

@@ -100,6 +100,13 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "network_levels", levels },
         { "bottleneck_level", st.bottleneckLevel >= 0 ? QJsonValue(levelName(s.cluster, st.bottleneckLevel)) : QJsonValue() },
     };
+    if (s.model.isLayerTable()) {
+        QJsonObject types;
+        for (int t = 0; t < kLayerTypeCount; ++t)
+            if (st.layerTypeForward[t] + st.layerTypeBackward[t] > 0)
+                types.insert(layerTypeName(LayerType(t)), QJsonObject { { "forward_s", st.layerTypeForward[t] }, { "backward_s", st.layerTypeBackward[t] } });
+        out.insert("layer_types", types);
+    }
     // Which measurements the figures rest on, when the scenario names an overlay.
     if (!s.calibration.empty()) {
         QJsonArray measured;
