@@ -135,6 +135,12 @@ private slots:
                                                        << "layers[2]" << 8;
         QTest::newRow("interaction without inputs") << "  - {name: a, type: interaction}\n" << "layers[0].inputs" << 6;
         QTest::newRow("a name used twice") << "  - {name: a, type: norm}\n  - {name: a, type: norm}\n" << "layers[1].name" << 7;
+        QTest::newRow("tied to a norm") << "  - {name: a, type: norm}\n  - {name: b, type: convolution, out_channels: 4, kernel: 1, tied: a}\n"
+                                        << "layers[1]" << 7;
+        QTest::newRow("tied to a table of another size") << "  - {name: e, type: embedding, rows: 5, dim: 3, input: input}\n"
+                                                            "  - {name: b, type: convolution, out_channels: 4, kernel: 1, tied: e, input: input}\n"
+                                                         << "layers[1]" << 7;
+        QTest::newRow("tied on a norm") << "  - {name: a, type: norm, tied: input}\n" << "layers[0].tied" << 6;
     }
 
     // Attention (bidirectional): Q.K^T and A.V over every pair of positions, 2 x 2 x S^2 x d
@@ -203,6 +209,14 @@ private slots:
         const LayerTableCost dit = evaluateTable(*builtinLayerTable("dit-xl-2"));
         QCOMPARE(dit.parameters, 674834720.0 + 256);
         QVERIFY(std::fabs(dit.forwardFlops / (2 * 118.64e9) - 1) < 0.005);
+        // BERT-large: Hugging Face's BertForPreTraining (bert-large-uncased) has 336,226,108
+        // parameters: the encoder's 335,141,888, the MLM head's dense, norm and decoder bias
+        // (its weight is tied to the word embeddings) and the next-sentence classifier.
+        QCOMPARE(evaluateTable(*builtinLayerTable("bert-large")).parameters, 336226108.0);
+        QCOMPARE(evaluateTable(*builtinLayerTable("bert-large-256")).parameters, 336226108.0);
+        // Encoder GEMMs: 24 x 12 x 1024^2 multiply-adds a token (2 FLOPs each).
+        const double bert = evaluateTable(*builtinLayerTable("bert-large")).forwardFlops;
+        QVERIFY(bert > 2 * 24 * 12 * 1024.0 * 1024 * 512 && bert < 1.25 * 2 * 24 * 12 * 1024.0 * 1024 * 512);
         LayerTable file = loadLayerTable(test::dataPath("resources/workloads/alexnet-2012.yaml"));
         LayerTable builtin = *builtinLayerTable("alexnet-2012");
         file.name = builtin.name;

@@ -220,6 +220,71 @@ LayerTable vit(const std::string& size, int layers, long long width, long long h
     return t;
 }
 
+// BERT (Devlin et al. 2019, Sec. 3 and A.2) pre-training on sequences of `seq` tokens:
+// the table's input is the embedded sequence (one vector a token, width x 1 x seq), the
+// word, position and segment tables looked up beside it; post-norm blocks (attention,
+// add, norm; a GELU MLP of 4x width, add, norm). The masked-LM head runs on the masked
+// positions only (15%: every 7th position stands in for them, 74 of 512), through a dense
+// layer, GELU and norm to a decoder tied to the word embeddings; the next-sentence head
+// reads the first token through the pooler. Dropout is left out.
+LayerTable bert(const std::string& size, int layers, long long width, long long heads, long long seq)
+{
+    LayerTable t = named("BERT-" + size + " (" + std::to_string(seq) + " tokens)",
+        "Devlin et al., 'BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding', NAACL 2019, Sec. 3, A.2 "
+        "(vocabulary 30,522, 512 positions, 2 segments)",
+        { width, 1, seq });
+    auto table = [&](const std::string& n, long long rows) {
+        Layer e = simple(n, LayerType::Embedding);
+        e.rows = rows;
+        e.dim = width;
+        e.lookups = seq;
+        e.input = "input";
+        t.layers.push_back(e);
+    };
+    table("word_embeddings", 30522);
+    table("position_embeddings", 512);
+    table("segment_embeddings", 2);
+    Layer embNorm = norm("embeddings_ln", true);
+    embNorm.input = "input";
+    t.layers.push_back(embNorm);
+    std::string stream = "embeddings_ln";
+    auto pointwise = [&](const std::string& n, long long out) { t.layers.push_back(conv(n, out, 1, 1, 0)); };
+    for (int b = 0; b < layers; ++b) {
+        const std::string n = "layer" + std::to_string(b);
+        pointwise(n + "_qkv", 3 * width);
+        Layer attention = simple(n + "_attention", LayerType::Attention);
+        attention.heads = heads;
+        t.layers.push_back(attention);
+        pointwise(n + "_proj", width);
+        t.layers.push_back(simple(n + "_add1", LayerType::Elementwise));
+        t.layers.back().residual = stream;
+        t.layers.push_back(norm(n + "_ln1", true));
+        pointwise(n + "_fc1", 4 * width);
+        t.layers.push_back(simple(n + "_gelu", LayerType::Elementwise));
+        pointwise(n + "_fc2", width);
+        t.layers.push_back(simple(n + "_add2", LayerType::Elementwise));
+        t.layers.back().residual = n + "_ln1";
+        t.layers.push_back(norm(n + "_ln2", true));
+        stream = n + "_ln2";
+    }
+    Layer masked = pool("masked_positions", 1, 7);
+    masked.input = stream;
+    t.layers.push_back(masked);
+    pointwise("mlm_dense", width);
+    t.layers.push_back(simple("mlm_gelu", LayerType::Elementwise));
+    t.layers.push_back(norm("mlm_ln", true));
+    Layer decoder = conv("mlm_decoder", 30522, 1, 1, 0);
+    decoder.tied = "word_embeddings";
+    t.layers.push_back(decoder);
+    Layer first = pool("first_token", 1, seq);
+    first.input = stream;
+    t.layers.push_back(first);
+    t.layers.push_back(linear("pooler", width));
+    t.layers.push_back(simple("pooler_tanh", LayerType::Elementwise));
+    t.layers.push_back(linear("nsp", 2));
+    return t;
+}
+
 // A DiT (Peebles and Xie, 'Scalable Diffusion Models with Transformers', ICCV 2023):
 // the denoiser of a latent diffusion model, on the 32 x 32 x 4 latent of a 256 x 256
 // image, cut into 2 x 2 patches (256 tokens). Each block is a ViT block whose norms have
@@ -338,7 +403,7 @@ LayerTable dlrmMlperf()
 std::vector<std::string> builtinLayerTableNames()
 {
     return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16", "vit-b-16", "vit-l-16",
-        "dit-xl-2", "dlrm-mlperf" };
+        "bert-base", "bert-large", "bert-large-256", "dit-xl-2", "dlrm-mlperf" };
 }
 
 std::optional<LayerTable> builtinLayerTable(const std::string& name)
@@ -353,6 +418,16 @@ std::optional<LayerTable> builtinLayerTable(const std::string& name)
         return vit("B", 12, 768, 12);
     if (name == "vit-l-16")
         return vit("L", 24, 1024, 16);
+    if (name == "bert-base")
+        return bert("Base", 12, 768, 12, 512);
+    if (name == "bert-large")
+        return bert("Large", 24, 1024, 16, 512);
+    // At the mean length of MLPerf's Wikipedia set, for stacks that drop the padding
+    // (unpadded or packed sequences): 512 / 2.012, the speed-up bound NVIDIA's packing
+    // README prints (mlcommons/training_results_v3.0, NVIDIA bert packed_data/README.md),
+    // is 254.5 tokens a sequence.
+    if (name == "bert-large-256")
+        return bert("Large", 24, 1024, 16, 256);
     if (name == "dit-xl-2")
         return dit("XL", 28, 1152, 16, 2);
     for (int depth : { 18, 34, 50, 101, 152 })

@@ -188,6 +188,16 @@ TableShapes tableShapes(const LayerTable& t)
             out.source.push_back(src);
             continue;
         }
+        if (!l.tied.empty()) {
+            const int j = earlierLayer(t, l.tied, i);
+            if (j < 0 || t.layers[std::size_t(j)].type != LayerType::Embedding)
+                return fail("tied \"" + l.tied + "\" is not an earlier embedding");
+            const Layer& table = t.layers[std::size_t(j)];
+            const double weights = e.cost.parameters - (l.bias ? double(l.outChannels) : 0.0);
+            if (weights != double(table.rows) * double(table.dim))
+                return fail("its weight (" + std::to_string((long long)weights) + " values) is not the size of " + l.tied + "'s table ("
+                    + std::to_string(table.rows) + " x " + std::to_string(table.dim) + ")");
+        }
         if (!l.residual.empty()) {
             if (l.type != LayerType::Elementwise)
                 return fail("only an elementwise layer adds a residual");
@@ -212,8 +222,10 @@ LayerTableCost costOf(const LayerTable& t, const TableShapes& shapes)
     LayerTableCost out;
     for (std::size_t i = 0; i < shapes.inputs.size(); ++i) {
         const Layer& l = t.layers[i];
-        const LayerCost c = l.type == LayerType::Interaction ? interactionCost(l, shapes.inputs[i]).cost
-                                                             : evaluateLayer(l, shapes.inputs[i]).cost;
+        LayerCost c = l.type == LayerType::Interaction ? interactionCost(l, shapes.inputs[i]).cost
+                                                       : evaluateLayer(l, shapes.inputs[i]).cost;
+        if (!l.tied.empty()) // the weight is the embedding's, counted there
+            c.parameters = l.bias ? double(l.outChannels) : 0.0;
         out.layers.push_back(c);
         out.forwardFlops += c.forwardFlops;
         out.parameters += c.parameters;

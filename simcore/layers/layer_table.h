@@ -54,6 +54,9 @@ struct Layer {
     // Interaction (DLRM's dot interaction): the vectors of these layers (the first is the
     // dense one), their pairwise dot products after it.
     std::vector<std::string> inputs;
+    // A convolution or linear layer whose weight is an earlier embedding's table (BERT's
+    // MLM decoder and the word embeddings): only its bias is a parameter of its own.
+    std::string tied;
     bool operator==(const Layer&) const = default;
 };
 
