@@ -140,12 +140,18 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .bind(&Scenario::training, &TrainingSpec::attention));
     f.push_back(flag("training.fused_kernels").byDefault("`true`")
             .help("fused elementwise kernels (Megatron-Core/TE, XLA, torch.compile) vs eager PyTorch ops")
-            .bind(&Scenario::training, &TrainingSpec::fusedKernels));
+            .bind(&Scenario::training, &TrainingSpec::fusedKernels)
+            .panel("Hardware", "Fused elementwise kernels", 0, 1, SliderScale::Linear,
+                "Norms, activations and residual adds run as fused kernels (Megatron-Core/TE, XLA, torch.compile), "
+                "not one eager PyTorch op each; fewer passes over the activations (docs/layers.md for layer tables)."));
     f.push_back(flag("training.convolution_fusion").byDefault("`false`")
             .help("layer tables: batch-norm statistics in the convolution's epilogue, scale, shift and ReLU in the next one's prologue "
                   "(cuDNN fused operations, NVIDIA's MLPerf ResNet); `fused_kernels` alone fuses each norm's elementwise chain (XLA)")
             .bind(&Scenario::training, &TrainingSpec::convolutionFusion)
             .writtenWhen([](const Scenario& s, int) { return s.training.convolutionFusion; })
+            .panel("Hardware", "Convolution fusion (cuDNN fused ops)", 0, 1, SliderScale::Linear,
+                "Batch-norm statistics in each convolution's epilogue, scale, shift and ReLU in the next one's prologue, "
+                "as NVIDIA's MLPerf ResNet runs: the norms cost nothing forward and one pass backward.")
             .forModel(ModelKind::LayerTable));
     f.push_back(flag("training.graph_capture").byDefault("`false`")
             .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
