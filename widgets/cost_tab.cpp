@@ -153,9 +153,9 @@ void CostTab::showStudy(const CostStudy& c)
     const Scenario& s = m_scenario;
     QString html = "<table cellspacing=6>";
     auto row = [&](const QString& k, const QString& v) { html += QString("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
-    row(tr("Total"), tr("<b>%1</b> (%2, %3): %4 per million tokens; %5 GPU-hours over %6 with failures and checkpoints")
+    row(tr("Total"), tr("<b>%1</b> (%2, %3): %4 per million %5s; %6 GPU-hours over %7 with failures and checkpoints")
                          .arg(usd(r.totalUsd), ownershipName(s.cost.ownership), QString(pricingName(s.cost.pricing)).replace('_', ' '))
-                         .arg(usd(r.usdPerMillionTokens), QString::fromStdString(formatCount(r.gpuHours)),
+                         .arg(usd(r.usdPerMillionTokens), QString::fromLatin1(unitOfWork(s.model)), QString::fromStdString(formatCount(r.gpuHours)),
                              QString::fromStdString(formatDuration(r.wallSeconds))));
     row(tr("Energy"), tr("%1 MWh at the wall (GPUs %2, hosts %3, network %4, cooling %5); GPUs compute %6% of each step, %7 W on average")
                           .arg(r.energyMwh, 0, 'f', 0).arg(r.gpuEnergyMwh, 0, 'f', 0).arg(r.hostEnergyMwh, 0, 'f', 0)

@@ -108,7 +108,7 @@ int runCost(const QStringList& args)
         QTextStream out(stdout);
         out << QString("%1: %2, %3 on %4\n").arg(QString::fromStdString(s.name), ownershipName(s.cost.ownership),
             pricingName(s.cost.pricing), QString::fromStdString(s.cost.region));
-        out << QString("total               %1 (%2 per million tokens)\n").arg(usd(r.totalUsd), usd(r.usdPerMillionTokens));
+        out << QString("total               %1 (%2 per million %3s)\n").arg(usd(r.totalUsd), usd(r.usdPerMillionTokens), unitOfWork(s.model));
         for (const CostItem& i : r.breakdown)
             out << QString("  %1%2\n").arg(QString::fromStdString(i.name), -18).arg(usd(i.usd));
         out << QString("run                 %1 wall clock with failures, %2 GPU-hours\n")

@@ -15,6 +15,7 @@
 #include "simcore/validation/validation.h"
 #include "simcore/study/error_band.h"
 
+#include <algorithm>
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -121,7 +122,7 @@ int runValidate(const QStringList& args)
                 const ReportedThroughput measured = reportedThroughput(r, s);
                 QTextStream(stdout) << QString::fromStdString(reportToText(s, simulateWithSyncWall(s, calibration)))
                                     << "\nreported: " << measured.tokensPerSecondPerGpu.value_or(0)
-                                    << " tokens/s per GPU (from " << QString::fromStdString(measured.basis) << ")\n";
+                                    << " " << unitOfWork(s.model) << "s/s per GPU (from " << QString::fromStdString(measured.basis) << ")\n";
                 return kExitOk;
             }
             throw InputError(p.positionalArguments().first().toStdString(), 0, "--explain", "no run with that id");
@@ -192,7 +193,9 @@ int runValidate(const QStringList& args)
                        .arg(memory)
                        .arg(r.predictedFits ? "" : "  (predicted out of memory)");
         }
-        out << "\nAbsolute relative error of tokens/s per GPU\n";
+        // Layer-table rows count samples (images, sequences), transformer rows tokens.
+        const bool tables = std::all_of(runs.begin(), runs.end(), [](const RunRecord& r) { return !r.layerTable.empty(); });
+        out << "\nAbsolute relative error of " << (tables ? "samples" : "tokens") << "/s per GPU\n";
         out << statsLine("good rows", v.good);
         out << statsLine("all rows", v.all);
         out << statsLine("good MoE rows", v.goodMoe);
