@@ -141,6 +141,8 @@ private slots:
                                                             "  - {name: b, type: convolution, out_channels: 4, kernel: 1, tied: e, input: input}\n"
                                                          << "layers[1]" << 7;
         QTest::newRow("tied on a norm") << "  - {name: a, type: norm, tied: input}\n" << "layers[0].tied" << 6;
+        QTest::newRow("pooled on a norm") << "  - {name: a, type: norm, pooled: false}\n" << "layers[0].pooled" << 6;
+        QTest::newRow("memory not there") << "  - {name: a, type: attention, heads: 1, memory: b}\n" << "layers[0]" << 6;
     }
 
     // Attention (bidirectional): Q.K^T and A.V over every pair of positions, 2 x 2 x S^2 x d
@@ -159,6 +161,38 @@ private slots:
         QVERIFY(!evaluateLayer(a, { 3 * 66, 7, 7 }).error.empty()); // 66 is not a multiple of 4 heads
         a.heads = 0;
         QVERIFY(!evaluateLayer(a, { 3 * 64, 7, 7 }).error.empty());
+        // Causal: the half of the scores below the diagonal.
+        a.heads = 4;
+        a.causal = true;
+        QCOMPARE(evaluateLayer(a, { 3 * 64, 7, 7 }).cost.forwardFlops, 2.0 * 49 * 49 * 64);
+    }
+
+    // Cross-attention (T5's decoder): 114 queries against the 512 keys and values of the
+    // encoder, 4 x 114 x 512 x width FLOPs; the memory must hold 2 x width channels.
+    // A sequence embedding keeps one vector a lookup.
+    void crossAttentionAndSequenceEmbeddings()
+    {
+        const char* good = "version: 1\nname: t\nsource: test\ninput: {channels: 64, height: 1, width: 512}\nlayers:\n"
+                           "  - {name: kv, type: convolution, out_channels: 128, kernel: 1}\n"
+                           "  - {name: tokens, type: embedding, rows: 1000, dim: 64, lookups: 114, pooled: false, input: input}\n"
+                           "  - {name: cross, type: attention, heads: 4, memory: kv}\n";
+        const LayerTable t = loadLayerTableText(good, "t.yaml");
+        const LayerTableCost c = evaluateTable(t);
+        QCOMPARE(c.layers[1].output, (TensorShape { 64, 1, 114 }));
+        QCOMPARE(c.layers[2].forwardFlops, 4.0 * 114 * 512 * 64);
+        QCOMPARE(c.layers[2].keyPositions, 512.0);
+        std::string bad = good;
+        bad.replace(bad.find("out_channels: 128"), 17, "out_channels: 96");
+        try {
+            loadLayerTableText(bad, "t.yaml");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), QString("layers[2]"));
+        }
+        // T5-base: Hugging Face's t5-base has 222,903,552 parameters; the table counts a
+        // shift in each of its 62 norms (768 each) and leaves out the two relative
+        // position biases (32 x 12 each).
+        QCOMPARE(evaluateTable(*builtinLayerTable("t5-base")).parameters, 222903552.0 + 62 * 768 - 2 * 32 * 12);
     }
 
     // DLRM's dot interaction: the bottom MLP's vector, then every pair's dot product

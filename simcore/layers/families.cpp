@@ -285,6 +285,104 @@ LayerTable bert(const std::string& size, int layers, long long width, long long 
     return t;
 }
 
+// T5 (Raffel et al. 2020, Sec. 3.1 and 3.2.2, Table 14), an encoder-decoder pre-trained
+// on span corruption: 512 input tokens, 114 target tokens (the t5x span-corruption
+// configurations' feature lengths). The table's input is the embedded input sequence;
+// one vocabulary table (32,128 rows, Hugging Face's t5 checkpoints) embeds both sides and
+// is the language-model head's weight (`tied`). Pre-norm blocks with bias-free linear
+// layers and a ReLU MLP; the decoder attends causally to itself, then to the encoder's
+// output through keys and values projected in each decoder layer (`memory`). Norms are
+// counted with a scale and a shift (T5's RMS norm has the scale only: 768 fewer a norm on
+// t5-base), and the 32-bucket relative position biases are left out.
+LayerTable t5(const std::string& size, int layers, long long width, long long ff, long long heads)
+{
+    const long long inputs = 512, targets = 114, vocabulary = 32128;
+    LayerTable t = named("T5-" + size + " (512 inputs, 114 targets)",
+        "Raffel et al., 'Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer', JMLR 2020, Sec. 3.1, "
+        "3.2.2 and Table 14; feature lengths of the t5x span-corruption configurations",
+        { width, 1, inputs });
+    auto bare = [](Layer l) {
+        l.bias = false;
+        return l;
+    };
+    auto pointwise = [&](const std::string& n, long long out, const std::string& from = "") {
+        Layer l = bare(conv(n, out, 1, 1, 0));
+        l.input = from;
+        t.layers.push_back(l);
+    };
+    Layer shared = simple("shared_embeddings", LayerType::Embedding);
+    shared.rows = vocabulary;
+    shared.dim = width;
+    shared.lookups = inputs;
+    shared.input = "input";
+    t.layers.push_back(shared);
+    std::string stream = "input";
+    auto selfAttention = [&](const std::string& n, bool causal) {
+        Layer ln = norm(n + "_ln", true);
+        ln.input = stream;
+        t.layers.push_back(ln);
+        pointwise(n + "_qkv", 3 * width);
+        Layer a = simple(n + "_attention", LayerType::Attention);
+        a.heads = heads;
+        a.causal = causal;
+        t.layers.push_back(a);
+        pointwise(n + "_o", width);
+        t.layers.push_back(simple(n + "_add", LayerType::Elementwise));
+        t.layers.back().residual = stream;
+        stream = n + "_add";
+    };
+    auto feedForward = [&](const std::string& n) {
+        t.layers.push_back(norm(n + "_ln", true));
+        t.layers.back().input = stream;
+        pointwise(n + "_wi", ff);
+        t.layers.push_back(simple(n + "_relu", LayerType::Elementwise));
+        pointwise(n + "_wo", width);
+        t.layers.push_back(simple(n + "_add", LayerType::Elementwise));
+        t.layers.back().residual = stream;
+        stream = n + "_add";
+    };
+    for (int b = 0; b < layers; ++b) {
+        selfAttention("encoder" + std::to_string(b) + "_self", false);
+        feedForward("encoder" + std::to_string(b) + "_ff");
+    }
+    t.layers.push_back(norm("encoder_final_ln", true));
+    t.layers.back().input = stream;
+    Layer targetsIn = simple("decoder_embeddings", LayerType::Embedding);
+    targetsIn.rows = vocabulary;
+    targetsIn.dim = width;
+    targetsIn.lookups = targets;
+    targetsIn.pooled = false;
+    targetsIn.tied = "shared_embeddings";
+    targetsIn.input = "input";
+    t.layers.push_back(targetsIn);
+    stream = "decoder_embeddings";
+    for (int b = 0; b < layers; ++b) {
+        const std::string n = "decoder" + std::to_string(b);
+        selfAttention(n + "_self", true);
+        Layer ln = norm(n + "_cross_ln", true);
+        ln.input = stream;
+        t.layers.push_back(ln);
+        pointwise(n + "_cross_q", width);
+        pointwise(n + "_cross_kv", 2 * width, "encoder_final_ln");
+        Layer cross = simple(n + "_cross_attention", LayerType::Attention);
+        cross.heads = heads;
+        cross.memory = n + "_cross_kv";
+        cross.input = n + "_cross_q";
+        t.layers.push_back(cross);
+        pointwise(n + "_cross_o", width);
+        t.layers.push_back(simple(n + "_cross_add", LayerType::Elementwise));
+        t.layers.back().residual = stream;
+        stream = n + "_cross_add";
+        feedForward(n + "_ff");
+    }
+    t.layers.push_back(norm("decoder_final_ln", true));
+    t.layers.back().input = stream;
+    Layer head = bare(conv("lm_head", vocabulary, 1, 1, 0));
+    head.tied = "shared_embeddings";
+    t.layers.push_back(head);
+    return t;
+}
+
 // A DiT (Peebles and Xie, 'Scalable Diffusion Models with Transformers', ICCV 2023):
 // the denoiser of a latent diffusion model, on the 32 x 32 x 4 latent of a 256 x 256
 // image, cut into 2 x 2 patches (256 tokens). Each block is a ViT block whose norms have
@@ -403,7 +501,7 @@ LayerTable dlrmMlperf()
 std::vector<std::string> builtinLayerTableNames()
 {
     return { "alexnet-2012", "resnet-18", "resnet-34", "resnet-50", "resnet-101", "resnet-152", "vgg-16", "vit-b-16", "vit-l-16",
-        "bert-base", "bert-large", "bert-large-256", "dit-xl-2", "dlrm-mlperf" };
+        "bert-base", "bert-large", "bert-large-256", "t5-base", "t5-large", "dit-xl-2", "dlrm-mlperf" };
 }
 
 std::optional<LayerTable> builtinLayerTable(const std::string& name)
@@ -428,6 +526,10 @@ std::optional<LayerTable> builtinLayerTable(const std::string& name)
     // is 254.5 tokens a sequence.
     if (name == "bert-large-256")
         return bert("Large", 24, 1024, 16, 256);
+    if (name == "t5-base")
+        return t5("Base", 12, 768, 3072, 12);
+    if (name == "t5-large")
+        return t5("Large", 24, 1024, 4096, 16);
     if (name == "dit-xl-2")
         return dit("XL", 28, 1152, 16, 2);
     for (int depth : { 18, 34, 50, 101, 152 })

@@ -207,9 +207,10 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             // channels. Backward recomputes the scores (attention_backward_factor).
             const double share = inputSplit ? 1.0 / tp : 1.0;
             const double positions = double(lc.input.height) * double(lc.input.width);
+            const double keys = lc.keyPositions > 0 ? lc.keyPositions : positions; // cross-attention: the memory's
             const double headDim = double(lc.output.channels) / double(l.heads);
             const double headShape = headDim / (headDim + r.attentionHalfHeadDim);
-            const double lengthShape = r.attentionHalfSeq > 0 ? positions / (positions + r.attentionHalfSeq) : 1.0;
+            const double lengthShape = r.attentionHalfSeq > 0 ? keys / (keys + r.attentionHalfSeq) : 1.0;
             if (s.training.fusedAttention()) {
                 const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
                 w.forward = lc.forwardFlops * batch * share / (rate * headShape * lengthShape) + r.kernel;
@@ -218,9 +219,11 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
                 // Unfused (before FlashAttention): Q.K^T and A.V as batched GEMMs per head,
                 // the scores written by the first, read and rewritten by the softmax, read
                 // by the second (as for a transformer: step_layer.cpp); backward twice that.
+                // A causal mask still computes and stores every score.
                 const double heads = double(l.heads) * share;
-                const double gemm = lc.forwardFlops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, positions, headDim, r.tileScale));
-                const double scores = batch * heads * positions * positions * elem;
+                const double flops = lc.forwardFlops * (l.causal ? 2.0 : 1.0);
+                const double gemm = flops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, keys, headDim, r.tileScale));
+                const double scores = batch * heads * positions * keys * elem;
                 w.forward = gemm + streamTime(r, 4 * scores, 1) + 2 * r.kernel;
                 w.backward = 2 * w.forward;
                 w.activationBytes += scores; // the softmax output is kept for backward

@@ -83,8 +83,8 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
     case LayerType::Embedding:
         if (l.rows < 1 || l.dim < 1 || l.lookups < 1)
             return { c, "an embedding needs rows, dim and lookups of at least 1" };
-        c.output = { l.dim, 1, 1 };
-        c.forwardFlops = double(l.lookups) * double(l.dim); // sum pooling of the looked-up rows
+        c.output = l.pooled ? TensorShape { l.dim, 1, 1 } : TensorShape { l.dim, 1, l.lookups };
+        c.forwardFlops = l.pooled ? double(l.lookups) * double(l.dim) : 0.0; // sum pooling of the looked-up rows
         c.parameters = double(l.rows) * double(l.dim);
         c.activationElements = double(l.lookups); // the indices
         return e;
@@ -95,14 +95,22 @@ LayerEvaluation evaluateLayer(const Layer& l, const TensorShape& in)
     case LayerType::Attention: {
         if (l.heads < 1)
             return { c, "attention needs heads of at least 1" };
+        if (!l.memory.empty()) { // cross-attention: the keys' shape is the table's to give (crossAttentionCost)
+            if (in.channels % l.heads != 0)
+                return { c, "cross-attention reads queries only: its input's " + std::to_string(in.channels)
+                        + " channels must be a multiple of heads (" + std::to_string(l.heads) + ")" };
+            c.output = in;
+            return e;
+        }
         if (in.channels % 3 != 0 || (in.channels / 3) % l.heads != 0)
             return { c, "attention reads queries, keys and values side by side: its input's " + std::to_string(in.channels)
                     + " channels must be 3 x a multiple of heads (" + std::to_string(l.heads) + ")" };
         const double positions = double(in.height) * double(in.width);
         const double width = double(in.channels / 3);
         c.output = { in.channels / 3, in.height, in.width };
-        // Q.K^T and A.V, every position attending to every other: 2 x 2 x positions^2 x width.
-        c.forwardFlops = 4.0 * positions * positions * width;
+        // Q.K^T and A.V, every position attending to every other: 2 x 2 x positions^2 x
+        // width; causal attention computes the half below the diagonal.
+        c.forwardFlops = 4.0 * positions * positions * width * (l.causal ? 0.5 : 1.0);
         c.activationElements = in.elements() + c.output.elements(); // Q, K, V and the output (FlashAttention's backward)
         return e;
     }
@@ -134,6 +142,18 @@ namespace {
 
 // DLRM's dot interaction of n vectors of width d (Naumov et al. 2019, Sec. 2.1): the first
 // (the bottom MLP's) passed on, then the n(n-1)/2 pairwise dot products.
+LayerEvaluation crossAttentionCost(const Layer& l, const TensorShape& queries, const TensorShape& keysValues)
+{
+    LayerEvaluation e;
+    const double q = double(queries.height) * double(queries.width), k = double(keysValues.height) * double(keysValues.width);
+    e.cost.input = queries;
+    e.cost.output = queries;
+    e.cost.forwardFlops = 4.0 * q * k * double(queries.channels) * (l.causal ? 0.5 : 1.0);
+    e.cost.activationElements = queries.elements() + keysValues.elements() + queries.elements(); // Q, K and V, the output
+    e.cost.keyPositions = k;
+    return e;
+}
+
 LayerEvaluation interactionCost(const Layer& l, const TensorShape& vector)
 {
     LayerEvaluation e;
@@ -186,7 +206,18 @@ TableShapes tableShapes(const LayerTable& t)
             out.inputs.push_back(first); // the width of the vectors it interacts
             out.outputs.push_back(e.cost.output);
             out.source.push_back(src);
+            out.memory.push_back({ 0, 0, 0 });
             continue;
+        }
+        TensorShape memory { 0, 0, 0 };
+        if (l.type == LayerType::Attention && !l.memory.empty()) {
+            const int j = earlierLayer(t, l.memory, i);
+            if (j == -2)
+                return fail("memory \"" + l.memory + "\" is not an earlier layer");
+            memory = j < 0 ? t.input : out.outputs[std::size_t(j)];
+            if (memory.channels != 2 * in.channels)
+                return fail("cross-attention reads keys and values side by side: " + l.memory + "'s " + shapeText(memory)
+                    + " output must have twice its queries' " + std::to_string(in.channels) + " channels");
         }
         if (!l.tied.empty()) {
             const int j = earlierLayer(t, l.tied, i);
@@ -211,6 +242,7 @@ TableShapes tableShapes(const LayerTable& t)
         out.inputs.push_back(in);
         out.outputs.push_back(e.cost.output);
         out.source.push_back(src);
+        out.memory.push_back(memory);
     }
     return out;
 }
@@ -223,6 +255,7 @@ LayerTableCost costOf(const LayerTable& t, const TableShapes& shapes)
     for (std::size_t i = 0; i < shapes.inputs.size(); ++i) {
         const Layer& l = t.layers[i];
         LayerCost c = l.type == LayerType::Interaction ? interactionCost(l, shapes.inputs[i]).cost
+            : !l.memory.empty()                        ? crossAttentionCost(l, shapes.inputs[i], shapes.memory[i]).cost
                                                        : evaluateLayer(l, shapes.inputs[i]).cost;
         if (!l.tied.empty()) // the weight is the embedding's, counted there
             c.parameters = l.bias ? double(l.outChannels) : 0.0;

@@ -44,8 +44,16 @@ struct Layer {
     long long rows = 0, dim = 0, lookups = 1;
     // Attention (bidirectional, as in encoders and ViT): its input holds queries, keys and
     // values side by side (3 x width channels), one position per pixel or token; `heads`
-    // split the width.
+    // split the width. `causal`: each position attends to those before it (a decoder's
+    // self-attention; half the score FLOPs, as FlashAttention skips the masked blocks).
+    // `memory`: cross-attention; the input holds the queries only (width channels) and the
+    // named layer's output the keys and values side by side (2 x width) at its positions.
     long long heads = 0;
+    bool causal = false;
+    std::string memory;
+    // Embedding: `pooled` sums the looked-up rows into one vector (DLRM); false keeps one
+    // vector a lookup, a sequence of `lookups` positions (a decoder's embedded tokens).
+    bool pooled = true;
     LayerSplit split = LayerSplit::DataOnly;
     // Branches (ResNet's shortcuts): the layer reads the output of the layer named
     // `input` (empty: the layer before it; "input": the table's input), and an
@@ -55,7 +63,8 @@ struct Layer {
     // dense one), their pairwise dot products after it.
     std::vector<std::string> inputs;
     // A convolution or linear layer whose weight is an earlier embedding's table (BERT's
-    // MLM decoder and the word embeddings): only its bias is a parameter of its own.
+    // MLM decoder and the word embeddings), or an embedding sharing another's table (T5's
+    // encoder and decoder inputs): only a bias is a parameter of its own.
     std::string tied;
     bool operator==(const Layer&) const = default;
 };
@@ -66,6 +75,7 @@ struct LayerCost {
     double forwardFlops = 0;   // multiply-adds x 2 (and one FLOP an element for the rest)
     double parameters = 0;
     double activationElements = 0; // kept for backward: the layer's input
+    double keyPositions = 0;         // cross-attention: the positions attended to (0: its own)
 };
 
 // The cost of `layer` on an input of shape `in`; an empty `error` when it is well formed,
@@ -90,6 +100,7 @@ struct TableShapes {
     std::vector<TensorShape> inputs;  // per layer
     std::vector<TensorShape> outputs; // per layer
     std::vector<int> source;          // per layer: the layer it reads (-1: the table's input)
+    std::vector<TensorShape> memory;  // per layer: a cross-attention's keys and values (else empty)
     int errorLayer = -1;
     std::string error;
 };

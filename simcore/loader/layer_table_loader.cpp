@@ -60,7 +60,7 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         const YAML::Node n = list[i];
         const std::string field = "layers[" + std::to_string(i) + "]";
         r.expectMap(n, field);
-        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual", "heads", "inputs", "tied" });
+        r.checkKeys(n, field, { "name", "type", "out_channels", "kernel", "stride", "padding", "groups", "bias", "rows", "dim", "lookups", "affine", "split", "input", "residual", "heads", "inputs", "tied", "causal", "memory", "pooled" });
         Layer l;
         l.name = r.string(r.required(n, field, "name"), field + ".name");
         l.type = typeOf(r, r.required(n, field, "type"), field + ".type");
@@ -88,7 +88,10 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
         onlyFor("residual", l.type == LayerType::Elementwise, "elementwise");
         onlyFor("heads", l.type == LayerType::Attention, "attention");
         onlyFor("inputs", l.type == LayerType::Interaction, "interaction");
-        onlyFor("tied", sized, "convolution or linear");
+        onlyFor("tied", sized || l.type == LayerType::Embedding, "convolution, linear or embedding");
+        onlyFor("causal", l.type == LayerType::Attention, "attention");
+        onlyFor("memory", l.type == LayerType::Attention, "attention");
+        onlyFor("pooled", l.type == LayerType::Embedding, "embedding");
         whole("kernel", l.kernel, 1);
         whole("stride", l.stride, 1);
         whole("padding", l.padding, 0);
@@ -123,6 +126,12 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
             l.residual = r.string(v, field + ".residual");
         if (const YAML::Node v = r.child(n, field, "tied"))
             l.tied = r.string(v, field + ".tied");
+        if (const YAML::Node v = r.child(n, field, "causal"))
+            l.causal = r.boolean(v, field + ".causal");
+        if (const YAML::Node v = r.child(n, field, "memory"))
+            l.memory = r.string(v, field + ".memory");
+        if (const YAML::Node v = r.child(n, field, "pooled"))
+            l.pooled = r.boolean(v, field + ".pooled");
         for (const Layer& earlier : t.layers)
             if (earlier.name == l.name)
                 r.fail(n["name"], field + ".name", "\"" + l.name + "\" names an earlier layer too; branches refer to layers by name");
