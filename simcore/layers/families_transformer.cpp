@@ -18,23 +18,14 @@ LayerTable vit(const std::string& size, int layers, long long width, long long h
     Layer patches = conv("patch_embed", width, 16, 16, 0);
     t.layers.push_back(patches);
     std::string stream = "patch_embed";
-    auto pointwise = [&](const std::string& n, long long out) { t.layers.push_back(conv(n, out, 1, 1, 0)); };
     for (int b = 0; b < layers; ++b) {
         const std::string n = "block" + std::to_string(b);
         t.layers.push_back(norm(n + "_ln1", true));
-        pointwise(n + "_qkv", 3 * width);
-        Layer attention = simple(n + "_attention", LayerType::Attention);
-        attention.heads = heads;
-        t.layers.push_back(attention);
-        pointwise(n + "_proj", width);
-        t.layers.push_back(simple(n + "_add1", LayerType::Elementwise));
-        t.layers.back().residual = stream;
+        addSelfAttention(t, n, width, heads);
+        addResidual(t, n + "_add1", stream);
         t.layers.push_back(norm(n + "_ln2", true));
-        pointwise(n + "_fc1", 4 * width);
-        t.layers.push_back(simple(n + "_gelu", LayerType::Elementwise));
-        pointwise(n + "_fc2", width);
-        t.layers.push_back(simple(n + "_add2", LayerType::Elementwise));
-        t.layers.back().residual = n + "_add1";
+        addMlp(t, n, width, 4 * width, "gelu");
+        addResidual(t, n + "_add2", n + "_add1");
         stream = n + "_add2";
     }
     t.layers.push_back(norm("final_ln", true));
@@ -71,29 +62,20 @@ LayerTable bert(const std::string& size, int layers, long long width, long long 
     embNorm.input = "input";
     t.layers.push_back(embNorm);
     std::string stream = "embeddings_ln";
-    auto pointwise = [&](const std::string& n, long long out) { t.layers.push_back(conv(n, out, 1, 1, 0)); };
     for (int b = 0; b < layers; ++b) {
         const std::string n = "layer" + std::to_string(b);
-        pointwise(n + "_qkv", 3 * width);
-        Layer attention = simple(n + "_attention", LayerType::Attention);
-        attention.heads = heads;
-        t.layers.push_back(attention);
-        pointwise(n + "_proj", width);
-        t.layers.push_back(simple(n + "_add1", LayerType::Elementwise));
-        t.layers.back().residual = stream;
+        addSelfAttention(t, n, width, heads);
+        addResidual(t, n + "_add1", stream);
         t.layers.push_back(norm(n + "_ln1", true));
-        pointwise(n + "_fc1", 4 * width);
-        t.layers.push_back(simple(n + "_gelu", LayerType::Elementwise));
-        pointwise(n + "_fc2", width);
-        t.layers.push_back(simple(n + "_add2", LayerType::Elementwise));
-        t.layers.back().residual = n + "_ln1";
+        addMlp(t, n, width, 4 * width, "gelu");
+        addResidual(t, n + "_add2", n + "_ln1");
         t.layers.push_back(norm(n + "_ln2", true));
         stream = n + "_ln2";
     }
     Layer masked = pool("masked_positions", 1, 7);
     masked.input = stream;
     t.layers.push_back(masked);
-    pointwise("mlm_dense", width);
+    t.layers.push_back(conv("mlm_dense", width, 1, 1, 0));
     t.layers.push_back(simple("mlm_gelu", LayerType::Elementwise));
     t.layers.push_back(norm("mlm_ln", true));
     Layer decoder = conv("mlm_decoder", 30522, 1, 1, 0);
@@ -124,14 +106,9 @@ LayerTable t5(const std::string& size, int layers, long long width, long long ff
         "Raffel et al., 'Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer', JMLR 2020, Sec. 3.1, "
         "3.2.2 and Table 14; feature lengths of the t5x span-corruption configurations",
         { width, 1, inputs });
-    auto bare = [](Layer l) {
-        l.bias = false;
-        return l;
-    };
     auto pointwise = [&](const std::string& n, long long out, const std::string& from = "") {
-        Layer l = bare(conv(n, out, 1, 1, 0));
-        l.input = from;
-        t.layers.push_back(l);
+        t.layers.push_back(conv(n, out, 1, 1, 0, 1, false));
+        t.layers.back().input = from;
     };
     Layer shared = simple("shared_embeddings", LayerType::Embedding);
     shared.rows = vocabulary;
@@ -141,27 +118,17 @@ LayerTable t5(const std::string& size, int layers, long long width, long long ff
     t.layers.push_back(shared);
     std::string stream = "input";
     auto selfAttention = [&](const std::string& n, bool causal) {
-        Layer ln = norm(n + "_ln", true);
-        ln.input = stream;
-        t.layers.push_back(ln);
-        pointwise(n + "_qkv", 3 * width);
-        Layer a = simple(n + "_attention", LayerType::Attention);
-        a.heads = heads;
-        a.causal = causal;
-        t.layers.push_back(a);
-        pointwise(n + "_o", width);
-        t.layers.push_back(simple(n + "_add", LayerType::Elementwise));
-        t.layers.back().residual = stream;
+        t.layers.push_back(norm(n + "_ln", true));
+        t.layers.back().input = stream;
+        addSelfAttention(t, n, width, heads, false, causal);
+        addResidual(t, n + "_add", stream);
         stream = n + "_add";
     };
     auto feedForward = [&](const std::string& n) {
         t.layers.push_back(norm(n + "_ln", true));
         t.layers.back().input = stream;
-        pointwise(n + "_wi", ff);
-        t.layers.push_back(simple(n + "_relu", LayerType::Elementwise));
-        pointwise(n + "_wo", width);
-        t.layers.push_back(simple(n + "_add", LayerType::Elementwise));
-        t.layers.back().residual = stream;
+        addMlp(t, n, width, ff, "relu", false);
+        addResidual(t, n + "_add", stream);
         stream = n + "_add";
     };
     for (int b = 0; b < layers; ++b) {
@@ -192,15 +159,14 @@ LayerTable t5(const std::string& size, int layers, long long width, long long ff
         cross.memory = n + "_cross_kv";
         cross.input = n + "_cross_q";
         t.layers.push_back(cross);
-        pointwise(n + "_cross_o", width);
-        t.layers.push_back(simple(n + "_cross_add", LayerType::Elementwise));
-        t.layers.back().residual = stream;
+        pointwise(n + "_cross_proj", width);
+        addResidual(t, n + "_cross_add", stream);
         stream = n + "_cross_add";
         feedForward(n + "_ff");
     }
     t.layers.push_back(norm("decoder_final_ln", true));
     t.layers.back().input = stream;
-    Layer head = bare(conv("lm_head", vocabulary, 1, 1, 0));
+    Layer head = conv("lm_head", vocabulary, 1, 1, 0, 1, false);
     head.tied = "shared_embeddings";
     t.layers.push_back(head);
     return t;
@@ -245,7 +211,6 @@ LayerTable dit(const std::string& size, int layers, long long width, long long h
     patches.input = "input";
     t.layers.push_back(patches);
     std::string stream = "patch_embed";
-    auto pointwise = [&](const std::string& n, long long out) { t.layers.push_back(conv(n, out, 1, 1, 0)); };
     auto modulate = [&](const std::string& n, const std::string& from) {
         Layer ln = norm(n + "_ln", false);
         ln.input = from;
@@ -256,24 +221,16 @@ LayerTable dit(const std::string& size, int layers, long long width, long long h
         const std::string n = "block" + std::to_string(b);
         modulation(n, 6);
         modulate(n + "_attn", stream);
-        pointwise(n + "_qkv", 3 * width);
-        Layer attention = simple(n + "_attention", LayerType::Attention);
-        attention.heads = heads;
-        t.layers.push_back(attention);
-        pointwise(n + "_proj", width);
-        t.layers.push_back(simple(n + "_gate_add1", LayerType::Elementwise));
-        t.layers.back().residual = stream;
+        addSelfAttention(t, n, width, heads);
+        addResidual(t, n + "_gate_add1", stream);
         modulate(n + "_mlp", n + "_gate_add1");
-        pointwise(n + "_fc1", 4 * width);
-        t.layers.push_back(simple(n + "_gelu", LayerType::Elementwise));
-        pointwise(n + "_fc2", width);
-        t.layers.push_back(simple(n + "_gate_add2", LayerType::Elementwise));
-        t.layers.back().residual = n + "_gate_add1";
+        addMlp(t, n, width, 4 * width, "gelu");
+        addResidual(t, n + "_gate_add2", n + "_gate_add1");
         stream = n + "_gate_add2";
     }
     modulation("final", 2);
     modulate("final", stream);
-    pointwise("final_linear", patch * patch * 8);
+    t.layers.push_back(conv("final_linear", patch * patch * 8, 1, 1, 0));
     return t;
 }
 

@@ -66,6 +66,34 @@ inline Layer norm(std::string name, bool affine)
 }
 
 
+// Transformer sublayers on a grid of positions, each per-position linear layer a 1 x 1
+// convolution: q, k and v projected side by side, attention over the positions, and the
+// output projection.
+inline void addSelfAttention(LayerTable& t, const std::string& n, long long width, long long heads, bool bias = true, bool causal = false)
+{
+    t.layers.push_back(conv(n + "_qkv", 3 * width, 1, 1, 0, 1, bias));
+    Layer a = simple(n + "_attention", LayerType::Attention);
+    a.heads = heads;
+    a.causal = causal;
+    t.layers.push_back(a);
+    t.layers.push_back(conv(n + "_proj", width, 1, 1, 0, 1, bias));
+}
+
+// An MLP of `hidden` features with its activation between the two projections.
+inline void addMlp(LayerTable& t, const std::string& n, long long width, long long hidden, const std::string& activation, bool bias = true)
+{
+    t.layers.push_back(conv(n + "_fc1", hidden, 1, 1, 0, 1, bias));
+    t.layers.push_back(simple(n + "_" + activation, LayerType::Elementwise));
+    t.layers.push_back(conv(n + "_fc2", width, 1, 1, 0, 1, bias));
+}
+
+// A residual add of `shortcut`'s output to the previous layer's.
+inline void addResidual(LayerTable& t, const std::string& name, const std::string& shortcut)
+{
+    t.layers.push_back(simple(name, LayerType::Elementwise));
+    t.layers.back().residual = shortcut;
+}
+
 // Convolutional and recommendation families (families_cnn.cpp).
 LayerTable alexnet2012();
 LayerTable resnet(int depth);
