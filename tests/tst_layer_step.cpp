@@ -12,6 +12,7 @@
 #include "test_data.h"
 
 #include <QTemporaryDir>
+#include <algorithm>
 #include <QtTest>
 
 #include <fstream>
@@ -241,6 +242,16 @@ private slots:
         QVERIFY(std::fabs(tables.bytesPerGpu / (2 * 26 * 128 * 2.0 * 6912 * 7 / 8) - 1) < 1e-9);
         QVERIFY(r.comm[int(CommGroup::DP)].bytesPerGpu < 0.05e9); // the MLPs only (2.7 M parameters)
         QVERIFY(r.breakdown.optimizer < 1e-3);
+        // The dot interaction of 27 vectors of 128 is batched over the 6,912 samples: it
+        // streams the vectors and its 479 outputs (its FLOPs, padded to 32 x 32 x 128
+        // tensor-core fragments, take less), forward in one kernel.
+        const std::vector<LayerTiming> rows = layerTableProfile(s, c);
+        const auto interaction = std::find_if(rows.begin(), rows.end(), [](const LayerTiming& l) { return l.type == LayerType::Interaction; });
+        QVERIFY(interaction != rows.end());
+        const double bytes = (27.0 * 128 + 128 + 351) * 6912 * 2;
+        const double rate = s.hardware.memoryBandwidth * c.forGeneration("ampere").memoryFraction;
+        QVERIFY(std::fabs(interaction->forward - (bytes / rate + c.kernelOverhead)) < 1e-9);
+        QCOMPARE(interaction->bound, LayerBound::Memory);
     }
 
     // AlexNet's columns: with tp = 2 each GPU computes half of every layer; grouped

@@ -190,10 +190,16 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             break;
         }
         case LayerType::Interaction: {
-            // Pairwise dots of n vectors: a tiny batched GEMM (n x d by d x n) a sample,
-            // bound by reading the vectors and writing the result.
-            const double n = double(l.inputs.size()), d = double(lc.input.channels);
-            const double compute = lc.forwardFlops * batch / (r.gemmPeak * gemmEfficiency(*r.eff, n, n, d, r.tileScale));
+            // Pairwise dots of n vectors of width d (the layer's input holds them side by
+            // side): one (n x d)(d x n) product a sample, batched over the micro-batch, so
+            // the batch fills the GPU and only the padding of n and d to the 16 x 16 x 16
+            // tensor-core fragments NVIDIA's dot-interaction kernels use is lost (not the
+            // shape efficiency of one tiny GEMM); bound by reading the vectors and writing
+            // the result.
+            const double n = double(l.inputs.size()), d = double(lc.input.channels) / n;
+            auto padded = [](double x) { return x / (16.0 * std::ceil(x / 16.0)); };
+            const double efficiency = r.eff->peakFraction * padded(n) * padded(n) * padded(d);
+            const double compute = lc.forwardFlops * batch / (r.gemmPeak * efficiency);
             const double bytes = (n * d + lc.output.channels) * batch * elem;
             w.forward = std::max(compute, bytes / r.memoryRate) + r.kernel;
             w.backward = 2.0 * w.forward;
