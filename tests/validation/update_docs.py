@@ -110,6 +110,7 @@ def layer_classes(rows):
         rid = r["id"]
         stack = ("DeepLearningExamples " + rid.split("-")[2]) if rid.startswith("dle-") else (
             "MLPerf BERT-large (PyTorch)" if "-bert-" in rid else
+            "MLPerf DLRM (HugeCTR)" if "-dlrm-" in rid else
             "MLPerf ResNet-50 (MXNet, fused, graphs from v0.7)" if rid.startswith("mlperf") else "paper")
         precision = ("fp32" if "fp32" in rid else "tf32" if "tf32" in rid else "fp16 or fp8 (H100, H200)" if "-bert-" in rid
                      else "amp" if stack != "paper" else "fp32")
