@@ -83,9 +83,6 @@ struct StepReport {
     std::array<LevelLoad, kMaxLevels> levels {};
     int levelCount = 0;
     int bottleneckLevel = -1; // the most utilized level
-    // Layer tables only (zero for transformers): the step's forward and backward compute
-    // by layer type, in LayerType's order (layers/layer_table.h), for the breakdown view.
-    std::array<double, kLayerTypeCount> layerTypeForward {}, layerTypeBackward {};
 };
 
 struct Report {
@@ -96,6 +93,10 @@ struct Report {
     double gpuHours = 0;
     int syncWallGpus = 0; // GPU count with the shortest run at this global batch
     double syncWallTimeToTrain = 0;
+    // Layer tables only (zero for transformers): the step's forward and backward compute
+    // by layer type, in LayerType's order (layers/layer_table.h), for the breakdown view.
+    // Here, not in StepReport, which the planner evaluates millions of times a second.
+    std::array<double, kLayerTypeCount> layerTypeForward {}, layerTypeBackward {};
 };
 
 } // namespace dtsim

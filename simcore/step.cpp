@@ -420,6 +420,13 @@ Report simulate(const Scenario& s, const Calibration& c)
     // The sync wall is the planner's (planner/sync_wall.h); until it runs, this scenario's own count.
     rep.syncWallGpus = int(s.plan.gpus());
     rep.syncWallTimeToTrain = rep.timeToTrain;
+    if (s.model.isLayerTable()) {
+        static_assert(int(LayerType::Interaction) + 1 == kLayerTypeCount, "report.h counts the layer types");
+        for (const LayerTiming& l : layerTableProfile(s, c)) {
+            rep.layerTypeForward[std::size_t(l.type)] += rep.step.microbatches * l.forward;
+            rep.layerTypeBackward[std::size_t(l.type)] += rep.step.microbatches * l.backward;
+        }
+    }
     return rep;
 }
 

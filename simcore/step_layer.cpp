@@ -49,10 +49,14 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     r.halfGemmPeak *= measured;
     r.attentionRate *= measured;
     r.nativeAttentionRate *= measured;
-    const double tensor16 = hw.supports(Precision::BF16) ? hw.peak(Precision::BF16)
-        : hw.supports(Precision::FP16)                    ? hw.peak(Precision::FP16) : hw.peak(p);
-    if (!isScaledLowPrecision(p) && tensor16 > 0 && hw.peak(p) > 0)
-        r.tileScale = std::min(1.0, hw.peak(p) * storageBytes(p) / (tensor16 * 2.0));
+    // Only 4-byte operands can move fewer bytes a second than the 16-bit GEMMs (the usual
+    // path skips the lookups: the planner runs this millions of times a second).
+    if (storageBytes(p) == 4.0) {
+        const double tensor16 = hw.supports(Precision::BF16) ? hw.peak(Precision::BF16)
+            : hw.supports(Precision::FP16)                    ? hw.peak(Precision::FP16) : hw.peak(p);
+        if (tensor16 > 0 && hw.peak(p) > 0)
+            r.tileScale = std::min(1.0, hw.peak(p) * 4.0 / (tensor16 * 2.0));
+    }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
     r.elementBytes = isScaledLowPrecision(p) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;

@@ -112,6 +112,22 @@ bool BreakdownView::layerChartShownForTest() const
     return !m_layers->isHidden();
 }
 
+void BreakdownView::showLayerTypes(const Report& r)
+{
+    // A layer table's compute by layer type, forward and backward (simulated per layer by
+    // the engine; the view only draws it). Hidden for transformers.
+    double layerTotal = 0;
+    for (int t = 0; t < kLayerTypeCount; ++t)
+        layerTotal += r.layerTypeForward[t] + r.layerTypeBackward[t];
+    m_layers->setVisible(layerTotal > 0);
+    if (layerTotal <= 0)
+        return;
+    std::vector<std::pair<QString, std::vector<double>>> types;
+    for (int t = 0; t < kLayerTypeCount; ++t)
+        types.emplace_back(QString::fromLatin1(layerTypeName(LayerType(t))), std::vector<double> { r.layerTypeBackward[t], r.layerTypeForward[t] });
+    fillStacked(m_layers, { tr("backward"), tr("forward") }, types, 1.0, tr("seconds a step (dtsim-cli layers lists every layer)"));
+}
+
 void BreakdownView::setPinned(std::optional<StepReport> a, const QString& name)
 {
     m_pinned = std::move(a);
@@ -144,19 +160,6 @@ void BreakdownView::showReport(const StepReport& r)
     const QStringList stepBars = m_pinned ? QStringList { tr("A: %1").arg(m_pinnedName), tr("B: step") } : QStringList { tr("step") };
     const std::vector<int> grey = m_pinned ? std::vector<int> { 0 } : std::vector<int> {};
     m_stepSeries = fillStacked(m_step, stepBars, parts, 1.0, tr("seconds"), 0, grey);
-
-    // A layer table's compute by layer type, forward and backward (simulated per layer by
-    // the engine; the view only draws it). Hidden for transformers.
-    double layerTotal = 0;
-    for (int t = 0; t < kLayerTypeCount; ++t)
-        layerTotal += r.layerTypeForward[t] + r.layerTypeBackward[t];
-    m_layers->setVisible(layerTotal > 0);
-    if (layerTotal > 0) {
-        std::vector<std::pair<QString, std::vector<double>>> types;
-        for (int t = 0; t < kLayerTypeCount; ++t)
-            types.emplace_back(QString::fromLatin1(layerTypeName(LayerType(t))), std::vector<double> { r.layerTypeBackward[t], r.layerTypeForward[t] });
-        fillStacked(m_layers, { tr("backward"), tr("forward") }, types, 1.0, tr("seconds a step (dtsim-cli layers lists every layer)"));
-    }
 
     const MemoryReport& m = r.memory;
     std::vector<std::pair<QString, std::vector<double>>> mem {

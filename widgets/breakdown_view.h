@@ -22,10 +22,13 @@ public:
     explicit BreakdownView(QWidget* parent = nullptr);
     void follow(const TabInput& in, TabMoment when) override
     {
-        if (when == TabMoment::Edit && in.report)
+        if (when == TabMoment::Edit && in.report) {
             showReport(in.report->step);
+            showLayerTypes(*in.report);
+        }
     }
     void showReport(const StepReport& r);
+    void showLayerTypes(const Report& r); // layer tables: compute by layer type (hidden otherwise)
     int stepSeriesCount() const { return m_stepSeries; }
     int stepBarsForTest() const; // bars on the step chart: 2 with a pinned A
     bool layerChartShownForTest() const;

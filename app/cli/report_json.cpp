@@ -103,8 +103,8 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
     if (s.model.isLayerTable()) {
         QJsonObject types;
         for (int t = 0; t < kLayerTypeCount; ++t)
-            if (st.layerTypeForward[t] + st.layerTypeBackward[t] > 0)
-                types.insert(layerTypeName(LayerType(t)), QJsonObject { { "forward_s", st.layerTypeForward[t] }, { "backward_s", st.layerTypeBackward[t] } });
+            if (r.layerTypeForward[t] + r.layerTypeBackward[t] > 0)
+                types.insert(layerTypeName(LayerType(t)), QJsonObject { { "forward_s", r.layerTypeForward[t] }, { "backward_s", r.layerTypeBackward[t] } });
         out.insert("layer_types", types);
     }
     // Which measurements the figures rest on, when the scenario names an overlay.

@@ -392,12 +392,6 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
     out.pipeline.layers = int(work.layers.size());
     out.pipeline.gradientBuckets = std::max(1.0, std::ceil(gradientBytes / c.layerTableBucketBytes));
     out.stepTime = b.sum();
-    static_assert(int(LayerType::Interaction) + 1 == kLayerTypeCount, "report.h counts the layer types");
-    for (std::size_t i = 0; i < work.layers.size(); ++i) {
-        const int type = int(s.model.table.resolved->table.layers[i].type);
-        out.layerTypeForward[std::size_t(type)] += mb * work.layers[i].forward;
-        out.layerTypeBackward[std::size_t(type)] += mb * work.layers[i].backward;
-    }
 
     const double samples = tr.globalBatch;
     out.modelFlopsPerStep = 3.0 * s.model.table.resolved->cost.forwardFlops * samples;
