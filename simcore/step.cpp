@@ -92,7 +92,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     r.idealized = opts.idealized;
     if (opts.idealized)
         r.hostKernel = 0; // Epoch's idealized runs have no framework overhead
-    const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency, s.calibration.collectives.empty() ? nullptr : &s.calibration };
+    const CommEfficiency eff = commEfficiencyFor(s, c);
     const double eta = c.overlapEfficiency;
 
     StepReport out;

@@ -14,6 +14,13 @@ struct CommOp {
     double bytesSent = 0;
 };
 
+// The links' efficiencies a step's collectives run at: the calibration's bus efficiencies,
+// and the scenario's measured links when it names a calibration overlay.
+inline CommEfficiency commEfficiencyFor(const Scenario& s, const Calibration& c)
+{
+    return { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency, s.calibration.collectives.empty() ? nullptr : &s.calibration };
+}
+
 // One collective on a placed group; records its kind, algorithm and span in `rep`.
 CommOp comm(CollectiveKind k, double bytes, const GroupSpan& g, const Scenario& s, const CommEfficiency& eff, CommReport& rep);
 

@@ -315,7 +315,7 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
     Rates r = ratesFor(s, c);
     if (idealized)
         r.hostKernel = 0;
-    const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency, s.calibration.collectives.empty() ? nullptr : &s.calibration };
+    const CommEfficiency eff = commEfficiencyFor(s, c);
     const double eta = c.overlapEfficiency;
 
     StepReport out;
@@ -408,7 +408,7 @@ StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool 
 std::vector<LayerTiming> layerTableProfile(const Scenario& s, const Calibration& c)
 {
     CommReport tpRep, tableRep;
-    const CommEfficiency eff { c.scaleUpBusEfficiency, c.scaleOutBusEfficiency, s.calibration.collectives.empty() ? nullptr : &s.calibration };
+    const CommEfficiency eff = commEfficiencyFor(s, c);
     const TableWork work = tableWork(s, c, ratesFor(s, c), eff, tpRep, tableRep);
     const ResolvedLayerTable& t = *s.model.table.resolved;
     std::vector<LayerTiming> rows;
