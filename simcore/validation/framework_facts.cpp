@@ -143,14 +143,20 @@ bool recipeOverlapsEpComm(const RunRecord& r)
     return megatronBridgeMoe(r) && onHopper(r) && has(lower(r.model), "qwen3-235b");
 }
 
-// QWEN3_30B_A3B_PRETRAIN_CONFIG_H100_*: moe_flex_dispatcher_backend="hybridep"; the
-// DeepSeek-V3 H100 recipe: moe_token_dispatcher_type flex with the hybridep backend.
+// Per-node token dispatch (moe_token_dispatcher_type "flex"): the DeepSeek-V3 H100 recipe
+// with the hybridep backend, and from the 26.04 release on (Megatron-Bridge v0.4.0 and
+// v0.5.0, scripts/performance/configs/qwen/qwen3_workload_base_configs.py)
+// QWEN3_30B_A3B_PRETRAIN_CONFIG_H100_{BF16,FP8_CS}_V1 with moe_flex_dispatcher_backend=
+// "hybridep" on EP 16 (qwen3_llm_pretrain.py sets the flex dispatcher). The 25.11 recipe
+// (v0.2.0, workload_base_configs.py) used the plain all-to-all.
 bool recipeDispatchesPerNode(const RunRecord& r)
 {
     if (!megatronBridgeMoe(r) || !onHopper(r))
         return false;
     const std::string m = lower(r.model);
-    return has(m, "deepseek");
+    if (has(m, "deepseek"))
+        return true;
+    return has(m, "qwen3-30b") && parseFrameworkStack(r.framework).nemoContainer >= 2604;
 }
 
 // torchtitan splits each replica's batch into as many micro-batches as there are

@@ -68,6 +68,9 @@ FrameworkStack parseFrameworkStack(const std::string& framework)
     static const std::regex lmYear(R"(megatron-lm \(?20(\d\d)\b)");
     if (const std::vector<int> y = numbersAfter(f, lmYear, 2000); !y.empty())
         s.megatronLmYear = y.front();
+    static const std::regex container(R"(nemo (\d\d)\.(\d\d)\b)");
+    if (std::smatch c; std::regex_search(f, c, container))
+        s.nemoContainer = std::stoi(c[1].str()) * 100 + std::stoi(c[2].str());
     return s;
 }
 

@@ -30,6 +30,7 @@ struct FrameworkStack {
     std::vector<int> versions;     // every "vN" or "vN.M" major version it names
     int megatronLmMajor = 0;       // "megatron-lm v1" -> 1 (0: not stated)
     int megatronLmYear = 0;        // "megatron-lm (2020)" -> 2020 (0: not stated)
+    int nemoContainer = 0;         // "nemo 26.04.01" -> 2604, year and month (0: not stated)
 
     bool namesYearIn(int from, int to) const;
     bool namesVersionIn(int from, int to) const;
