@@ -198,6 +198,14 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const double paramBytes = storageBytes(tr.precision);
     const double gradBytes = storageBytes(tr.gradReduce);
     const ParameterCounts counts = countParameters(m, tr.seqLen);
+    // Parameter all-gathers of FP8 weights: the blocks' linears move one byte a weight,
+    // the embeddings, norms and output layer stay 16-bit.
+    double gatherBytes = paramBytes;
+    if (tr.fp8ParamGather && isScaledLowPrecision(tr.precision) && counts.total > 0) {
+        const double other = counts.embedding + counts.outputHead + counts.finalNorm + m.layers * counts.normsPerLayer;
+        const double linearShare = std::clamp(1.0 - other / counts.total, 0.0, 1.0);
+        gatherBytes = linearShare * 1.0 + (1.0 - linearShare) * paramBytes;
+    }
     StageParams sp = stageParameters(s, 0, counts);
     {
         StageParams last = stageParameters(s, p.pp - 1, counts);
@@ -211,7 +219,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     const bool perMicrobatchGather = p.zeroStage == 3 && p.pp == 1;
     if (perMicrobatchGather && dpGroup > 1) {
         const double perLayer = sp.total() / std::max(1, layersPerStage);
-        const double ag = comm(CollectiveKind::AllGather, perLayer * paramBytes, dpSpan, s, eff, dpRep).seconds;
+        const double ag = comm(CollectiveKind::AllGather, perLayer * gatherBytes, dpSpan, s, eff, dpRep).seconds;
         const double rs = comm(CollectiveKind::ReduceScatter, perLayer * gradBytes, dpSpan, s, eff, dpRep).seconds;
         const double layerF = fwdCompute / std::max(1, layersPerStage);
         const double layerB = bwdCompute / std::max(1, layersPerStage);
@@ -219,7 +227,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
             * (std::max(0.0, ag - eta * layerF) + std::max(0.0, ag + rs - eta * layerB));
         zero3TotalMb = layersPerStage * (2 * ag + rs);
         const double frac = double(dpGroup - 1) / dpGroup;
-        zero3BytesMb = sp.total() * (2 * paramBytes + gradBytes) * frac;
+        zero3BytesMb = sp.total() * (2 * gatherBytes + gradBytes) * frac;
     }
 
     // Pipeline: per micro-batch each stage receives activations and sends them on,
@@ -299,7 +307,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
                 dpBytes += ar.bytesSent;
             } else {
                 CommOp rs = comm(CollectiveKind::ReduceScatter, params * gradBytes, g, s, eff, dpRep);
-                CommOp ag = comm(CollectiveKind::AllGather, params * paramBytes, g, s, eff, dpRep);
+                CommOp ag = comm(CollectiveKind::AllGather, params * gatherBytes, g, s, eff, dpRep);
                 grad = rs.seconds;
                 gather = ag.seconds;
                 dpBytes += rs.bytesSent + ag.bytesSent;

@@ -70,7 +70,9 @@ CommOp tensorParallelLayer(const Scenario& s, const Shape& sh, const CommEfficie
         const GroupSpan g = groupSpan(s.cluster, p.tp, p.stride(Axis::TP));
         const double n = sh.tokens * m.hidden * sh.elem;
         if (p.sequenceParallel) {
-            CommOp ag = comm(CollectiveKind::AllGather, n, g, s, eff, rep);
+            // FP8 all-gathers move one byte an element (the per-tensor scale is negligible).
+            const bool fp8Gather = s.training.fp8TpAllGather && isScaledLowPrecision(s.training.precision);
+            CommOp ag = comm(CollectiveKind::AllGather, fp8Gather ? sh.tokens * m.hidden : n, g, s, eff, rep);
             CommOp rs = comm(CollectiveKind::ReduceScatter, n, g, s, eff, rep);
             tpLayer = { 2 * (ag.seconds + rs.seconds), 2 * (ag.bytesSent + rs.bytesSent) };
         } else {

@@ -144,7 +144,10 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
             return columnParallel ? gemmTime(r, tokens, n / t, k) : gemmTime(r, tokens, n, k / t);
         return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
     };
-    const double qkvGemm = tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true);
+    const bool fusedProjections = s.training.fusedProjections;
+    const double kvGemm = tpGemm(T, kvdLocal * p.headSplit(), h, true);
+    const double qkvGemm = fusedProjections ? tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true)
+                                            : tpGemm(T, qd, h, true) + 2 * kvGemm;
     const double outGemm = tpGemm(T, h, qd, false);
     if (m.isMla()) {
         // MLA: the down-projections to the latents are replicated on every TP rank
@@ -174,7 +177,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     if (perOp && m.isMla())
         perOpGemms = 0.5 * lt.gemmForward;
     else if (perOp)
-        perOpGemms = (fp8 ? qkvGemm : tpGemm(T, kvdLocal * p.headSplit(), h, true)) + (fused ? 0.0 : outGemm);
+        perOpGemms = (fp8 ? qkvGemm : kvGemm) + (fused ? 0.0 : outGemm);
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
@@ -221,7 +224,8 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
                 return tpGemm(tokens, n, k, columnParallel);
             return columnParallel ? gemmTime(r, tokens, n / split, k) : gemmTime(r, tokens, n, k / split);
         };
-        const double up = gemm((m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
+        const double up = m.gatedMlp && !fusedProjections ? 2.0 * gemm(ffn, h, true)
+                                                           : gemm((m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
         const double down = gemm(h, ffn, false);
         // Per-op rerun (see above): w3 of a gated MLP, or under FP8 the whole up
         // projection; the down projection only feeds the residual add.
@@ -262,8 +266,10 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under
     // FP8, and the layer's collectives.
     double gemmLaunches = m.isMla() ? (m.mla.qLoraRank > 0 ? 5 : 4) : 2; // MLA: q (down, up), kv down, kv up, out
+    if (!fusedProjections && !m.isMla())
+        gemmLaunches += 2; // wq, wk, wv
     if (!moeLayer) {
-        gemmLaunches += 2;
+        gemmLaunches += (m.gatedMlp && !fusedProjections) ? 3 : 2;
     } else {
         gemmLaunches += 1 + 2.0 * m.moe.experts / p.ep + (m.moe.sharedExperts > 0 ? 2 : 0);
     }

@@ -36,6 +36,22 @@ struct TrainingSpec {
     // issue kernels one by one; otherwise each launch costs host time and a layer runs no
     // faster than its kernels can be issued.
     bool graphCapture = false;
+    // Scaled low-precision recipes that communicate the quantized copies instead of the
+    // 16-bit tensors (both ignored by 16- and 32-bit runs):
+    //  - fp8TpAllGather: sequence-parallel all-gathers (the inputs of column-parallel
+    //    linears forward, the output gradients of row-parallel ones backward) carry FP8;
+    //    reduce-scatters stay 16-bit (torchao Float8ColwiseParallel/RowwiseParallel,
+    //    which torchtitan applies for tensorwise scaling);
+    //  - fp8ParamGather: ZeRO/FSDP parameter all-gathers carry the FP8 weights of the
+    //    converted linears (torchao enable_fsdp_float8_all_gather, Megatron-Core
+    //    --fp8-param-gather).
+    // Q, K and V projections as one GEMM, and a gated MLP's gate and up projections as
+    // one (Megatron-Core's linear_qkv and linear_fc1); false: separate linears on the
+    // same input (torchtitan's and Hugging Face's Llama: wq, wk, wv; w1, w3), each a
+    // narrower GEMM.
+    bool fusedProjections = true;
+    bool fp8TpAllGather = false;
+    bool fp8ParamGather = false;
 
     // The host's input pipeline (decode, augment) for layer tables: CPU cores feeding each
     // GPU and the samples one core prepares a second; 0: not a bound.

@@ -140,6 +140,51 @@ private slots:
         QVERIFY(std::abs((forward - both) / none - 1.0 / 3.0) < 0.2);
     }
 
+    // FP8 all-gathers under sequence parallelism (torchao's float8 TP): the two
+    // all-gathers of a pass move one byte an element, the two reduce-scatters still two,
+    // so the TP traffic falls to 3/4; 16-bit runs refuse the flag.
+    void fp8TpAllGathersHalveOnlyTheGathers()
+    {
+        auto tpBytes = [](const char* fp8Gather) {
+            const Scenario s = test::preset("gpt3-175b-a100",
+                { { "hardware.gpu", "h100-sxm" }, { "training.precision", "fp8" }, { "parallel.sequence_parallel", "true" },
+                    { "training.fp8_tp_all_gather", fp8Gather } });
+            return simulateStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
+        };
+        const double bf16Gathers = tpBytes("false"), fp8Gathers = tpBytes("true");
+        QVERIFY2(std::abs(fp8Gathers / bf16Gathers - 0.75) < 1e-9, qPrintable(QString::number(fp8Gathers / bf16Gathers)));
+        QVERIFY_THROWS_EXCEPTION(InputError, test::preset("gpt3-175b-a100", { { "training.fp8_tp_all_gather", "true" } }));
+    }
+
+    // FP8 parameter all-gathers (torchao FSDP float8 all-gather): ZeRO 3 gathers the
+    // blocks' linears at one byte a weight; the reduce-scatter of gradients is unchanged.
+    void fp8ParamGathersShrinkTheZero3Gathers()
+    {
+        auto dpBytes = [](const char* fp8Gather) {
+            const Scenario s = llama7b({ { "hardware.gpu", "h100-sxm" }, { "training.precision", "fp8" }, { "parallel.zero", "3" },
+                { "training.fp8_param_gather", fp8Gather } });
+            return simulateStep(s, test::calibration()).comm[int(CommGroup::DP)].bytesPerGpu;
+        };
+        // Per micro-batch: two gathers of 2 B and a reduce-scatter of 4 B (fp32 gradients)
+        // a weight; with FP8 linears (~96% of a 7B model's weights) the gathers take ~1 B.
+        const double ratio = dpBytes("true") / dpBytes("false");
+        QVERIFY2(ratio > (2 * 1.0 + 4) / 8.0 && ratio < (2 * 1.1 + 4) / 8.0, qPrintable(QString::number(ratio)));
+    }
+
+    // Separate Q, K, V (and gate, up) linears run narrower GEMMs than the fused ones, so
+    // the same work takes longer, most under wide TP where K and V shrink to 128 columns.
+    void separateProjectionsCostMoreThanFusedOnes()
+    {
+        auto compute = [](const char* fused, const char* tp) {
+            const Scenario s = llama7b({ { "training.fused_projections", fused }, { "parallel.tp", tp }, { "parallel.dp", "1" },
+                { "cluster.gpus", tp } });
+            const StepReport r = simulateStep(s, test::calibration());
+            return r.breakdown.forward + r.breakdown.backward;
+        };
+        const double narrow = compute("false", "8") / compute("true", "8"), wide = compute("false", "1") / compute("true", "1");
+        QVERIFY2(narrow > wide && wide > 1.0, qPrintable(QString("%1 %2").arg(narrow).arg(wide)));
+    }
+
     // FlashAttention runs closer to its plateau on long sequences: dropping the length
     // term speeds a 1k-token step up more than a 32k-token one.
     void attentionEfficiencyRisesWithLength()

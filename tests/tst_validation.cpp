@@ -120,12 +120,15 @@ private slots:
 
     // Issue 20's targets on good rows are median <= 4% and p90 <= 10%; with the 25 rows
     // this project added (Blackwell and 8-16k GPUs) neither is met yet. The bounds are the
-    // level reached (docs/validation.md lists the rows above 10%) and only ever tighten.
+    // level reached (docs/validation.md lists the rows above 10%) and only tighten, with
+    // one stated exception: torchtitan's FP8 all-gathers and separate Q/K/V linears
+    // (facts of its code) cut the p90 from 11.8% to 11.5% and moved three torchtitan rows
+    // from below the median to above it (4.28% -> 4.31%).
     void goodRowsErrorDoesNotRegress()
     {
         const ErrorStats& g = result().good;
-        QVERIFY2(g.median <= 0.043, qPrintable(QString("median %1").arg(g.median)));
-        QVERIFY2(g.p90 <= 0.119, qPrintable(QString("p90 %1").arg(g.p90)));
+        QVERIFY2(g.median <= 0.0432, qPrintable(QString("median %1").arg(g.median)));
+        QVERIFY2(g.p90 <= 0.116, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
     // Every source with three or more good runs stays within 8% median error, found from
@@ -206,6 +209,25 @@ private slots:
         // all-to-all in 25.11's (Megatron-Bridge v0.4.0/v0.5.0 against v0.2.0).
         QVERIFY(built(run("mb2606-h100-qwen3-30b-ep16")).plan.epNodeDispatch);
         QVERIFY(!built(run("mb2511-h100-qwen3-30b-a3b")).plan.epNodeDispatch);
+    }
+
+    // torchtitan's Llama has separate wq/wk/wv and w1/w3 linears; under tensorwise FP8
+    // with TP it all-gathers in FP8 (rowwise: regular TP); a row that names FSDP's float8
+    // all-gather gathers FP8 weights. Megatron-Core rows keep fused projections.
+    void torchtitanFp8CommunicationAndProjections()
+    {
+        const Scenario tensorwise = built(run("torchtitan-2506-8b-64gpu-fp8-tensorwise-vanillatp"));
+        QVERIFY(!tensorwise.training.fusedProjections);
+        QVERIFY(tensorwise.training.fp8TpAllGather);
+        QVERIFY(!tensorwise.training.fp8ParamGather);
+        QVERIFY(!built(run("torchtitan-2506-8b-64gpu-fp8-rowwise-vanillatp")).training.fp8TpAllGather);
+        QVERIFY(!built(run("torchtitan-2506-8b-64gpu-bf16-vanillatp")).training.fp8TpAllGather);
+        const Scenario trainy = built(run("torchtitan-trainy-h200-8b-32gpu"));
+        QVERIFY(trainy.training.fp8ParamGather);
+        QVERIFY(!trainy.training.fp8TpAllGather); // TP 1
+        const Scenario nemo = built(run("dgxc-llama31-70b-fp8-256gpu"));
+        QVERIFY(nemo.training.fusedProjections);
+        QVERIFY(!nemo.training.fp8TpAllGather && !nemo.training.fp8ParamGather);
     }
 
     // Narayanan et al.'s rows give TFLOP/s counted by their Eq. 3; converting with that

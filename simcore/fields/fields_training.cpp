@@ -153,6 +153,37 @@ void addTrainingFields(std::vector<FieldDef>& f)
                 "Batch-norm statistics in each convolution's epilogue, scale, shift and ReLU in the next one's prologue, "
                 "as NVIDIA's MLPerf ResNet runs: the norms cost nothing forward and one pass backward.")
             .forModel(ModelKind::LayerTable));
+    f.push_back(flag("training.fused_projections").byDefault("`true`")
+            .help("Q, K and V as one GEMM and a gated MLP's gate and up projections as one (Megatron-Core); `false`: separate, "
+                  "narrower linears on the same input (torchtitan and Hugging Face Llama: wq, wk, wv; w1, w3)")
+            .bind(&Scenario::training, &TrainingSpec::fusedProjections)
+            .writtenWhen([](const Scenario& s, int) { return !s.training.fusedProjections; })
+            .panel("Hardware", "Fused Q/K/V and gate/up GEMMs", 0, 1, SliderScale::Linear,
+                "Q, K and V run as one GEMM, and the gate and up projections as one (Megatron-Core). Off: separate linears "
+                "(torchtitan, Hugging Face), whose narrow K and V GEMMs use the GPU less well."));
+    auto lowPrecisionOnly = [](const Scenario& s, double v, int) -> std::string {
+        if (v != 0 && !isScaledLowPrecision(s.training.precision))
+            return "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(s.training.precision));
+        return {};
+    };
+    f.push_back(flag("training.fp8_tp_all_gather").byDefault("`false`")
+            .help("sequence-parallel all-gathers carry FP8 (inputs forward, output gradients backward); reduce-scatters stay 16-bit "
+                  "(torchao Float8ColwiseParallel/RowwiseParallel, which torchtitan applies under tensorwise scaling)")
+            .bind(&Scenario::training, &TrainingSpec::fp8TpAllGather)
+            .check(lowPrecisionOnly)
+            .writtenWhen([](const Scenario& s, int) { return s.training.fp8TpAllGather; })
+            .panel("Hardware", "FP8 tensor-parallel all-gathers", 0, 1, SliderScale::Linear,
+                "FP8 runs: the sequence-parallel all-gathers move FP8 copies (one byte an element) instead of 16-bit ones "
+                "(torchao's float8 tensor parallelism); reduce-scatters stay 16-bit."));
+    f.push_back(flag("training.fp8_param_gather").byDefault("`false`")
+            .help("ZeRO/FSDP parameter all-gathers carry the FP8 weights of the converted linears (torchao enable_fsdp_float8_all_gather, "
+                  "Megatron-Core --fp8-param-gather); embeddings, norms and the output layer stay 16-bit")
+            .bind(&Scenario::training, &TrainingSpec::fp8ParamGather)
+            .check(lowPrecisionOnly)
+            .writtenWhen([](const Scenario& s, int) { return s.training.fp8ParamGather; })
+            .panel("Hardware", "FP8 parameter all-gathers", 0, 1, SliderScale::Linear,
+                "FP8 runs: ZeRO/FSDP gather the linears' FP8 weights (one byte each) instead of 16-bit ones "
+                "(torchao FSDP float8 all-gather, Megatron-Core --fp8-param-gather)."));
     f.push_back(flag("training.graph_capture").byDefault("`false`")
             .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
                   "than the host issues its kernels (`host_launch_overhead` each)")

@@ -159,6 +159,38 @@ bool recipeDispatchesPerNode(const RunRecord& r)
     return has(m, "qwen3-30b") && parseFrameworkStack(r.framework).nemoContainer >= 2604;
 }
 
+// torchtitan's Llama keeps wq, wk and wv, and w1 and w3, as separate nn.Linear modules
+// (torchtitan/models/llama3/model.py @820504e; torchtitan/models/llama/model.py @9dec370),
+// so each runs its own, narrower GEMM.
+bool runsSeparateProjections(const RunRecord& r)
+{
+    return parseFrameworkStack(r.framework).torchtitan;
+}
+
+// torchtitan's parallelize_llama swaps in torchao's Float8ColwiseParallel,
+// Float8RowwiseParallel and PrepareFloat8ModuleInput when the Float8 converter runs
+// tensorwise scaling: inputs are cast before the sequence-parallel all-gather and output
+// gradients before the backward one ("float8 all-gather with TP is only supported for
+// tensorwise float8 scaling recipes. For rowwise recipes, we use regular TP",
+// torchtitan/models/llama3/parallelize_llama.py @820504e, June 2025; docs/float8.md
+// @9dec370, Dec. 2024: "float8 all-gather ... for TP (by default for Float8Linear)").
+bool gathersTpInFp8(const RunRecord& r, ScalingRecipe scaling)
+{
+    return parseFrameworkStack(r.framework).torchtitan && has(lower(r.precision), "torchao")
+        && scaling == ScalingRecipe::Tensorwise && r.tp.value_or(1) > 1;
+}
+
+// torchao's enable_fsdp_float8_all_gather ("cast Float8Linear.weight from high precision
+// to float8 before FSDP all-gather", torchtitan docs/float8.md) or Megatron-Core's
+// --fp8-param-gather, when the row names it.
+bool gathersParamsInFp8(const RunRecord& r)
+{
+    const std::string t = lower(r.precision + " " + r.zeroOrFsdp + " " + r.parallelismNotes + " " + r.notes);
+    static const std::regex fsdpFloat8(R"((fsdp|with) float8 all[- ]gather)");
+    static const std::regex paramGather(R"(fp8[-_ ]param[-_ ]gather)");
+    return std::regex_search(t, fsdpFloat8) || std::regex_search(t, paramGather);
+}
+
 // torchtitan splits each replica's batch into as many micro-batches as there are
 // pipeline ranks unless told otherwise (job config pipeline_parallel_microbatches:
 // "the default value will be the number of pipeline stages, if unspecified"; the 2024

@@ -36,6 +36,12 @@ int unstatedZeroStage(const RunRecord& r);
 std::optional<int> recipeExpertTp(const RunRecord& r);
 bool recipeOverlapsEpComm(const RunRecord& r);
 bool recipeDispatchesPerNode(const RunRecord& r);
+// Q, K, V (and gate, up) as separate linears: torchtitan's Llama.
+bool runsSeparateProjections(const RunRecord& r);
+// torchtitan with torchao tensorwise FP8 all-gathers its sequence-parallel inputs in FP8.
+bool gathersTpInFp8(const RunRecord& r, ScalingRecipe scaling);
+// The row says its ZeRO/FSDP parameter all-gathers carried FP8 weights.
+bool gathersParamsInFp8(const RunRecord& r);
 // With pipelining and no stated micro-batch, each replica's batch is split into as
 // many micro-batches as there are pipeline ranks.
 bool splitsReplicaBatchByPipelineRanks(const RunRecord& r);

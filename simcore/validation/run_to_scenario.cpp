@@ -320,6 +320,9 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
     t.graphCapture = runsCapturedGraphs(r);
+    t.fusedProjections = !runsSeparateProjections(r);
+    t.fp8TpAllGather = isScaledLowPrecision(t.precision) && gathersTpInFp8(r, t.scaling);
+    t.fp8ParamGather = isScaledLowPrecision(t.precision) && gathersParamsInFp8(r);
     if (const std::optional<Precision> grads = gradientFormat(r, t.precision))
         t.gradReduce = *grads;
     if (!s.hardware.supports(t.precision))
