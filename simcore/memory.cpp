@@ -128,6 +128,13 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
 {
     if (s.model.isLayerTable())
         return layerTableMemory(s, c);
+    return memoryPerGpu(s, c, countParameters(s.model, s.training.seqLen));
+}
+
+MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const ParameterCounts& counts)
+{
+    if (s.model.isLayerTable())
+        return layerTableMemory(s, c);
     const ParallelPlan& p = s.plan;
     const TrainingSpec& tr = s.training;
     const int microbatches = tr.globalBatch / std::max(1, p.dp * tr.microBatch);
@@ -187,7 +194,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
     };
 
     MemoryReport best;
-    const ParameterCounts counts = countParameters(s.model, tr.seqLen);
+    const double reservedBytes = c.forGeneration(s.hardware.generation).reservedMemoryBytes;
     const StageLayers stages = stageLayers(s.model.layers, p);
     for (int stage : { 0, std::min(1, p.pp - 1), p.pp - 1 }) {
         const StageParams sp = stageParameters(s, stage, counts);
@@ -210,7 +217,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c)
             r.logits = tokens * s.model.vocab / double(p.tp) * 4.0;
         }
         const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
-        r.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
+        r.reserved = reservedBytes + c.allocatorOverhead * allocated;
         r.total = allocated + r.reserved;
         r.capacity = s.hardware.memoryBytes;
         r.inflightMicrobatches = stageInflight;

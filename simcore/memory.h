@@ -44,5 +44,8 @@ inline StageParams stageParameters(const Scenario& s, int stage)
 }
 
 MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c);
+// The same with the model's parameter counts already at hand (the step model has them;
+// the planner evaluates millions of plans a second).
+MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const ParameterCounts& counts);
 
 } // namespace dtsim

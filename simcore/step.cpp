@@ -410,7 +410,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     out.tflopsPerGpu = out.modelFlopsPerStep / out.stepTime / gpus / 1e12;
     out.mfu = out.modelFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
     out.hfu = out.hardwareFlopsPerStep / (out.stepTime * gpus * out.peakFlopsPerGpu);
-    out.memory = memoryPerGpu(s, c);
+    out.memory = memoryPerGpu(s, c, counts);
     computeLevelLoads(s, out);
     return out;
 }

@@ -145,9 +145,9 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         return columnParallel ? gemmTime(r, tokens, n / b2, k / a2) : gemmTime(r, tokens, n / a2, k / b2);
     };
     const bool fusedProjections = s.training.fusedProjections;
-    const double kvGemm = tpGemm(T, kvdLocal * p.headSplit(), h, true);
+    auto kvGemm = [&] { return tpGemm(T, kvdLocal * p.headSplit(), h, true); }; // one of K, V
     const double qkvGemm = fusedProjections ? tpGemm(T, qd + 2 * kvdLocal * p.headSplit(), h, true)
-                                            : tpGemm(T, qd, h, true) + 2 * kvGemm;
+                                            : tpGemm(T, qd, h, true) + 2 * kvGemm();
     const double outGemm = tpGemm(T, h, qd, false);
     if (m.isMla()) {
         // MLA: the down-projections to the latents are replicated on every TP rank
@@ -177,7 +177,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     if (perOp && m.isMla())
         perOpGemms = 0.5 * lt.gemmForward;
     else if (perOp)
-        perOpGemms = (fp8 ? qkvGemm : kvGemm) + (fused ? 0.0 : outGemm);
+        perOpGemms = (fp8 ? qkvGemm : kvGemm()) + (fused ? 0.0 : outGemm);
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
