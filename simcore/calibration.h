@@ -19,6 +19,7 @@ struct GenerationCalibration {
     double halfDim = 64;
     double attentionFraction = 0.5;       // FlashAttention-2-class kernels, fraction of dense peak
     double nativeAttentionFraction = 0.5; // the generation's best fused kernel (FA3/cuDNN on Hopper)
+    double attentionHalfSeq = -1;   // the generation's own length ramp (s / (s + this)); < 0: the shared one
     double memoryFraction = 0.8;    // achieved share of HBM bandwidth on streaming kernels
     double convolutionFraction = 1.0; // convolution kernels' rate against a GEMM of the same implicit-GEMM shape
     double reservedMemoryBytes = 2e9; // CUDA context, NCCL and cuBLAS workspaces of that era's stack

@@ -191,6 +191,8 @@ private slots:
     {
         Calibration flat = test::calibration();
         flat.attentionHalfSeq = 0;
+        for (GenerationCalibration& g : flat.generations)
+            g.attentionHalfSeq = -1; // the shared (now flat) ramp
         auto gain = [&](const char* seq, const char* micro) {
             const Scenario s = llama7b({ { "training.seq_len", seq }, { "training.micro_batch", micro } });
             return step(s).stepTime / step(s, flat).stepTime;

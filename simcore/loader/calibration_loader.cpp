@@ -12,7 +12,7 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
     r.expectMap(n, field);
     if (named)
         r.checkKeys(n, field, { "generation", "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory",
-                               "convolution_fraction" });
+                               "convolution_fraction", "attention_half_seq" });
     else
         r.checkKeys(n, field, { "peak_fraction", "half_dim", "attention_fraction", "native_attention_fraction", "memory_fraction", "reserved_memory" });
     GenerationCalibration g;
@@ -33,6 +33,9 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
     g.attentionFraction = frac("attention_fraction");
     g.nativeAttentionFraction = n["native_attention_fraction"] ? frac("native_attention_fraction") : g.attentionFraction;
     g.memoryFraction = frac("memory_fraction");
+    // Absent: the attention kernels' length ramp is the shared attention_half_seq.
+    if (n["attention_half_seq"])
+        g.attentionHalfSeq = sourcedQuantity(r, n["attention_half_seq"], field + ".attention_half_seq", Dimension::Count, Bound::NonNegative);
     // Absent: convolutions run as fast as GEMMs of their implicit-GEMM shape.
     g.convolutionFraction = n["convolution_fraction"] ? frac("convolution_fraction") : 1.0;
     if (!n["half_dim"])
