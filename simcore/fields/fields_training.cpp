@@ -161,29 +161,30 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .panel("Hardware", "Fused Q/K/V and gate/up GEMMs", 0, 1, SliderScale::Linear,
                 "Q, K and V run as one GEMM, and the gate and up projections as one (Megatron-Core). Off: separate linears "
                 "(torchtitan, Hugging Face), whose narrow K and V GEMMs use the GPU less well."));
-    auto lowPrecisionOnly = [](const Scenario& s, double v, int) -> std::string {
-        if (v != 0 && !isScaledLowPrecision(s.training.precision))
-            return "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(s.training.precision));
-        return {};
+    // FP8/FP4-only switches, off by default and written only when on.
+    auto lowPrecisionFlag = [](const char* path, bool TrainingSpec::*member, std::string help, const char* label, std::string panelHelp) {
+        return flag(path).byDefault("`false`").help(std::move(help))
+            .bind(&Scenario::training, member)
+            .check([](const Scenario& s, double v, int) -> std::string {
+                if (v != 0 && !isScaledLowPrecision(s.training.precision))
+                    return "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(s.training.precision));
+                return {};
+            })
+            .writtenWhen([member](const Scenario& s, int) { return s.training.*member; })
+            .panel("Hardware", label, 0, 1, SliderScale::Linear, std::move(panelHelp));
     };
-    f.push_back(flag("training.fp8_tp_all_gather").byDefault("`false`")
-            .help("sequence-parallel all-gathers carry FP8 (inputs forward, output gradients backward); reduce-scatters stay 16-bit "
-                  "(torchao Float8ColwiseParallel/RowwiseParallel, which torchtitan applies under tensorwise scaling)")
-            .bind(&Scenario::training, &TrainingSpec::fp8TpAllGather)
-            .check(lowPrecisionOnly)
-            .writtenWhen([](const Scenario& s, int) { return s.training.fp8TpAllGather; })
-            .panel("Hardware", "FP8 tensor-parallel all-gathers", 0, 1, SliderScale::Linear,
-                "FP8 runs: the sequence-parallel all-gathers move FP8 copies (one byte an element) instead of 16-bit ones "
-                "(torchao's float8 tensor parallelism); reduce-scatters stay 16-bit."));
-    f.push_back(flag("training.fp8_param_gather").byDefault("`false`")
-            .help("ZeRO/FSDP parameter all-gathers carry the FP8 weights of the converted linears (torchao enable_fsdp_float8_all_gather, "
-                  "Megatron-Core --fp8-param-gather); embeddings, norms and the output layer stay 16-bit")
-            .bind(&Scenario::training, &TrainingSpec::fp8ParamGather)
-            .check(lowPrecisionOnly)
-            .writtenWhen([](const Scenario& s, int) { return s.training.fp8ParamGather; })
-            .panel("Hardware", "FP8 parameter all-gathers", 0, 1, SliderScale::Linear,
-                "FP8 runs: ZeRO/FSDP gather the linears' FP8 weights (one byte each) instead of 16-bit ones "
-                "(torchao FSDP float8 all-gather, Megatron-Core --fp8-param-gather)."));
+    f.push_back(lowPrecisionFlag("training.fp8_tp_all_gather", &TrainingSpec::fp8TpAllGather,
+        "sequence-parallel all-gathers carry FP8 (inputs forward, output gradients backward); reduce-scatters stay 16-bit "
+        "(torchao Float8ColwiseParallel/RowwiseParallel, which torchtitan applies under tensorwise scaling)",
+        "FP8 tensor-parallel all-gathers",
+        "FP8 runs: the sequence-parallel all-gathers move FP8 copies (one byte an element) instead of 16-bit ones "
+        "(torchao's float8 tensor parallelism); reduce-scatters stay 16-bit."));
+    f.push_back(lowPrecisionFlag("training.fp8_param_gather", &TrainingSpec::fp8ParamGather,
+        "ZeRO/FSDP parameter all-gathers carry the FP8 weights of the converted linears (torchao enable_fsdp_float8_all_gather, "
+        "Megatron-Core --fp8-param-gather); embeddings, norms and the output layer stay 16-bit",
+        "FP8 parameter all-gathers",
+        "FP8 runs: ZeRO/FSDP gather the linears' FP8 weights (one byte each) instead of 16-bit ones "
+        "(torchao FSDP float8 all-gather, Megatron-Core --fp8-param-gather)."));
     f.push_back(flag("training.graph_capture").byDefault("`false`")
             .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
                   "than the host issues its kernels (`host_launch_overhead` each)")
