@@ -31,6 +31,17 @@ private slots:
         QVERIFY2(tflops >= 138 * 0.95 && tflops <= 138 * 1.15, qPrintable(QString::number(tflops)));
     }
 
+    void torchtitan70bFp8WithinItsHeadersStatedGap()
+    {
+        // torchtitan's 2024-12 benchmark, Table 4 ("2D"): 829 tokens/s per GPU. The header
+        // says why dtsim gives about 8% less; the test holds that gap and the code facts.
+        const Scenario s = test::preset("llama3-70b-torchtitan-fp8");
+        QVERIFY(!s.training.fusedProjections && s.training.fp8TpAllGather && !s.training.fp8ParamGather);
+        const StepReport r = simulateStep(s, test::calibration());
+        const double perGpu = s.training.tokensPerStep() / r.stepTime / s.cluster.gpus;
+        QVERIFY2(perGpu >= 829 * 0.88 && perGpu <= 829 * 1.0, qPrintable(QString::number(perGpu)));
+    }
+
     void everyPresetFits()
     {
         for (const std::string& name : test::presetNames()) {

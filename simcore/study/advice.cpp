@@ -215,9 +215,13 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
     }
     // The vendor's next generation or two, at the same count and plan: the best that fits.
     // Not on a shipped topology: that machine's network does not come with another GPU,
-    // and no --set could name the hand-made one the switch leaves.
+    // and no --set could name the hand-made one the switch leaves. Nor when the scenario
+    // overrides its GPU's catalogue figures (a power cap, a memory size): the new part
+    // drops them, and no --set can clear them, so the suggestion could not be reproduced.
+    const auto listed = std::find_if(catalog.begin(), catalog.end(), [&](const HardwareSpec& h) { return h.id == s.hardware.id; });
+    const bool catalogueGpu = listed != catalog.end() && *listed == s.hardware;
     for (const HardwareSpec& h : catalog) {
-        if (!s.cluster.topology.empty())
+        if (!s.cluster.topology.empty() || !catalogueGpu)
             break;
         if (h.id == s.hardware.id || h.vendor != s.hardware.vendor || h.launchYear <= s.hardware.launchYear
             || h.launchYear > s.hardware.launchYear + 2)
