@@ -19,7 +19,7 @@ std::vector<Residual> residualsOf(const ValidationResult& v)
 
 RunTraits traitsOf(const Scenario& s)
 {
-    return { s.hardware.generation, s.model.isMoe(), storageBytes(s.training.precision) < 2, double(s.cluster.gpus), s.model.isLayerTable() };
+    return { s.hardware.generation, s.model.isMoe(), isScaledLowPrecision(s.training.precision), double(s.cluster.gpus), s.model.isLayerTable() };
 }
 
 namespace {

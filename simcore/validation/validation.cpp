@@ -74,7 +74,7 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
         row.blackwell = s.hardware.generation.rfind("blackwell", 0) == 0; // blackwell, blackwell-ultra
         row.generation = s.hardware.generation;
         row.gpus = s.cluster.gpus;
-        row.lowPrecision = storageBytes(s.training.precision) < 2;
+        row.lowPrecision = isScaledLowPrecision(s.training.precision); // FP8 and FP4 store 16-bit activations
         row.predictedMemoryGib = rep.memory.total / double(1ull << 30);
         if (r.memoryGib && *r.memoryGib > 0) {
             row.reportedMemoryGib = r.memoryGib;
