@@ -2,6 +2,7 @@
 // worked by hand, AlexNet's published totals, and file/line/field errors for bad input.
 #include "simcore/input_error.h"
 #include "simcore/layers/families.h"
+#include "simcore/layers/family_parts.h"
 #include "simcore/layers/layer_table.h"
 #include "simcore/loader/layer_table_loader.h"
 #include "test_data.h"
@@ -12,16 +13,10 @@ using namespace dtsim;
 
 namespace {
 
+// The built-in families' convolution builder (family_parts.h), unnamed.
 Layer conv(long long out, long long k, long long stride = 1, long long pad = 0, long long groups = 1)
 {
-    Layer l;
-    l.type = LayerType::Convolution;
-    l.outChannels = out;
-    l.kernel = k;
-    l.stride = stride;
-    l.padding = pad;
-    l.groups = groups;
-    return l;
+    return family::conv("", out, k, stride, pad, groups);
 }
 
 const char* kHeader = "version: 1\nname: t\nsource: test\ninput: {channels: 3, height: 32, width: 32}\nlayers:\n";
