@@ -51,6 +51,13 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
         return tokens * (e * (2 * h * repl + qd / t + kept + ffnKept) + 4.0 * m.heads / t);
     }
 
+    if (policy == Recompute::Projections) {
+        // The layer input, Q, K, V (16-bit outputs of their GEMMs, also under FP8), the
+        // output projection's output (after its reduce-scatter under SP) and the
+        // attention's log-sum-exp; the rest is rebuilt in backward (step.cpp).
+        return tokens * (e * (2 * h * repl + qd / t + 2 * kvdLocal) + 4.0 * m.heads / t);
+    }
+
     // FP8 recipes save the quantized copy of each linear layer's input for its weight
     // gradient (Transformer Engine): 1 byte instead of 2 for those four tensors.
     const bool fp8 = isScaledLowPrecision(s.training.precision);
@@ -188,7 +195,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
     // Backward recomputes one layer of one micro-batch at a time: its full activations
     // exist briefly, once, on top of what the in-flight micro-batches keep.
     auto recomputeTransientOn = [&](int layers) {
-        if (p.recompute == Recompute::Full || (p.recompute == Recompute::PerOp && !s.model.isMla()))
+        if (p.recompute == Recompute::Full || p.recompute == Recompute::Projections
+            || (p.recompute == Recompute::PerOp && !s.model.isMla()))
             return activationBytesPerLayer(s, std::min(layers, moeLayersOnStage(s)) > 0, Recompute::Selective);
         return 0.0;
     };

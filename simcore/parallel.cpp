@@ -61,13 +61,14 @@ std::string_view recomputeName(Recompute r)
     case Recompute::Selective: return "selective";
     case Recompute::Full: return "full";
     case Recompute::PerOp: return "per-op";
+    case Recompute::Projections: return "projections";
     }
     return "?";
 }
 
 std::optional<Recompute> recomputeFromName(std::string_view n)
 {
-    for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full, Recompute::PerOp })
+    for (Recompute r : kRecomputePolicies)
         if (recomputeName(r) == n)
             return r;
     return std::nullopt;

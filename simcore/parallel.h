@@ -14,8 +14,13 @@ enum class Schedule { GPipe, OneFOneB, Interleaved1F1B, DualPipe };
 // Selective: Megatron's (core attention only). PerOp: torchtitan's per-op selective
 // checkpointing, which saves matmul and attention outputs except every second aten.mm
 // (and every FP8 _scaled_mm); backward reruns the elementwise ops and those unsaved
-// matmuls it needs (step.cpp, layerTimes).
-enum class Recompute { None, Selective, Full, PerOp };
+// matmuls it needs (step.cpp, layerTimes). Projections: a remat policy that keeps the
+// outputs of the attention's Q/K/V and output projections (MaxText's remat_policy=custom
+// with query_proj, key_proj, value_proj and out_proj on device); backward reruns the
+// norms, the attention core and the MLP but for its down projection.
+enum class Recompute { None, Selective, Full, PerOp, Projections };
+inline constexpr std::array<Recompute, 5> kRecomputePolicies { Recompute::None, Recompute::Selective, Recompute::Full,
+    Recompute::PerOp, Recompute::Projections };
 
 // The four axes whose product is the GPU count. Expert parallelism (EP) is carved
 // out of the data-parallel x context-parallel ranks, as in Megatron-Core.

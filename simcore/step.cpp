@@ -126,17 +126,25 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     // Share of the stage's layers that rerun their forward (all, or Megatron's block of
     // recompute_layers).
     const double rerun = full ? (p.recomputeLayers > 0 ? std::min(1.0, double(p.recomputeLayers) / layersPerStage) : 1.0) : 0.0;
-    const double tpPasses = 2.0 + rerun; // forward, backward, forward again
+    // Keeping the attention projections reruns the attention core (its ring passes under
+    // CP), the MLP input's sequence-parallel all-gather (one of a layer's four TP
+    // collectives) and the dispatch all-to-all (not the combine, whose output only feeds
+    // the residual add).
+    const bool keepProjections = p.recompute == Recompute::Projections;
+    const bool spGathers = p.sequenceParallel && p.tp > 1;
+    const double tpRerun = keepProjections ? (spGathers ? 0.25 : 0.0) : rerun;
+    const double tpPasses = 2.0 + tpRerun; // forward, backward, forward again
     auto tpExposed = [&](const LayerTimes& lt) {
         const double hidden = p.tpCommOverlap ? std::max(0.0, tpLayer.seconds - eta * lt.gemmForward) : tpLayer.seconds;
         const double backward = p.tpCommOverlapBackward ? hidden : tpLayer.seconds;
         return hidden * (tpPasses - 1.0) + backward; // forward passes, then the backward
     };
 
-    const RingComm cpLayer = contextParallelLayer(s, sh, eff, dense.attentionForward / p.cp, attnBack, eta, rerun, cpRep);
+    const RingComm cpLayer = contextParallelLayer(s, sh, eff, dense.attentionForward / p.cp, attnBack, eta,
+        keepProjections ? 1.0 : rerun, cpRep);
     const double cpExposedLayer = cpLayer.exposed, cpTotalLayer = cpLayer.total, cpBytesLayer = cpLayer.bytes;
 
-    const CommOp epLayerOp = expertParallelLayer(s, sh, eff, rerun, epRep);
+    const CommOp epLayerOp = expertParallelLayer(s, sh, eff, keepProjections ? 0.5 : rerun, epRep);
     const double epLayer = epLayerOp.seconds, epBytesLayer = epLayerOp.bytesSent;
 
     // --- Stage times per micro-batch ---------------------------------------------
@@ -149,6 +157,8 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         recompute = layersPerStage * dense.attentionForward;
     else if (p.recompute == Recompute::PerOp)
         recompute = densePerStage * dense.perOpRecompute + moePerStage * moe.perOpRecompute;
+    else if (keepProjections)
+        recompute = densePerStage * dense.projectionsRecompute + moePerStage * moe.projectionsRecompute;
 
     // Embedding lookup on the first stage; logits and cross-entropy on the last.
     const double embedF = streamTime(r, sh.tokens * m.hidden * sh.elem, 1);
@@ -402,6 +412,15 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         const double moeFfn = m.moe.expertFfnHidden * double(m.moe.topK + m.moe.sharedExperts);
         recomputeFlops = 2.0 * h
             * (m.layers * attention + upWidth * (m.denseLayerCount() * double(m.ffnHidden) + m.moeLayerCount() * moeFfn));
+    } else if (keepProjections) {
+        // The attention core, the MLPs' input projections (gate and up: 2/3 of a gated
+        // MLP, all of a plain one's weights but the down projection) and the routers.
+        const double upShare = m.gatedMlp ? 2.0 / 3.0 : 0.5;
+        const double mlpFlops = 2.0 * m.mlpMatrices() * m.hidden
+            * (m.denseLayerCount() * double(m.ffnHidden)
+                + m.moeLayerCount() * double(m.moe.topK + m.moe.sharedExperts) * m.moe.expertFfnHidden);
+        const double routers = 2.0 * m.hidden * double(m.moe.experts) * m.moeLayerCount();
+        recomputeFlops = ff.attention + upShare * mlpFlops + routers;
     }
     out.hardwareFlopsPerStep = out.modelFlopsPerStep + recomputeFlops * tokens;
     out.peakFlopsPerGpu = s.hardware.peak(tr.precision);

@@ -178,6 +178,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         perOpGemms = 0.5 * lt.gemmForward;
     else if (perOp)
         perOpGemms = (fp8 ? qkvGemm : kvGemm()) + (fused ? 0.0 : outGemm);
+    double upGemms = 0.0; // the MLPs' input projections (gate and up), this layer
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
@@ -227,6 +228,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         const double up = m.gatedMlp && !fusedProjections ? 2.0 * gemm(ffn, h, true)
                                                            : gemm((m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
         const double down = gemm(h, ffn, false);
+        upGemms += up; // rerun under Recompute::Projections: the activation needs its inputs
         // Per-op rerun (see above): w3 of a gated MLP, or under FP8 the whole up
         // projection; the down projection only feeds the residual add.
         if (perOp)
@@ -253,14 +255,21 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         const int etp = p.etp();
         const double localExperts = double(moe.experts) / p.ep;
         const double perExpert = cf * T * moe.topK * p.ep * etp / (t * moe.experts);
-        const double perOpBefore = perOpGemms;
+        const double perOpBefore = perOpGemms, upBefore = upGemms;
         lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden, etp);
         perOpGemms = perOpBefore + localExperts * (perOpGemms - perOpBefore);
+        upGemms = upBefore + localExperts * (upGemms - upBefore);
+        upGemms += gemmTime(r, T, moe.experts, h); // the router, rerun to route again
         if (moe.sharedExperts > 0)
             lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden, p.tp);
     }
     lt.streamForward = streamTime(r, bytes, kernels);
     lt.perOpRecompute = perOpGemms + lt.streamForward;
+    // Keeping Q, K, V and the output projection's output leaves the backward to rerun the
+    // norms and other elementwise ops, the attention core (its output feeds the output
+    // projection's weight gradient) and the MLP's input projections (their outputs feed
+    // the activation); the down projection only feeds the residual add.
+    lt.projectionsRecompute = lt.attentionForward + upGemms + lt.streamForward;
 
     // Kernels the host issues for this layer's forward: the GEMMs (one per expert under
     // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under

@@ -34,6 +34,7 @@ struct LayerTimes {
     double attentionForward = 0;
     double streamForward = 0;
     double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
+    double projectionsRecompute = 0; // what a policy keeping the attention projections reruns
     double hostForward = 0;    // host time to issue the forward's kernels
     double gpuForward() const { return gemmForward + attentionForward + streamForward; }
     double gpuBackward(double attnFactor) const

@@ -57,6 +57,35 @@ private slots:
         QVERIFY(replay.breakdown.recompute > perOp.breakdown.recompute);
     }
 
+    // Keeping the attention projections (MaxText's custom remat policy) reruns the
+    // attention core and the MLP's gate and up projections, not Q/K/V, the output or the
+    // down projection: cheaper than rerunning the forward, dearer than per-op; it keeps
+    // Q, K, V and the output projection's output besides each layer's input.
+    void keptProjectionsRerunAttentionAndMlpInputs()
+    {
+        const StepReport perOp = step(llama7b({ { "parallel.recompute", "per-op" } }));
+        const StepReport kept = step(llama7b({ { "parallel.recompute", "projections" } }));
+        const StepReport full = step(llama7b({ { "parallel.recompute", "full" } }));
+        QVERIFY(kept.breakdown.recompute > perOp.breakdown.recompute);
+        QVERIFY(kept.breakdown.recompute < 0.9 * full.breakdown.recompute);
+        const ModelSpec& m = llama7b().model;
+        const Scenario s = llama7b();
+        const double tokens = s.training.tokensPerStep();
+        const double attention = forwardFlopsPerToken(m, s.training.seqLen).attention;
+        const double rerun = attention + 2.0 * m.hidden * m.layers * 2.0 * double(m.ffnHidden);
+        QVERIFY(std::abs(kept.hardwareFlopsPerStep - kept.modelFlopsPerStep - rerun * tokens) < 1e-9 * kept.modelFlopsPerStep);
+
+        // Memory per token a layer: input and attention output (h each), Q, K, V, and the
+        // log-sum-exp (4 B a head); between full recomputation and none.
+        const Scenario keep = llama7b({ { "parallel.recompute", "projections" } });
+        const double tokensPerMb = double(s.training.microBatch) * s.training.seqLen;
+        const double e = 2.0;
+        const double expected = tokensPerMb * (e * (2.0 * m.hidden + m.queryDim() + 2.0 * m.kvDim()) + 4.0 * m.heads);
+        QCOMPARE(activationBytesPerLayer(keep, false, Recompute::Projections), expected);
+        QVERIFY(expected > activationBytesPerLayer(keep, false, Recompute::Full));
+        QVERIFY(expected < activationBytesPerLayer(keep, false, Recompute::None));
+    }
+
     // FP8 linears call _scaled_mm, which per-op checkpointing does not save: every
     // linear the backward needs reruns (wq, wk, wv, w1, w3), not every second one.
     void perOpUnderFp8RerunsTheNeededLinears()

@@ -317,6 +317,20 @@ private slots:
         QCOMPARE(built(run("torchtitan-2506-70b-256gpu-bf16-asynctp")).plan.recompute, Recompute::Full);
     }
 
+    // NVIDIA's MaxText recipe keeps the attention projections (configure.sh's custom remat
+    // policy) where the row leaves recomputation unstated; it fits, as the run did.
+    void maxtextRecipeKeepsProjections()
+    {
+        for (const char* id : { "dgxc-maxtext-llama2-70b-bf16-64gpu", "dgxc-maxtext-llama2-70b-fp8-64gpu" }) {
+            const Scenario s = built(run(id));
+            QCOMPARE(s.plan.recompute, Recompute::Projections);
+            QVERIFY(memoryPerGpu(s, test::calibration()).fits);
+        }
+        RunRecord other = run("dgxc-maxtext-llama2-70b-bf16-64gpu");
+        other.sourceRef = "MaxText README";
+        QVERIFY(built(other).plan.recompute != Recompute::Projections);
+    }
+
     // A run that happened fitted: with recomputation unstated, a 2022+ stack recomputes
     // as few layers as fit; a 2020 stack all or none.
     void leastRecomputationThatFitsIsPartial()

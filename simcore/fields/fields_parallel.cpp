@@ -118,16 +118,19 @@ void addParallelFields(std::vector<FieldDef>& f)
             .panel("Parallelism", "ZeRO stage", 0, 3, SliderScale::Linear, "Shards optimizer states, gradients and weights over the data-parallel ranks.")
             .labels({ "0: replicated", "1: optimizer states", "2: + gradients", "3: + weights (FSDP)" }));
     std::vector<ChoiceName> recomputes;
-    for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full, Recompute::PerOp })
+    for (Recompute r : kRecomputePolicies)
         recomputes.push_back({ std::string(recomputeName(r)), int(r) });
     f.push_back(choice("parallel.recompute", std::move(recomputes)).byDefault("`none`")
             .help("activation recomputation: `selective` is Megatron's (core attention only); `per-op` is torchtitan's per-op "
                   "checkpointing (backward reruns the elementwise ops and the unsaved matmuls it needs: wk and w3, or under FP8 "
-                  "wq, wk, wv, w1 and w3; eager stacks add wo)")
+                  "wq, wk, wv, w1 and w3; eager stacks add wo); `projections` keeps the Q/K/V and output projections' outputs "
+                  "(MaxText's custom remat policy) and reruns the norms, the attention core and the MLP but its down projection")
             .bind(&Scenario::plan, &ParallelPlan::recompute)
-            .panel("Parallelism", "Recomputation", 0, 3, SliderScale::Linear,
+            .panel("Parallelism", "Recomputation", 0, 4, SliderScale::Linear,
                 "Full recomputation keeps only each layer's input and reruns its forward in backward (+1/3 compute). "
-                "Per-op (torchtitan) saves matmul outputs but every second one, and reruns those and the elementwise ops."));
+                "Per-op (torchtitan) saves matmul outputs but every second one, and reruns those and the elementwise ops. "
+                "Projections (MaxText) keeps the attention projections' outputs and reruns the attention core and the MLP's "
+                "input projections."));
     f.push_back(integer("parallel.recompute_layers").min(0).byDefault("`0`")
             .help("with `recompute: full`, how many layers of each stage recompute (Megatron's `--recompute-num-layers` with the "
                   "block method); `0` = all")

@@ -159,6 +159,18 @@ bool recipeDispatchesPerNode(const RunRecord& r)
     return has(m, "qwen3-30b") && parseFrameworkStack(r.framework).nemoContainer >= 2604;
 }
 
+// NVIDIA's MaxText recipe (dgxc-benchmarking maxtext/configure.sh @35a9aec, v24.11.1)
+// overrides the remat policy with remat_policy=custom and query_proj, key_proj,
+// value_proj, qkv_proj and out_proj set to "device" (the BF16 run also keeps mlpwo, an
+// output the backward does not need): the attention projections are kept, the rest of
+// each layer is rematerialized.
+std::optional<Recompute> recipeRematPolicy(const RunRecord& r)
+{
+    if (parseFrameworkStack(r.framework).xla && has(lower(r.framework), "maxtext") && has(lower(r.sourceRef), "dgxc-benchmarking"))
+        return Recompute::Projections;
+    return std::nullopt;
+}
+
 // torchtitan's Llama keeps wq, wk and wv, and w1 and w3, as separate nn.Linear modules
 // (torchtitan/models/llama3/model.py @820504e; torchtitan/models/llama/model.py @9dec370),
 // so each runs its own, narrower GEMM.

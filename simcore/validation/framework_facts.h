@@ -38,6 +38,8 @@ bool recipeOverlapsEpComm(const RunRecord& r);
 bool recipeDispatchesPerNode(const RunRecord& r);
 // Q, K, V (and gate, up) as separate linears: torchtitan's Llama.
 bool runsSeparateProjections(const RunRecord& r);
+// The remat policy a recipe sets when the row leaves recomputation unstated.
+std::optional<Recompute> recipeRematPolicy(const RunRecord& r);
 // torchtitan with torchao tensorwise FP8 all-gathers its sequence-parallel inputs in FP8.
 bool gathersTpInFp8(const RunRecord& r, ScalingRecipe scaling);
 // The row says its ZeRO/FSDP parameter all-gathers carried FP8 weights.

@@ -472,7 +472,9 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     // But when the source reports both TFLOP/s and a throughput, their ratio tells
     // whether the recomputed forward was executed (4 passes per token instead of 3).
     if (recomputeUnstated(r.activationRecompute)) {
-        if (impliesRecomputation(r, s)) {
+        if (const auto policy = recipeRematPolicy(r)) {
+            p.recompute = *policy;
+        } else if (impliesRecomputation(r, s)) {
             p.recompute = Recompute::Full;
         } else {
             bool fits = false;
