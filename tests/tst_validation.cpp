@@ -460,6 +460,10 @@ private slots:
     {
         QCOMPARE(acceleratorId("A100-SXM4-40GB"), std::string("a100-40gb"));
         QCOMPARE(acceleratorId("A100 (80GB, Selene assumed)"), std::string("a100-80gb"));
+        // The 80 GB A100 shipped from November 2020: unstated size in 2020 means 40 GB.
+        QCOMPARE(acceleratorId("A100-SXM4 (DGX A100, 2020; memory size not stated)"), std::string("a100-40gb"));
+        QCOMPARE(acceleratorId("A100-SXM4 (DGX A100, 2021)"), std::string("a100-80gb"));
+        QCOMPARE(acceleratorId("A100 80GB (2020)"), std::string("a100-80gb"));
         QCOMPARE(acceleratorId("H100-SXM5-80GB (EOS)"), std::string("h100-sxm"));
         QCOMPARE(acceleratorId("H200 SXM 141GB"), std::string("h200"));
         QCOMPARE(acceleratorId("H100 SXM 96GB HBM2e, 500W power limit (Grand Teton)"), std::string("h100-sxm-hbm2e"));

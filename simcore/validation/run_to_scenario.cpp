@@ -9,6 +9,7 @@
 #include "../plan_check.h"
 #include "../units.h"
 #include "framework_facts.h"
+#include "framework_stack.h"
 #include "text_match.h"
 
 #include <algorithm>
@@ -43,8 +44,16 @@ std::string acceleratorId(const std::string& description)
         return "h200";
     if (has(d, "h100"))
         return has(d, "pcie") ? "h100-pcie" : has(d, "hbm2e") ? "h100-sxm-hbm2e" : "h100-sxm";
-    if (has(d, "a100"))
-        return has(d, "40gb") || has(d, "40 gb") ? "a100-40gb" : "a100-80gb";
+    if (has(d, "a100")) {
+        // The 80 GB part shipped from November 2020 (NVIDIA's A100 80GB announcement,
+        // 2020-11-16): an A100 of unstated size in a text dated 2020 or before is the
+        // 40 GB one, HBM2 at 1.56 TB/s rather than 2.04.
+        const std::vector<int> years = yearsNamedIn(d);
+        const bool before80 = !years.empty() && *std::max_element(years.begin(), years.end()) <= 2020;
+        if (has(d, "40gb") || has(d, "40 gb") || (before80 && !has(d, "80gb") && !has(d, "80 gb")))
+            return "a100-40gb";
+        return "a100-80gb";
+    }
     if (has(d, "v100"))
         return "v100";
     if (has(d, "l40s"))
