@@ -233,8 +233,15 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         const double rs = comm(CollectiveKind::ReduceScatter, perLayer * gradBytes, dpSpan, s, eff, dpRep).seconds;
         const double layerF = fwdCompute / std::max(1, layersPerStage);
         const double layerB = bwdCompute / std::max(1, layersPerStage);
-        zero3ExposedMb = layersPerStage
-            * (std::max(0.0, ag - eta * layerF) + std::max(0.0, ag + rs - eta * layerB));
+        // A checkpointed layer's backward window also runs its recomputed forward (the
+        // block reruns inside its own backward, after the next gather was issued). Under
+        // block recomputation only `rerun` of the layers have it.
+        const double rerunLayers = full ? rerun * layersPerStage : (recompute > 0 ? layersPerStage : 0.0);
+        const double layerRerun = rerunLayers > 0 ? recompute / rerunLayers : 0.0;
+        auto backwardExposed = [&](double window) { return std::max(0.0, ag + rs - eta * window); };
+        zero3ExposedMb = layersPerStage * std::max(0.0, ag - eta * layerF)
+            + rerunLayers * backwardExposed(layerB + layerRerun)
+            + (layersPerStage - rerunLayers) * backwardExposed(layerB);
         zero3TotalMb = layersPerStage * (2 * ag + rs);
         const double frac = double(dpGroup - 1) / dpGroup;
         zero3BytesMb = sp.total() * (2 * gatherBytes + gradBytes) * frac;

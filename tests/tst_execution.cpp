@@ -200,6 +200,23 @@ private slots:
         QVERIFY2(ratio > (2 * 1.0 + 4) / 8.0 && ratio < (2 * 1.1 + 4) / 8.0, qPrintable(QString::number(ratio)));
     }
 
+    // FSDP prefetches the next layer's gather behind the current layer's backward, which
+    // for a checkpointed layer includes its recomputed forward: recomputation widens the
+    // window, so on a slow network less of the gathers and reduce-scatters is exposed;
+    // recomputing half the layers (block method) widens half the windows.
+    void recomputationWidensTheZero3BackwardWindow()
+    {
+        auto exposedDp = [](const char* recompute, const char* layers) {
+            const Scenario s = llama7b({ { "cluster.gpus", "32" }, { "parallel.dp", "32" }, { "training.global_batch", "64" },
+                { "cluster.scale_out_bandwidth", "3 GB/s" }, { "parallel.recompute", recompute },
+                { "parallel.recompute_layers", layers } });
+            return simulateStep(s, test::calibration()).breakdown.exposedComm[int(CommGroup::DP)];
+        };
+        const double none = exposedDp("none", "0"), full = exposedDp("full", "0"), half = exposedDp("full", "16");
+        QVERIFY2(none > 0 && full < 0.8 * none, qPrintable(QString("%1 %2").arg(none).arg(full)));
+        QVERIFY2(half > full && half < none, qPrintable(QString("%1 %2 %3").arg(none).arg(half).arg(full)));
+    }
+
     // Separate Q, K, V (and gate, up) linears run narrower GEMMs than the fused ones, so
     // the same work takes longer, most under wide TP where K and V shrink to 128 columns.
     void separateProjectionsCostMoreThanFusedOnes()
