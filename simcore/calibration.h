@@ -31,6 +31,11 @@ struct RecipeCalibration {
     double speedup = 1.9;  // realized low-precision GEMM rate over the BF16 rate (capped by the peak)
     double gemmShare = 1.0; // share of the transformer blocks' GEMM FLOPs the recipe converts
     double castBytes = 5.0; // read 16-bit, write low precision, read again for the amax
+    // GEMMs too narrow for the recipe to beat 16-bit (their local weight is N x K): N at
+    // most narrowN, or K at most narrowK, or both within narrowBoxN x narrowBoxK. They
+    // run at the 16-bit rate and still pay their casts. 0: no limit.
+    double narrowN = 0, narrowK = 0, narrowBoxN = 0, narrowBoxK = 0;
+    bool hasNarrowLimit() const { return narrowN > 0 || narrowK > 0 || (narrowBoxN > 0 && narrowBoxK > 0); }
 };
 
 struct Calibration {

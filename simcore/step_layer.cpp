@@ -23,6 +23,8 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         const double low = std::min(hw.peak(p), half * recipe.speedup);
         const double share = recipe.gemmShare;
         r.castBytes = share * recipe.castBytes;
+        if (recipe.hasNarrowLimit())
+            r.narrow = &recipe;
         r.gemmPeak = 1.0 / (share / low + (1.0 - share) / half);
         r.halfGemmPeak = half;
         r.attentionRate = half * r.eff->attentionFraction;
@@ -73,7 +75,12 @@ double gemmTime(const Rates& r, double m, double n, double k)
 {
     if (m <= 0 || n <= 0 || k <= 0)
         return 0.0;
-    const double compute = 2.0 * m * n * k / (r.gemmPeak * gemmEfficiency(*r.eff, m, n, k, r.tileScale));
+    // A GEMM too narrow for the scaled recipe to pay off runs at the 16-bit rate.
+    const bool narrow = r.narrow
+        && ((r.narrow->narrowN > 0 && n <= r.narrow->narrowN) || (r.narrow->narrowK > 0 && k <= r.narrow->narrowK)
+            || (n <= r.narrow->narrowBoxN && k <= r.narrow->narrowBoxK));
+    const double peak = narrow ? r.halfGemmPeak : r.gemmPeak;
+    const double compute = 2.0 * m * n * k / (peak * gemmEfficiency(*r.eff, m, n, k, r.tileScale));
     const double memory = (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
     return std::max(compute, memory) + r.kernel;
 }

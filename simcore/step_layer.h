@@ -24,6 +24,7 @@ struct Rates {
     // 15.7 TFLOP/s x 4 B on a V100 against 125 x 2) reach their peak with smaller tiles.
     double tileScale = 1.0;
     double castBytes = 0;      // HBM bytes quantizing one GEMM input element costs (scaled recipes)
+    const RecipeCalibration* narrow = nullptr; // the recipe's narrow-GEMM limit, if it has one
     bool idealized = false; // attention FLOPs not counted (Epoch's assumption)
     const GenerationCalibration* eff = nullptr;
 };

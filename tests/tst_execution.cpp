@@ -217,6 +217,32 @@ private slots:
         QVERIFY2(half > full && half < none, qPrintable(QString("%1 %2 %3").arg(none).arg(half).arg(full)));
     }
 
+    // torchao's rowwise FP8 gains nothing on GEMMs narrower than its auto-filter's
+    // thresholds (N <= 2048, K <= 1024, or N <= 4096 and K <= 2048): they run at the
+    // 16-bit rate and still pay their casts, so a model made only of such linears runs
+    // slower in rowwise FP8 than in BF16, while tensorwise FP8 still gains.
+    void rowwiseGainsNothingOnNarrowGemms()
+    {
+        auto forward = [](const char* precision, const char* scaling) {
+            std::vector<Override> o { { "hardware.gpu", "h100-sxm" }, { "model.hidden", "1024" }, { "model.heads", "8" },
+                { "model.ffn_hidden", "2048" }, { "training.precision", precision } };
+            if (scaling)
+                o.push_back({ "training.scaling", scaling });
+            return simulateStep(llama7b(o), test::calibration()).breakdown.forward;
+        };
+        const double bf16 = forward("bf16", nullptr);
+        QVERIFY(forward("fp8", "rowwise") > bf16);
+        QVERIFY(forward("fp8", "tensorwise") < bf16);
+        // Without the limit the same rowwise layers would gain.
+        Calibration plain = test::calibration();
+        RecipeCalibration& rowwise = plain.recipes[scalingRecipeIndex(ScalingRecipe::Rowwise)];
+        QVERIFY(rowwise.hasNarrowLimit());
+        rowwise.narrowN = rowwise.narrowK = rowwise.narrowBoxN = rowwise.narrowBoxK = 0;
+        const Scenario s = llama7b({ { "hardware.gpu", "h100-sxm" }, { "model.hidden", "1024" }, { "model.heads", "8" },
+            { "model.ffn_hidden", "2048" }, { "training.precision", "fp8" }, { "training.scaling", "rowwise" } });
+        QVERIFY(simulateStep(s, plain).breakdown.forward < bf16);
+    }
+
     // Separate Q, K, V (and gate, up) linears run narrower GEMMs than the fused ones, so
     // the same work takes longer, most under wide TP where K and V shrink to 128 columns.
     void separateProjectionsCostMoreThanFusedOnes()

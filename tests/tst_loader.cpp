@@ -1,5 +1,6 @@
 // Every class of malformed scenario is refused with "file:line: field: reason".
 #include "simcore/input_error.h"
+#include "simcore/loader/calibration_loader.h"
 #include "simcore/loader/read_file.h"
 #include "simcore/loader/scenario_patch.h"
 #include "simcore/loader/scenario_writer.h"
@@ -284,6 +285,38 @@ parallel: {tp: 2, pp: 8, ep: 64}
         QCOMPARE(int(ok.size()), 1);
         QCOMPARE(ok[0].flop, 2e26);
         QVERIFY(ok[0].reading == FrontierAnchor::Reading::Feasible);
+    }
+
+    // A recipe's narrow-GEMM limit is read with its source; a malformed one is refused
+    // with the file, line and field.
+    void recipeNarrowGemmsAreReadAndChecked()
+    {
+        const Calibration& c = test::calibration();
+        const RecipeCalibration& rowwise = c.forRecipe(ScalingRecipe::Rowwise);
+        QCOMPARE(rowwise.narrowN, 2048.0);
+        QCOMPARE(rowwise.narrowK, 1024.0);
+        QCOMPARE(rowwise.narrowBoxN, 4096.0);
+        QCOMPARE(rowwise.narrowBoxK, 2048.0);
+        QVERIFY(!c.forRecipe(ScalingRecipe::Tensorwise).hasNarrowLimit());
+
+        const std::string text = readTextFile(test::dataPath("resources/calibration/default.yaml"), "calibration");
+        const std::string good = "narrow_gemms: {n: 2048, k: 1024, n_and_k: [4096, 2048], source:";
+        const std::size_t at = text.find(good);
+        QVERIFY(at != std::string::npos);
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/calibration.yaml").toStdString();
+        auto expectError = [&](const std::string& replacement, const char* needle) {
+            std::ofstream(path) << text.substr(0, at) + replacement + text.substr(at + good.size());
+            try {
+                loadCalibration(path);
+                QFAIL(qPrintable(QString::fromStdString("accepted: " + replacement)));
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path) + ":") && QString(e.what()).contains(needle), e.what());
+            }
+        };
+        expectError("narrow_gemms: {n: 2048, k: 1024, n_and_k: [4096], source:", "scaling_recipes.rowwise.narrow_gemms.n_and_k");
+        expectError("narrow_gemms: {n: -2048, k: 1024, n_and_k: [4096, 2048], source:", "scaling_recipes.rowwise.narrow_gemms.n");
+        expectError("narrow_gemms: {n: 2048, k: 1024, n_and_k: [4096, 2048], note:", "scaling_recipes.rowwise.narrow_gemms");
     }
 
     void savedScenarioLoadsBackIdentical()

@@ -118,17 +118,43 @@ private slots:
             QVERIFY2(!r.skipped, r.id.c_str());
     }
 
+    // Issue 20's targets hold on the issue's own file: the first 245 rows of this copy
+    // are ../shared/validation/published-runs.yaml (tests/validation/README.md; this
+    // project's 25 rows follow): good rows median <= 4%, p90 <= 10%, MoE median <= 10%,
+    // Blackwell median <= 8%, every source with 3+ good rows <= 8%.
+    void issueFileMeetsIssue20()
+    {
+        constexpr std::size_t kIssueRows = 245;
+        QVERIFY(publishedRuns().size() > kIssueRows);
+        QCOMPARE(publishedRuns()[kIssueRows - 1].id, std::string("dgxc2505-llama31-405b-gb200-bf16-512gpu"));
+        QCOMPARE(publishedRuns()[kIssueRows].id, std::string("mb2511-gb300-llama31-405b-fp8cs")); // the first added
+        const std::vector<RunRecord> issueRows(publishedRuns().begin(), publishedRuns().begin() + kIssueRows);
+        const ValidationResult v = validateRuns(issueRows, test::catalog(), test::calibration());
+        QCOMPARE(v.good.count, 202);
+        QVERIFY2(v.good.median <= 0.04, qPrintable(QString("median %1").arg(v.good.median)));
+        QVERIFY2(v.good.p90 <= 0.10, qPrintable(QString("p90 %1").arg(v.good.p90)));
+        QVERIFY2(v.goodMoe.median <= 0.10, qPrintable(QString("MoE %1").arg(v.goodMoe.median)));
+        QVERIFY2(v.goodBlackwell.median <= 0.08, qPrintable(QString("Blackwell %1").arg(v.goodBlackwell.median)));
+        QCOMPARE(v.goodOutOfMemory, 0);
+        for (const auto& [source, st] : v.goodBySource)
+            if (st.count >= 3)
+                QVERIFY2(st.median <= 0.08, qPrintable(QString("%1 median %2").arg(source.c_str()).arg(st.median)));
+        for (const ValidationRow& r : v.rows)
+            QVERIFY2(!r.skipped || r.skipReason.rfind("plan rejected", 0) != 0, r.id.c_str());
+    }
+
     // Issue 20's targets on good rows are median <= 4% and p90 <= 10%; with the 25 rows
     // this project added (Blackwell and 8-16k GPUs) neither is met yet. The bounds are the
     // level reached (docs/validation.md lists the rows above 10%) and only tighten
     // (torchtitan's FP8 all-gathers and separate Q/K/V linears once moved the median from
     // 4.28% to 4.31% while cutting the p90; Ampere's own attention length ramp then
-    // brought both down: 3.99% / 11.35%).
+    // brought both down: 3.99% / 11.35%; the recipe and FSDP work of issue 20's last
+    // session: 3.83% / 11.10%).
     void goodRowsErrorDoesNotRegress()
     {
         const ErrorStats& g = result().good;
-        QVERIFY2(g.median <= 0.040, qPrintable(QString("median %1").arg(g.median)));
-        QVERIFY2(g.p90 <= 0.114, qPrintable(QString("p90 %1").arg(g.p90)));
+        QVERIFY2(g.median <= 0.039, qPrintable(QString("median %1").arg(g.median)));
+        QVERIFY2(g.p90 <= 0.112, qPrintable(QString("p90 %1").arg(g.p90)));
     }
 
     // Every source with three or more good runs stays within 8% median error, found from

@@ -47,6 +47,27 @@ GenerationCalibration readGemm(const YamlReader& r, const YAML::Node& n, const s
     return g;
 }
 
+// narrow_gemms: {n: N, k: K, n_and_k: [N, K], source: ...}: the weight shapes below
+// which a recipe's GEMMs gain nothing over 16-bit (any of the three may be left out).
+void readNarrowGemms(const YamlReader& r, const YAML::Node& n, const std::string& field, RecipeCalibration& rc)
+{
+    r.expectMap(n, field);
+    r.checkKeys(n, field, { "n", "k", "n_and_k", "source" });
+    const YAML::Node source = n["source"];
+    if (!source || !source.IsScalar() || source.Scalar().empty())
+        r.fail(n, field + ".source", "every value needs a source");
+    if (n["n"])
+        rc.narrowN = r.quantity(n["n"], field + ".n", Dimension::Count, Bound::Positive);
+    if (n["k"])
+        rc.narrowK = r.quantity(n["k"], field + ".k", Dimension::Count, Bound::Positive);
+    if (const YAML::Node box = n["n_and_k"]) {
+        if (!box.IsSequence() || box.size() != 2)
+            r.fail(box, field + ".n_and_k", "must be [N, K]");
+        rc.narrowBoxN = r.quantity(box[0], field + ".n_and_k[0]", Dimension::Count, Bound::Positive);
+        rc.narrowBoxK = r.quantity(box[1], field + ".n_and_k[1]", Dimension::Count, Bound::Positive);
+    }
+}
+
 // scaling_recipes: {tensorwise: {speedup, gemm_share, cast_bytes}, rowwise: ...}. Tensorwise
 // is required; a recipe the file leaves out runs as tensorwise does.
 void readRecipes(const YamlReader& r, const YAML::Node& n, Calibration& c)
@@ -66,7 +87,7 @@ void readRecipes(const YamlReader& r, const YAML::Node& n, Calibration& c)
         }
         const std::string at = field + "." + name;
         r.expectMap(e, at);
-        r.checkKeys(e, at, { "speedup", "gemm_share", "cast_bytes" });
+        r.checkKeys(e, at, { "speedup", "gemm_share", "cast_bytes", "narrow_gemms" });
         for (const char* key : { "speedup", "gemm_share", "cast_bytes" })
             if (!e[key])
                 r.fail(e, at + "." + key, "is required");
@@ -76,6 +97,8 @@ void readRecipes(const YamlReader& r, const YAML::Node& n, Calibration& c)
         if (rc.gemmShare > 1.0)
             r.fail(e["gemm_share"], at + ".gemm_share", "a fraction must be at most 1");
         rc.castBytes = sourcedQuantity(r, e["cast_bytes"], at + ".cast_bytes", Dimension::Count, Bound::NonNegative);
+        if (const YAML::Node narrow = e["narrow_gemms"])
+            readNarrowGemms(r, narrow, at + ".narrow_gemms", rc);
     }
 }
 
