@@ -108,6 +108,19 @@ def validation_blocks(v, shared):
     return blocks
 
 
+def readme_fidelity(v, shared):
+    """README.md: one paragraph of the validation figures."""
+    g = v["good"]
+    text = (f"median {pct(g['median_abs_rel_error'])} error in tokens/s per GPU on {g['count']} good rows of "
+            f"`tests/validation/published-runs.yaml`, p90 {pct(g['p90_abs_rel_error'])}")
+    s = shared["good"]
+    text += (f"; on the {s['count']} good rows of the shared public file, median "
+             f"{pct(s['median_abs_rel_error'])} and p90 {pct(s['p90_abs_rel_error'])}, mixture-of-experts "
+             f"{pct(shared['good_moe']['median_abs_rel_error'])}, Blackwell "
+             f"{pct(shared['good_blackwell']['median_abs_rel_error'])}")
+    return [text + "."]
+
+
 def layer_classes(rows):
     """Groups layer-table rows by stack, precision and scale, to show where the error lives."""
     classes = {}
@@ -348,6 +361,8 @@ def main():
         shared = json.loads(s.stdout)
     changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite_residuals(json.loads(out.stdout), check)
+    if shared is not None:  # the README quotes both files; left as it is without the shared one
+        changed |= rewrite(os.path.join(ROOT, "README.md"), {"readme-fidelity": readme_fidelity(json.loads(out.stdout), shared)}, check)
     lt = subprocess.run([cli, "validate", LAYER_RUNS, "--json"], capture_output=True, text=True, check=True)
     changed |= rewrite(os.path.join(ROOT, "docs/validation.md"), layer_table_blocks(json.loads(lt.stdout)), check)
     bc = json.loads(out.stdout)["band_coverage"]
