@@ -61,6 +61,11 @@ struct Calibration {
 
     const GenerationCalibration& forGeneration(const std::string& generation) const;
     const RecipeCalibration& forRecipe(ScalingRecipe r) const { return recipes[scalingRecipeIndex(r)]; }
+    // The attention length ramp of a generation: its own, else the shared one.
+    double attentionHalfSeqFor(const GenerationCalibration& g) const
+    {
+        return g.attentionHalfSeq >= 0 ? g.attentionHalfSeq : attentionHalfSeq;
+    }
 };
 
 } // namespace dtsim

@@ -64,7 +64,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     r.kernel = c.kernelOverhead;
     r.hostKernel = s.training.graphCapture ? 0.0 : c.hostLaunchOverhead;
     r.attentionHalfHeadDim = c.attentionHalfHeadDim;
-    r.attentionHalfSeq = r.eff->attentionHalfSeq >= 0 ? r.eff->attentionHalfSeq : c.attentionHalfSeq;
+    r.attentionHalfSeq = c.attentionHalfSeqFor(*r.eff);
     return r;
 }
 

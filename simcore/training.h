@@ -36,6 +36,11 @@ struct TrainingSpec {
     // issue kernels one by one; otherwise each launch costs host time and a layer runs no
     // faster than its kernels can be issued.
     bool graphCapture = false;
+    // Q, K and V projections as one GEMM, and a gated MLP's gate and up projections as
+    // one (Megatron-Core's linear_qkv and linear_fc1); false: separate linears on the
+    // same input (torchtitan's and Hugging Face's Llama: wq, wk, wv; w1, w3), each a
+    // narrower GEMM.
+    bool fusedProjections = true;
     // Scaled low-precision recipes that communicate the quantized copies instead of the
     // 16-bit tensors (both ignored by 16- and 32-bit runs):
     //  - fp8TpAllGather: sequence-parallel all-gathers (the inputs of column-parallel
@@ -45,11 +50,6 @@ struct TrainingSpec {
     //  - fp8ParamGather: ZeRO/FSDP parameter all-gathers carry the FP8 weights of the
     //    converted linears (torchao enable_fsdp_float8_all_gather, Megatron-Core
     //    --fp8-param-gather).
-    // Q, K and V projections as one GEMM, and a gated MLP's gate and up projections as
-    // one (Megatron-Core's linear_qkv and linear_fc1); false: separate linears on the
-    // same input (torchtitan's and Hugging Face's Llama: wq, wk, wv; w1, w3), each a
-    // narrower GEMM.
-    bool fusedProjections = true;
     bool fp8TpAllGather = false;
     bool fp8ParamGather = false;
 

@@ -216,8 +216,7 @@ private slots:
         const StepReport convOnly = simulateStep(tableScenario(oneConvolution(64, 3 * 256, 1, 14), 32), c);
         const double flops = 4.0 * 196 * 196 * 256 * 32;
         const double headShape = 64.0 / (64.0 + c.attentionHalfHeadDim);
-        const double ampereHalfSeq = c.forGeneration("ampere").attentionHalfSeq;
-        const double halfSeq = ampereHalfSeq >= 0 ? ampereHalfSeq : c.attentionHalfSeq;
+        const double halfSeq = c.attentionHalfSeqFor(c.forGeneration("ampere"));
         const double lengthShape = halfSeq > 0 ? 196.0 / (196.0 + halfSeq) : 1.0;
         const double rate = s.hardware.peak(Precision::BF16) * c.forGeneration("ampere").attentionFraction * headShape * lengthShape;
         const double forward = withAttention.breakdown.forward - convOnly.breakdown.forward;

@@ -166,7 +166,7 @@ bool recipeDispatchesPerNode(const RunRecord& r)
 // each layer is rematerialized.
 std::optional<Recompute> recipeRematPolicy(const RunRecord& r)
 {
-    if (parseFrameworkStack(r.framework).xla && has(lower(r.framework), "maxtext") && has(lower(r.sourceRef), "dgxc-benchmarking"))
+    if (has(lower(r.framework), "maxtext") && has(lower(r.sourceRef), "dgxc-benchmarking"))
         return Recompute::Projections;
     return std::nullopt;
 }
