@@ -4,6 +4,7 @@
 // resources/calibration/*.yaml, where each value cites its source.
 #include "precision.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -65,6 +66,14 @@ struct Calibration {
     double attentionHalfSeqFor(const GenerationCalibration& g) const
     {
         return g.attentionHalfSeq >= 0 ? g.attentionHalfSeq : attentionHalfSeq;
+    }
+    // The largest compute speed factor (a calibration overlay's compute_scale) that keeps
+    // every kernel of the generation at or below the GPU's peak: the best GEMM,
+    // convolution or attention rate the model gives it, scaled, reaches 100% at most.
+    static double maxComputeScale(const GenerationCalibration& g)
+    {
+        const double best = std::max({ g.peakFraction * std::max(1.0, g.convolutionFraction), g.attentionFraction, g.nativeAttentionFraction });
+        return best > 0 ? 1 / best : 1;
     }
 };
 

@@ -36,8 +36,15 @@ MeasuredLink measuredLink(const MeasuredCollective& m, double bytes)
             s = &seg;
     const double n = std::max(2, m.ranks);
     const double steps = m.collective == "allreduce" ? 2 * (n - 1) : m.collective == "sendrecv" ? 1 : n - 1;
-    // A latency-bound regime has no bandwidth term: an unbounded link in it.
-    return { s->latency / steps, s->busBandwidth > 0 ? s->busBandwidth : std::numeric_limits<double>::max() };
+    if (s->busBandwidth > 0)
+        return { s->latency / steps, s->busBandwidth };
+    // A latency-bound regime has no bandwidth term: an unbounded link inside its sizes.
+    // Past them the measurement says only that the link moved its largest size in the
+    // latency: the slowest bandwidth it allows, so a larger message is never free.
+    if (bytes <= s->toBytes || s->latency <= 0)
+        return { s->latency / steps, std::numeric_limits<double>::max() };
+    const double factor = m.collective == "allreduce" ? 2 * (n - 1) / n : m.collective == "sendrecv" ? 1 : (n - 1) / n;
+    return { s->latency / steps, factor * s->toBytes / s->latency };
 }
 
 } // namespace dtsim

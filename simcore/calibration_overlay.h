@@ -29,8 +29,9 @@ struct MeasuredCollective {
     bool operator==(const MeasuredCollective&) const = default;
 };
 
-// A measured compute speed further off the model than this is a measurement of
-// something else (another GPU, a stalled run), not a calibration.
+// A measured compute speed ten times below the model's is a measurement of something
+// else (another GPU, a stalled run), not a calibration. Above, the limit is the GPU's
+// peak (Calibration::maxComputeScale), checked where the scenario meets the hardware.
 inline constexpr double kMinComputeScale = 0.1, kMaxComputeScale = 10;
 
 struct CalibrationOverlay {
@@ -38,13 +39,19 @@ struct CalibrationOverlay {
     std::string path;          // resolved against the scenario's folder
     double computeScale = 1;   // measured over predicted compute speed (GEMMs and attention)
     std::string computeSource;
+    int computeLine = 0;       // of compute_scale in the file, for the error that refuses it
     std::vector<MeasuredCollective> collectives;
     bool empty() const { return file.empty(); }
     // The measured collective of a tier, preferring `collective`'s own; null if none.
     const MeasuredCollective* forTier(MeasuredTier tier, const std::string& collective) const;
     // Adds `m`, replacing an earlier measurement of the same tier and collective.
     void put(MeasuredCollective m);
-    bool operator==(const CalibrationOverlay&) const = default;
+    // The same measurements from the same file (where in it a value sits is not part of it).
+    bool operator==(const CalibrationOverlay& o) const
+    {
+        return file == o.file && path == o.path && computeScale == o.computeScale && computeSource == o.computeSource
+            && collectives == o.collectives;
+    }
 };
 
 // Per-step latency and per-GPU bandwidth of a ring over `ranks` GPUs that reproduce

@@ -1,6 +1,7 @@
 #include "memory.h"
 
 #include "layers/layer_step.h"
+#include "units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -235,6 +236,25 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
             best = r;
     }
     return best;
+}
+
+std::optional<PlanIssue> memoryIssue(const Scenario& s, const MemoryReport& m)
+{
+    if (m.fits)
+        return std::nullopt;
+    const double states = m.weights + m.gradients + m.optimizer;
+    const double activations = m.activations + m.logits;
+    // The field that shrinks the larger part: activations by the micro-batch (or by
+    // recomputation, for a transformer that keeps them all), states by sharding them.
+    std::string field = "cluster.gpus";
+    if (activations >= states)
+        field = s.model.isLayerTable() || s.plan.recompute == Recompute::Full || s.training.microBatch > 1 ? "training.micro_batch" : "parallel.recompute";
+    else if (s.plan.zeroStage < 3 && !s.model.isLayerTable())
+        field = "parallel.zero";
+    return PlanIssue { field,
+        formatMemory(m.total) + " per GPU does not fit in its " + formatMemory(m.capacity) + " (weights, gradients and optimizer states "
+            + formatMemory(states) + ", activations " + formatMemory(activations) + "): the run cannot start; the advisor "
+            + "(What-if tab, dtsim-cli advise) lists changes that make it fit" };
 }
 
 } // namespace dtsim

@@ -3,7 +3,10 @@
 // them), activations (by schedule, micro-batches in flight and recompute policy),
 // logits, and reserved/allocator overhead. The worst pipeline stage is reported.
 #include "calibration.h"
+#include "plan_check.h"
 #include "scenario.h"
+
+#include <optional>
 
 namespace dtsim {
 
@@ -47,5 +50,10 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c);
 // The same with the model's parameter counts already at hand (the step model has them;
 // the planner evaluates millions of plans a second).
 MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const ParameterCounts& counts);
+
+// Why a plan whose memory does not fit cannot run: the total against the capacity, its
+// largest parts, and the field that most directly shrinks the largest. nullopt when it
+// fits. A run, its price and its reliability are refused on it, never printed.
+std::optional<PlanIssue> memoryIssue(const Scenario& s, const MemoryReport& m);
 
 } // namespace dtsim

@@ -1,6 +1,9 @@
 #include "report_check.h"
 
+#include "input_error.h"
+
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 #include <utility>
 
@@ -18,11 +21,27 @@ std::optional<std::string> firstBad(std::initializer_list<std::pair<const char*,
     return std::nullopt;
 }
 
+// Rounding may put a share a hair above 1; a real excess is far larger.
+constexpr double kShareSlack = 1e-9;
+
+std::optional<std::string> firstAboveOne(std::initializer_list<std::pair<const char*, double>> values, const std::string& prefix)
+{
+    for (const auto& [name, v] : values)
+        if (v > 1 + kShareSlack)
+            return prefix + name;
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::string> badQuantity(const StepReport& r)
 {
     const StepBreakdown& b = r.breakdown;
+    // A step takes time; no GPU runs above its peak.
+    if (!(r.stepTime > 0))
+        return std::string("step.stepTime");
+    if (auto bad = firstAboveOne({ { "mfu", r.mfu }, { "hfu", r.hfu } }, "step."))
+        return bad;
     if (auto bad = firstBad({ { "stepTime", r.stepTime }, { "bubbleFraction", r.bubbleFraction },
                                 { "modelFlopsPerStep", r.modelFlopsPerStep }, { "hardwareFlopsPerStep", r.hardwareFlopsPerStep },
                                 { "peakFlopsPerGpu", r.peakFlopsPerGpu }, { "mfu", r.mfu }, { "hfu", r.hfu },
@@ -69,10 +88,55 @@ std::optional<std::string> badQuantity(const Report& r)
         "");
 }
 
+std::optional<std::string> badQuantity(const ReliabilityReport& r)
+{
+    if (auto bad = firstBad({ { "failureFreeTime", r.failureFreeTime }, { "checkpointBytes", r.checkpointBytes },
+                                { "checkpointWrite", r.checkpointWrite }, { "checkpointLoad", r.checkpointLoad }, { "recovery", r.recovery },
+                                { "expectedTime", r.expectedTime }, { "expectedFailures", r.expectedFailures } },
+            "run."))
+        return bad;
+    // Failures and checkpoints only ever add time.
+    if (r.expectedTime < r.failureFreeTime * (1 - kShareSlack))
+        return std::string("run.expectedTime");
+    return std::nullopt;
+}
+
+std::optional<std::string> badQuantity(const MonteCarloResult& m, const ReliabilityReport& r)
+{
+    if (m.times.empty())
+        return std::nullopt; // cancelled: nothing to print
+    if (auto bad = firstBad({ { "mean", m.mean }, { "p50", m.p50 }, { "p90", m.p90 }, { "p99", m.p99 }, { "goodput", m.goodput },
+                                { "failuresMean", m.failuresMean } },
+            "monteCarlo."))
+        return bad;
+    if (m.goodput > 1 + kShareSlack)
+        return std::string("monteCarlo.goodput");
+    if (m.times.front() < r.failureFreeTime * (1 - kShareSlack))
+        return std::string("monteCarlo.times");
+    return std::nullopt;
+}
+
 std::string badQuantityMessage(const std::string& quantity)
 {
-    return "the simulation gave " + quantity + " a value that is not a finite, non-negative number: an input lies beyond "
-           "what dtsim computes (look for one far outside its usual range), or this is a bug; please report the scenario";
+    return "the simulation gave " + quantity + " a value that cannot be (not finite, negative, a share above 100%, or a run "
+           "shorter than without failures): an input lies beyond what dtsim computes (look for one far outside its usual range), "
+           "or this is a bug; please report the scenario";
+}
+
+void checkOverlay(const Scenario& s, const Calibration& c)
+{
+    const CalibrationOverlay& o = s.calibration;
+    if (o.empty())
+        return;
+    const double limit = Calibration::maxComputeScale(c.forGeneration(s.hardware.generation));
+    if (o.computeScale > limit * (1 + kShareSlack)) {
+        char text[240];
+        std::snprintf(text, sizeof text,
+            "x%.3g would run %s's fastest kernels at %.0f%% of its peak; at most x%.3g keeps them within it (a measurement this "
+            "fast was of another GPU or another scenario)",
+            o.computeScale, s.hardware.name.c_str(), 100 * o.computeScale / limit, limit);
+        throw InputError(o.path.empty() ? o.file : o.path, o.computeLine, "compute_scale.value", text);
+    }
 }
 
 } // namespace dtsim

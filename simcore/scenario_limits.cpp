@@ -61,6 +61,19 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
             "kv_heads = " + std::to_string(m.kvHeads) + " must divide heads = " + std::to_string(m.heads) };
 
     const ParameterCounts c = countParameters(m, t.seqLen);
+    if (m.isLayerTable() && m.table.resolved) {
+        // A layer table states its own sizes: the table is the input to blame.
+        const LayerTableCost& cost = m.table.resolved->cost;
+        const std::string table = "the layer table \"" + m.table.ref + "\" (" + m.table.resolved->table.name + ")";
+        if (!(cost.parameters <= kMaxParameters))
+            return PlanIssue { "model.table",
+                table + " has " + formatCount(cost.parameters) + " parameters: more than any cluster could hold; dtsim models up to "
+                    + formatCount(kMaxParameters) };
+        if (!(cost.forwardFlops <= kMaxSampleFlops))
+            return PlanIssue { "model.table",
+                table + " costs " + formatCount(cost.forwardFlops) + " FLOP a sample forward: beyond any network trained (a "
+                    + "transformer's whole 8k-token sequence at 1.8T parameters is about 3e16); dtsim models up to " + formatCount(kMaxSampleFlops) };
+    }
     if (!(c.total <= kMaxParameters))
         return PlanIssue { largestPart(m, c),
             "the model has " + formatCount(c.total) + " parameters (layers " + std::to_string(m.layers) + ", hidden "

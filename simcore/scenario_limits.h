@@ -13,6 +13,9 @@ namespace dtsim {
 // More parameters than a million 192 GB GPUs hold even as 2-byte weights
 // (1e6 x 192e9 B / 2 B = 9.6e16): no cluster can train such a model.
 inline constexpr double kMaxParameters = 1e17;
+// A layer table's forward FLOPs for one sample: a hundred times an 8k-token sequence
+// through a 1.8T-parameter transformer (2 x 1.8e12 x 8192 = 3e16).
+inline constexpr double kMaxSampleFlops = 1e18;
 
 // The first limit broken, with the field to blame and the accepted range.
 std::optional<PlanIssue> checkLimits(const Scenario& s);

@@ -60,6 +60,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
             r.tileScale = std::min(1.0, hw.peak(p) * 4.0 / (tensor16 * 2.0));
     }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
+    r.vectorRate = hw.supports(Precision::FP32) ? hw.peak(Precision::FP32) : hw.peak(p);
     r.elementBytes = isScaledLowPrecision(p) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
     r.hostKernel = s.training.graphCapture ? 0.0 : c.hostLaunchOverhead;

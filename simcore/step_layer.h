@@ -13,6 +13,7 @@ struct Rates {
     double attentionRate = 0;       // achieved FLOP/s of FlashAttention-2-class kernels
     double nativeAttentionRate = 0; // of the generation's best fused kernel
     double memoryRate = 0;    // achieved bytes/s of streaming kernels
+    double vectorRate = 0;    // FLOP/s of elementwise arithmetic (the CUDA cores' FP32 peak): a fused op's floor
     double kernel = 0;        // per-kernel fixed cost
     double hostKernel = 0;    // host time to issue one kernel (0 when the step is a captured graph)
     double attentionHalfHeadDim = 0;

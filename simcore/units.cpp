@@ -195,13 +195,16 @@ std::string withPrefix(double v, const char* const* names, double step, int coun
     const double original = v;
     int i = 0;
     double a = std::fabs(v);
-    while (i + 1 < count && a >= step) {
+    // The next unit from where the printed digits would reach 1000: "1 GiB" rather than
+    // "1.02e+03 MiB" (binary units span 1024), and 999.7 MB as "1 GB", not "1e+03 MB".
+    const double up = 1000 * (1 - 0.5 * std::pow(10.0, -precision));
+    while (i + 1 < count && a >= up) {
         a /= step;
         v /= step;
         ++i;
     }
     char buf[64];
-    if (a >= 1000) // past the largest prefix: "1e+20", not "1e+08 T"
+    if (a >= up) // past the largest prefix: "1e+20", not "1e+08 T"
         std::snprintf(buf, sizeof buf, "%.*g %s", precision, original, names[0]);
     else
         std::snprintf(buf, sizeof buf, "%.*g %s", precision, v, names[i]);

@@ -68,9 +68,11 @@ private slots:
         QCOMPARE(idle, 55.0);
         const double watts = idle + (tdp - idle) * activity;
         QVERIFY(near(r.gpuWatts, watts));
-        // One checkpoint stall at the end (nothing fails, so the interval is the run).
+        // Nothing fails, so the interval is the whole run, and its one segment ends the
+        // run with no checkpoint stall (as the Monte Carlo runs it: issue 38).
         const ReliabilityReport rel = analyzeReliability(s, test::calibration(), none);
-        const double T = run.timeToTrain, C = rel.checkpointWrite;
+        const double T = run.timeToTrain, C = 0.0;
+        QVERIFY(rel.checkpointWrite > 0);
         QVERIFY(near(r.wallSeconds, T + C, 1e-6));
         const double gpuJ = 8 * (watts * T + idle * C);
         const double hostJ = 8 * 0.5 * tdp * (T + C);

@@ -101,6 +101,7 @@ private slots:
     {
         QTest::addColumn<QString>("set");
         QTest::addColumn<QString>("field");
+        // Refused when loaded since issue 38: a GPU 1e20 times slower is a fault, not a straggler.
         QTest::newRow("straggler 1e20") << "reliability.straggler_slowdown=1e20" << "reliability.straggler_slowdown";
         QTest::newRow("memory 1 kB/s") << "hardware.memory_bandwidth=1 kB/s" << "training.tokens";
         QTest::newRow("link at 1e-9") << "reliability.degraded_link.bandwidth_fraction=1e-9"
@@ -113,7 +114,13 @@ private slots:
     {
         QFETCH(QString, set);
         QFETCH(QString, field);
-        const Scenario s = test::preset("llama3-405b-h100", { parseOverride(set.toStdString()) });
+        Scenario s;
+        try {
+            s = test::preset("llama3-405b-h100", { parseOverride(set.toStdString()) });
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+            return;
+        }
         QElapsedTimer timer;
         timer.start();
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());

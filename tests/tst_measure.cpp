@@ -136,7 +136,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
         QTest::newRow("not json") << "hello" << ":1: not JSON: unexpected 'h'";
-        QTest::newRow("truncated") << "{\"traceEvents\": [\n{\"ph\": \"X\"" << ":2: not JSON: expected ',' or '}'";
+        QTest::newRow("truncated") << "{\"traceEvents\": [\n{\"ph\": \"X\"" << ":2: traceEvents[0]: not JSON: expected ',' or '}'";
         QTest::newRow("missing comma") << "{\"traceEvents\": [{\"ph\": \"X\" \"cat\": 1}]}" << "expected ',' or '}'";
         QTest::newRow("no events") << "{\"schemaVersion\": 1}" << "traceEvents: is missing";
         QTest::newRow("events not a list") << "{\"traceEvents\": 3}" << "traceEvents: must be a list";

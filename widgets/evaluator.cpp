@@ -1,4 +1,6 @@
 #include "evaluator.h"
+
+#include "simcore/report_check.h"
 #include "simcore/timeline/critical_path.h"
 #include "simcore/planner/sync_wall.h"
 
@@ -140,6 +142,10 @@ void Evaluator::requestRunOutlook(const Scenario& s, const FailureRates& rates, 
                 calm.chaos.clear();
                 o.clean = simulateRun(o.report, calm, o.trials, seed, false, cancel.get());
             }
+            // The engine's edge: an outlook that cannot be is shown as a problem, not drawn.
+            for (const auto& bad : { badQuantity(o.report), badQuantity(o.run, o.report), badQuantity(o.clean, o.report) })
+                if (bad && !o.problem)
+                    o.problem = PlanIssue { *bad, badQuantityMessage(*bad) };
             return o;
         },
         [this, job](const RunOutlook& o) {

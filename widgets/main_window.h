@@ -84,6 +84,7 @@ public:
     bool openPreset(const QString& name);
     bool saveTo(const QString& path);       // atomic
     bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology, timeline
+    QString openError() const { return m_openError; } // why the last file did not open (empty when it did)
     QStringList presetNames() const;
     static QString userPresetsDir(); // the user's own presets, listed after the shipped ones
     // Crash recovery: unsaved scenarios left by sessions that ended unexpectedly.

@@ -95,6 +95,7 @@ bool MainWindow::openFile(const QString& path)
         const std::string file = QFile::encodeName(path).toStdString();
         const std::string text = readTextFile(file, "scenario file");
         const Scenario s = loadScenarioText(text, file, m_data.catalog, {}, m_data.topologies);
+        checkOverlay(s, m_data.calibration); // a measured speed within what the GPU can do
         m_openError.clear();
         showBanner({});
         m_onDisk = { text, s };

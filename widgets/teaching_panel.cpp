@@ -51,6 +51,16 @@ void TeachingPanel::selectFigure(const QString& key)
         m_figure->setCurrentIndex(i);
 }
 
+bool TeachingPanel::hasFigure(const QString& key) const { return m_figure->findData(key) >= 0; }
+
+QStringList TeachingPanel::figureKeys() const
+{
+    QStringList keys;
+    for (int i = 0; i < m_figure->count(); ++i)
+        keys << m_figure->itemData(i).toString();
+    return keys;
+}
+
 QString TeachingPanel::figure() const { return m_figure->currentData().toString(); }
 
 QString TeachingPanel::text() const

@@ -5,6 +5,7 @@
 #include "simcore/report.h"
 #include "simcore/scenario.h"
 
+#include <QStringList>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -21,6 +22,8 @@ public:
     void showReport(const Scenario& s, const Report& r);
     void showInvalid(const QString& reason);
     void selectFigure(const QString& key);
+    bool hasFigure(const QString& key) const;
+    QStringList figureKeys() const; // in the panel's order, for messages
     QString figure() const;
     QString text() const; // what the panel shows, as plain text (tests)
 

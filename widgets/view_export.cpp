@@ -6,6 +6,7 @@
 
 #include <QAbstractItemModel>
 #include <QBuffer>
+#include <QDir>
 #include <QFileInfo>
 #include <QPainter>
 #include <QPdfWriter>
@@ -39,6 +40,20 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
     if (error)
         *error = QString::fromLocal8Bit(why.c_str());
     return false;
+}
+
+QString exportTargetProblem(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.isDir())
+        return QObject::tr("%1 is a folder; name a file such as %2").arg(path, QDir(path).filePath("dtsim.png"));
+    if (!info.absoluteDir().exists())
+        return QObject::tr("the folder %1 does not exist").arg(info.absolutePath());
+    const QString ext = info.suffix().toLower();
+    if (ext != "png" && ext != "svg" && ext != "pdf")
+        return ext.isEmpty() ? QObject::tr("%1 has no extension: end it in .png, .svg or .pdf").arg(path)
+                             : QObject::tr("unknown export format \".%1\": end the name in .png, .svg or .pdf").arg(ext);
+    return {};
 }
 
 bool exportWidget(QWidget* w, const QString& path, QString* error)

@@ -13,6 +13,9 @@ namespace dtsim::gui {
 
 // Format from the extension: .png, .svg or .pdf. False with `error` set on failure.
 bool exportWidget(QWidget* w, const QString& path, QString* error);
+// Why `path` cannot take an export, before any work: a folder, a missing folder, or an
+// extension that names no format. Empty when it can.
+QString exportTargetProblem(const QString& path);
 // Every table (QTableWidget or QTableView) under `w`, one after another, separated by a
 // blank line; false when there is none or the file cannot be written.
 bool exportTablesCsv(QWidget* w, const QString& path, QString* error);

@@ -219,7 +219,7 @@ void WhatIfTab::showAdvice(const Advice& a)
     m_regime->setText(tr("<b>%1</b><br>%2. Time to train %3.")
                           .arg(QString::fromStdString(a.diagnosis.summary).toHtmlEscaped(),
                               QString::fromStdString(a.diagnosis.reading).toHtmlEscaped().replace(0, 1, QString::fromStdString(a.diagnosis.reading).left(1).toUpper()),
-                              QString::fromStdString(formatDuration(a.timeToTrain))));
+                              a.fits ? QString::fromStdString(formatDuration(a.timeToTrain)) : tr("none: the run cannot start")));
     m_table->setRowCount(int(a.suggestions.size()));
     for (int row = 0; row < int(a.suggestions.size()); ++row) {
         const Suggestion& sg = a.suggestions[std::size_t(row)];
@@ -229,12 +229,13 @@ void WhatIfTab::showAdvice(const Advice& a)
         auto* change = new QTableWidgetItem(QString::fromStdString(sg.title));
         change->setToolTip(tr("The changes, as --set overrides:\n%1%2").arg(sets, sg.note.empty() ? QString() : "\n" + QString::fromStdString(sg.note)));
         m_table->setItem(row, 0, change);
-        m_table->setItem(row, 1, new QTableWidgetItem(gainText(sg.gain)));
+        m_table->setItem(row, 1, new QTableWidgetItem(sg.makesItFit ? tr("makes it fit") : gainText(sg.gain)));
         m_table->setItem(row, 2, new QTableWidgetItem(QString::fromStdString(formatDuration(sg.timeToTrain))));
-        m_table->setItem(row, 3, new QTableWidgetItem(QString("%1 (%2%3%)")
-                                                          .arg(QString::fromStdString(formatCount(sg.gpuHours)))
-                                                          .arg(sg.gpuHoursChange >= 0 ? "+" : "")
-                                                          .arg(100 * sg.gpuHoursChange, 0, 'f', 1)));
+        m_table->setItem(row, 3, new QTableWidgetItem(sg.makesItFit ? QString::fromStdString(formatCount(sg.gpuHours))
+                                                                    : QString("%1 (%2%3%)")
+                                                                          .arg(QString::fromStdString(formatCount(sg.gpuHours)))
+                                                                          .arg(sg.gpuHoursChange >= 0 ? "+" : "")
+                                                                          .arg(100 * sg.gpuHoursChange, 0, 'f', 1)));
         auto* apply = new QPushButton(tr("Apply"), m_table);
         apply->setToolTip(tr("Apply this change (Edit > Undo takes it back)."));
         connect(apply, &QPushButton::clicked, this, [this, row] { applySuggestion(row); });
@@ -242,7 +243,8 @@ void WhatIfTab::showAdvice(const Advice& a)
     }
     if (a.suggestions.empty()) {
         m_table->setRowCount(1);
-        m_table->setItem(0, 0, new QTableWidgetItem(tr("No change dtsim tried makes this run faster.")));
+        m_table->setItem(0, 0, new QTableWidgetItem(a.fits ? tr("No change dtsim tried makes this run faster.")
+                                                           : tr("No change dtsim tried makes this run fit.")));
     }
 }
 

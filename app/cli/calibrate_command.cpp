@@ -94,12 +94,26 @@ CalibrationOverlay existingOverlay(const std::string& path)
     return loadCalibrationOverlay(path);
 }
 
-void writeOverlay(const std::string& path, const CalibrationOverlay& o)
+// Where -o goes, checked before any work: a FIFO, a device or a folder is bad input.
+void checkOutput(const QCommandLineParser& p)
+{
+    if (!p.isSet("output"))
+        return;
+    if (const std::string why = unwritableTarget(p.value("output").toStdString()); !why.empty())
+        throw InputError("-o", 0, "", why);
+}
+
+// An overlay that could not be written (a full disk) is a failed output: exit 1, the
+// system's reason, and the old file as it was.
+int writeOverlay(const std::string& path, const CalibrationOverlay& o)
 {
     std::string error;
-    if (!writeFileAtomically(path, calibrationOverlayText(o), &error))
-        throw InputError(path, 0, "", error);
+    if (!writeFileAtomically(path, calibrationOverlayText(o), &error)) {
+        std::fprintf(stderr, "dtsim-cli calibrate: -o %s: %s (nothing was written)\n", path.c_str(), error.c_str());
+        return kExitInternal;
+    }
     std::fprintf(stderr, "wrote %s; a scenario uses it with  calibration: %s\n", path.c_str(), path.c_str());
+    return kExitOk;
 }
 
 int runNcclTests(const QCommandLineParser& p)
@@ -141,8 +155,7 @@ int runNcclTests(const QCommandLineParser& p)
     const std::string output = p.value("output").toStdString();
     CalibrationOverlay o = existingOverlay(output);
     o.put(measuredCollective(log, fit, tier == "scale_up" ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut));
-    writeOverlay(output, o);
-    return kExitOk;
+    return writeOverlay(output, o);
 }
 
 int runMeasuredStep(const QCommandLineParser& p)
@@ -164,10 +177,15 @@ int runMeasuredStep(const QCommandLineParser& p)
     }
     const double before = simulateStep(s, d.calibration).stepTime;
     const ComputeFit fit = fitComputeScale(s, d.calibration, measured);
+    if (!fit.reached && fit.tooFast())
+        throw InputError(p.isSet("measured-step") ? "--measured-step" : "--measured-tokens-per-s", 0, "",
+            QString("%1 is faster than %2 GPUs can run this scenario: even with every kernel at the GPU's peak (compute x%3 of the "
+                    "model's) the step takes %4; check that the scenario is the run you measured")
+                .arg(seconds(measured)).arg(s.plan.gpus()).arg(fit.maxScale, 0, 'f', 2).arg(seconds(fit.fittedStep)).toStdString());
     if (!fit.reached)
         throw InputError(p.isSet("measured-step") ? "--measured-step" : "--measured-tokens-per-s", 0, "",
             QString("no compute speed between x%1 and x%2 of the model's gives %3 (the nearest gives %4): check that the scenario is "
-                    "the run you measured").arg(kMinComputeScale, 0, 'f', 1).arg(kMaxComputeScale, 0, 'f', 1)
+                    "the run you measured").arg(kMinComputeScale, 0, 'f', 1).arg(fit.maxScale, 0, 'f', 2)
                 .arg(seconds(measured), seconds(fit.fittedStep)).toStdString());
     const double scale = fit.scale, after = fit.fittedStep;
     const double base = s.calibration.computeScale; // an overlay the scenario already names
@@ -188,7 +206,7 @@ int runMeasuredStep(const QCommandLineParser& p)
         o.computeScale = scale;
         o.computeSource = "fit to a measured step of " + seconds(measured).toStdString() + " on scenario \"" + s.name + "\" ("
             + std::to_string(s.plan.gpus()) + " x " + s.hardware.id + "); predicted " + seconds(before).toStdString() + " before";
-        writeOverlay(output, o);
+        return writeOverlay(output, o);
     }
     return kExitOk;
 }
@@ -213,6 +231,11 @@ int runCalibrate(const QStringList& args)
     if (!parseCommand(p, "calibrate", args, nccl ? 0 : 1))
         return kExitBadInput;
     try {
+        checkOutput(p);
+        if (p.isSet("measured-step") && p.isSet("measured-tokens-per-s"))
+            throw InputError("--measured-tokens-per-s", 0, "", "give a measured step or a measured throughput, not both");
+        if (nccl && (p.isSet("measured-step") || p.isSet("measured-tokens-per-s")))
+            throw InputError("--nccl-tests", 0, "", "fits a network log; a measured step is fitted by its own call");
         if (nccl)
             return runNcclTests(p);
         if (p.isSet("measured-step") || p.isSet("measured-tokens-per-s"))

@@ -35,7 +35,7 @@ bool parseCommand(QCommandLineParser& p, const QString& command, const QStringLi
     }
     if (p.isSet("help")) {
         QTextStream(stdout) << p.helpText();
-        std::exit(kExitOk);
+        std::exit(std::fflush(stdout) == 0 && !std::ferror(stdout) ? kExitOk : kExitInternal);
     }
     if (positional >= 0 && p.positionalArguments().size() != positional) {
         std::fprintf(stderr, "dtsim-cli %s: expected %d argument(s); see --help\n", qPrintable(command), positional);
@@ -48,6 +48,8 @@ EngineData loadEngineData(const QCommandLineParser& p)
 {
     EngineData d;
     d.paths = findDataPaths(p.value("data"));
+    if (!d.paths.problem.isEmpty())
+        throw InputError("dtsim-cli", 0, "", d.paths.problem.toStdString());
     if (d.paths.root.isEmpty())
         throw InputError("dtsim-cli", 0, "--data",
             "cannot find dtsim's data (presets/ and resources/); pass --data DIR or set DTSIM_DATA_DIR");
@@ -77,6 +79,7 @@ Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, 
     ScenarioSource source;
     Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides,
         d.topologies, &source);
+    checkOverlay(s, d.calibration); // a measured speed within what the GPU can do
     for (const std::string& note : source.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
     if (where)

@@ -4,6 +4,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <utility>
+
 namespace dtsim::cli {
 
 std::string DataPaths::hardwareDir() const { return QDir(root).filePath("resources/hardware").toStdString(); }
@@ -18,19 +20,31 @@ std::string DataPaths::reliabilityFile() const { return QDir(root).filePath("res
 std::string DataPaths::anchorsFile() const { return QDir(root).filePath("resources/anchors/epoch.yaml").toStdString(); }
 std::string DataPaths::residualsFile() const { return QDir(root).filePath("resources/validation/residuals.yaml").toStdString(); }
 
+namespace {
+
+bool holdsData(const QString& dir) { return QFileInfo(QDir(dir).filePath("resources/hardware")).isDir(); }
+
+} // namespace
+
 DataPaths findDataPaths(const QString& explicitDir)
 {
+    // Named by the user: that folder or nothing.
+    for (const auto& [named, origin] : { std::pair { explicitDir, QString("--data") },
+             std::pair { qEnvironmentVariable("DTSIM_DATA_DIR"), QString("DTSIM_DATA_DIR") } }) {
+        if (named.isEmpty())
+            continue;
+        if (holdsData(named))
+            return { QDir(named).absolutePath(), {} };
+        return { {}, QString("%1: \"%2\" %3").arg(origin, named,
+                         QFileInfo(named).isDir() ? "holds no resources/hardware: it is not dtsim's data folder (the one with presets/ and resources/)"
+                                                  : "is not a folder") };
+    }
     QStringList candidates;
-    if (!explicitDir.isEmpty())
-        candidates << explicitDir;
-    const QString env = qEnvironmentVariable("DTSIM_DATA_DIR");
-    if (!env.isEmpty())
-        candidates << env;
     candidates << QDir(QCoreApplication::applicationDirPath()).filePath("../share/dtsim");
     candidates << QStringLiteral(DTSIM_SOURCE_DATA_DIR);
     for (const QString& c : candidates) {
-        if (QFileInfo(QDir(c).filePath("resources/hardware")).isDir())
-            return { QDir(c).absolutePath() };
+        if (holdsData(c))
+            return { QDir(c).absolutePath(), {} };
     }
     return {};
 }

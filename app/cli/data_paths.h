@@ -8,6 +8,7 @@ namespace dtsim::cli {
 
 struct DataPaths {
     QString root;
+    QString problem; // why a folder named by --data or DTSIM_DATA_DIR was not used (root is then empty)
     std::string hardwareDir() const;
     std::string calibrationFile() const;
     std::string presetsDir() const;
@@ -19,7 +20,9 @@ struct DataPaths {
 };
 
 // Search order: --data DIR, $DTSIM_DATA_DIR, <bin>/../share/dtsim, the source tree.
-// Returns an empty root when none holds resources/hardware.
+// Returns an empty root when none holds resources/hardware. A folder the user names
+// (--data, DTSIM_DATA_DIR) is used or refused, never passed over for another: `problem`
+// then says which and why.
 DataPaths findDataPaths(const QString& explicitDir);
 
 } // namespace dtsim::cli

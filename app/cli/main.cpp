@@ -3,7 +3,11 @@
 
 #include <QCoreApplication>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cstdio>
 #include <exception>
 
@@ -37,12 +41,33 @@ void usage(FILE* to)
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
 }
 
+// Output that did not reach its destination (a full disk, a closed stream) is a failed
+// run, not a quiet success: exit 1 with the system's reason.
+int finish(int code)
+{
+    const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout);
+    const int why = errno; // of the write that failed, as near as the stream keeps it
+    if (!failed)
+        return code;
+    const char* reason = why != 0 ? std::strerror(why) : "write error";
+    std::fprintf(stderr, "dtsim-cli: could not write the output to standard output: %s\n", reason);
+    return dtsim::cli::kExitInternal;
+}
+
+int dispatch(const QString& command, QStringList& args);
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     // A file-size limit must fail the write (EFBIG, reported), not kill the program.
     std::signal(SIGXFSZ, SIG_IGN);
+    // Every command prints to standard output; with it closed, the next file opened would
+    // take its descriptor and receive the output.
+    if (::fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+        std::fprintf(stderr, "dtsim-cli: standard output is closed: nothing could be printed\n");
+        return dtsim::cli::kExitInternal;
+    }
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("dtsim-cli");
     QCoreApplication::setApplicationVersion(DTSIM_VERSION);
@@ -52,6 +77,13 @@ int main(int argc, char** argv)
         return dtsim::cli::kExitBadInput;
     }
     const QString command = args.takeFirst();
+    return finish(dispatch(command, args));
+}
+
+namespace {
+
+int dispatch(const QString& command, QStringList& args)
+{
     try {
         if (command == "simulate")
             return dtsim::cli::runSimulate(args);
@@ -105,3 +137,5 @@ int main(int argc, char** argv)
         return dtsim::cli::kExitInternal;
     }
 }
+
+} // namespace

@@ -1,6 +1,8 @@
 // dtsim-cli run: the whole run with failures, checkpoints and stragglers, analytically
 // and as a seeded Monte Carlo; with chaos events, against the clean run.
 #include "cli_common.h"
+
+#include "simcore/report_check.h"
 #include "commands.h"
 
 #include "simcore/reliability/reliability.h"
@@ -163,6 +165,8 @@ int runReliability(const QStringList& args)
         const ReliabilityReport r = analyzeReliability(s, d.calibration, d.failureRates);
         if (auto issue = runIssue(s, r))
             where.fail(issue->field, issue->reason);
+        if (const auto bad = badQuantity(r))
+            throw InputError("dtsim-cli", 0, *bad, badQuantityMessage(*bad));
         // The Monte Carlo follows every failure: a long, failure-prone run affords fewer
         // trials. Asked for explicitly, too many is refused; by default, fewer are run.
         const int affordable = affordableTrials(r, trials, s.reliability.chaos.empty() ? 1 : 2);
@@ -182,6 +186,10 @@ int runReliability(const QStringList& args)
             calm.chaos.clear();
             clean = simulateRun(r, calm, trials, seed);
         }
+        // The edge: no trial faster than the run without failures, no goodput above 1.
+        for (const MonteCarloResult* result : { &m, static_cast<const MonteCarloResult*>(&clean) })
+            if (const auto bad = badQuantity(*result, r))
+                throw InputError("dtsim-cli", 0, *bad, badQuantityMessage(*bad));
         if (!p.isSet("json")) {
             printText(s, r, m, chaos ? &clean : nullptr, trials, seed);
             return kExitOk;

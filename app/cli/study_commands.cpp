@@ -8,6 +8,7 @@
 #include "simcore/loader/scenario_loader.h"
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/planner/sync_wall.h"
+#include "simcore/report_check.h"
 #include "simcore/step.h"
 #include "simcore/study/advice.h"
 #include "simcore/study/scenario_diff.h"
@@ -19,6 +20,7 @@
 #include <QTextStream>
 
 #include <cmath>
+#include <tuple>
 
 namespace dtsim::cli {
 
@@ -36,11 +38,14 @@ QString setsText(const Suggestion& sg)
 
 // --- sweep axes: "path=v1,v2,..." or "path=from..to*factor" / "path=from..to+step" ------
 
-const FieldDef* sweepableField(const std::string& path, const std::string& option)
+const FieldDef* sweepableField(const std::string& path, const std::string& option, const Scenario& base)
 {
     const FieldDef* f = findField(path);
     if (!f)
         throw InputError(option, 0, path, "no such scenario field (dtsim-cli fields lists them)");
+    if (!f->appliesTo(base)) // every cell would be the same scenario
+        throw InputError(option, 0, path, std::string("does not apply to ") + (base.model.isLayerTable() ? "a layer-table model" : "a transformer")
+            + " (" + base.model.name + "): every cell would be the same run");
     if (f->type == FieldType::Text || f->type == FieldType::Gpu || f->type == FieldType::Topology || f->type == FieldType::Region
         || path.find("[]") != std::string::npos)
         throw InputError(option, 0, path, "a sweep takes numbers, flags or choices; " + path + " is not one");
@@ -92,7 +97,7 @@ SweepAxis parseAxis(const QString& spec, const char* option, const Scenario& bas
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
         throw InputError(option, 0, "", "expected path=v1,v2,... or path=from..to*factor (got \"" + s + "\")");
     SweepAxis a;
-    a.field = sweepableField(s.substr(0, eq), option);
+    a.field = sweepableField(s.substr(0, eq), option, base);
     const std::string values = s.substr(eq + 1);
     const auto dots = values.find("..");
     if (dots != std::string::npos) {
@@ -161,28 +166,41 @@ int runAdvise(const QStringList& args)
                 QJsonArray sets;
                 for (const auto& [path, value] : sg.sets)
                     sets.append(q(path + "=" + value));
-                list.append(QJsonObject { { "change", q(sg.title) }, { "set", sets }, { "gain", sg.gain },
-                    { "time_to_train_s", sg.timeToTrain }, { "gpu_hours", sg.gpuHours }, { "gpu_hours_change", sg.gpuHoursChange },
-                    { "note", q(sg.note) } });
+                QJsonObject o { { "change", q(sg.title) }, { "set", sets }, { "time_to_train_s", sg.timeToTrain },
+                    { "gpu_hours", sg.gpuHours }, { "note", q(sg.note) }, { "makes_it_fit", sg.makesItFit } };
+                if (a.fits) {
+                    o.insert("gain", sg.gain);
+                    o.insert("gpu_hours_change", sg.gpuHoursChange);
+                }
+                list.append(o);
             }
-            printJson(QJsonDocument(QJsonObject { { "scenario", q(s.name) }, { "regime", regimeName(a.diagnosis.regime) },
-                { "summary", q(a.diagnosis.summary) }, { "reading", q(a.diagnosis.reading) },
-                { "compute_share", a.diagnosis.computeShare }, { "step_shares", shares }, { "time_to_train_s", a.timeToTrain },
-                { "gpu_hours", a.gpuHours }, { "suggestions", list } }));
+            QJsonObject o { { "scenario", q(s.name) }, { "fits", a.fits }, { "regime", regimeName(a.diagnosis.regime) },
+                { "summary", q(a.diagnosis.summary) }, { "reading", q(a.diagnosis.reading) }, { "suggestions", list } };
+            if (a.fits) { // a plan that does not fit has no step to share out, and no run
+                o.insert("compute_share", a.diagnosis.computeShare);
+                o.insert("step_shares", shares);
+                o.insert("time_to_train_s", a.timeToTrain);
+                o.insert("gpu_hours", a.gpuHours);
+            }
+            printJson(QJsonDocument(o));
             return kExitOk;
         }
         QTextStream out(stdout);
         out << q(s.name) << "\n";
         out << "regime        " << q(a.diagnosis.summary) << "\n";
         out << "reading       " << q(a.diagnosis.reading) << "\n";
-        out << "time to train " << q(formatDuration(a.timeToTrain)) << ", " << q(formatCount(a.gpuHours)) << " GPU-hours\n\n";
+        if (a.fits)
+            out << "time to train " << q(formatDuration(a.timeToTrain)) << ", " << q(formatCount(a.gpuHours)) << " GPU-hours\n\n";
+        else
+            out << "time to train none: the run cannot start\n\n";
         if (a.suggestions.empty())
-            out << "No change dtsim tried makes this run faster.\n";
+            out << (a.fits ? "No change dtsim tried makes this run faster.\n" : "No change dtsim tried makes this run fit.\n");
         int rank = 0;
         for (const Suggestion& sg : a.suggestions) {
             // "13.5% faster" up to twice as fast, then "2.19x as fast".
-            const QString gain = sg.gain < 1 ? QString::number(100 * sg.gain, 'f', 1) + "% faster"
-                                             : QString::number(1 + sg.gain, 'f', 2) + "x as fast";
+            const QString gain = sg.makesItFit ? QString("makes it fit")
+                : sg.gain < 1                  ? QString::number(100 * sg.gain, 'f', 1) + "% faster"
+                                               : QString::number(1 + sg.gain, 'f', 2) + "x as fast";
             out << QString("%1. %2: %3 (%4").arg(++rank).arg(q(sg.title), gain, q(formatDuration(sg.timeToTrain)));
             if (std::abs(sg.gpuHoursChange) >= 0.001)
                 out << QString(", GPU-hours %1%2%").arg(sg.gpuHoursChange > 0 ? "+" : "").arg(100 * sg.gpuHoursChange, 0, 'f', 1);
@@ -279,21 +297,30 @@ int runDiff(const QStringList& args)
     try {
         const EngineData d = loadEngineData(p);
         auto load = [&](const QString& arg) {
-            return loadScenarioFile(resolveScenarioPath(arg, d.paths), d.catalog, {}, d.topologies);
+            Scenario s = loadScenarioFile(resolveScenarioPath(arg, d.paths), d.catalog, {}, d.topologies);
+            checkOverlay(s, d.calibration);
+            return s;
         };
         const Scenario a = load(p.positionalArguments()[0]), b = load(p.positionalArguments()[1]);
         const std::vector<FieldDifference> inputs = diffScenarios(a, b);
         const Report ra = simulateWithSyncWall(a, d.calibration), rb = simulateWithSyncWall(b, d.calibration);
+        // A plan that does not fit in memory has its memory figure and nothing else.
+        const bool fitsA = ra.step.memory.fits, fitsB = rb.step.memory.fits;
+        auto runs = [](bool fits, Headline h) { return fits || h == Headline::MemoryPerGpu; };
         if (p.isSet("json")) {
             QJsonArray in, results;
             for (const FieldDifference& f : inputs)
                 in.append(QJsonObject { { "field", q(f.path) }, { "a", q(f.a) }, { "b", q(f.b) } });
             for (int h = 0; h < kHeadlineCount; ++h) {
-                const double va = headlineValue(ra, Headline(h)), vb = headlineValue(rb, Headline(h));
-                results.append(QJsonObject { { "metric", headlineInfo(Headline(h)).key }, { "a", va }, { "b", vb },
-                    { "change", va != 0 ? vb / va - 1 : 0.0 } });
+                const Headline m = Headline(h);
+                const double va = headlineValue(ra, m), vb = headlineValue(rb, m);
+                const bool both = runs(fitsA, m) && runs(fitsB, m);
+                results.append(QJsonObject { { "metric", headlineInfo(m).key }, { "a", runs(fitsA, m) ? QJsonValue(va) : QJsonValue() },
+                    { "b", runs(fitsB, m) ? QJsonValue(vb) : QJsonValue() },
+                    { "change", both ? QJsonValue(va != 0 ? vb / va - 1 : 0.0) : QJsonValue() } });
             }
-            printJson(QJsonDocument(QJsonObject { { "a", q(a.name) }, { "b", q(b.name) }, { "inputs", in }, { "results", results } }));
+            printJson(QJsonDocument(QJsonObject { { "a", q(a.name) }, { "b", q(b.name) }, { "a_fits", fitsA }, { "b_fits", fitsB },
+                { "inputs", in }, { "results", results } }));
             return kExitOk;
         }
         QTextStream out(stdout);
@@ -305,10 +332,15 @@ int runDiff(const QStringList& args)
         for (int h = 0; h < kHeadlineCount; ++h) {
             const Headline m = Headline(h);
             const double va = headlineValue(ra, m), vb = headlineValue(rb, m);
-            const QString change = va != 0 ? QString("%1%2%").arg(vb >= va ? "+" : "").arg(100 * (vb / va - 1), 0, 'f', 1) : QString("-");
-            out << QString("  %1 %2 %3 %4\n").arg(headlineInfo(m).label, -18).arg(q(formatHeadline(m, va)), 14)
-                       .arg(q(formatHeadline(m, vb)), 14).arg(change, 10);
+            const bool both = runs(fitsA, m) && runs(fitsB, m);
+            const QString change = both && va != 0 ? QString("%1%2%").arg(vb >= va ? "+" : "").arg(100 * (vb / va - 1), 0, 'f', 1) : QString("-");
+            out << QString("  %1 %2 %3 %4\n").arg(headlineInfo(m).label, -18)
+                       .arg(runs(fitsA, m) ? q(formatHeadline(m, va)) : QString("does not fit"), 14)
+                       .arg(runs(fitsB, m) ? q(formatHeadline(m, vb)) : QString("does not fit"), 14).arg(change, 10);
         }
+        for (const auto& [name, sc, r] : { std::tuple { "A", &a, &ra }, std::tuple { "B", &b, &rb } })
+            if (const auto issue = memoryIssue(*sc, r->step.memory))
+                out << "\n" << name << " does not fit in memory: " << q(issue->reason) << "\n";
         return kExitOk;
     } catch (const InputError& e) {
         return reportInputError(e);

@@ -19,6 +19,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QIcon>
 #include <QSettings>
 #include <QJsonDocument>
@@ -75,6 +76,10 @@ int main(int argc, char** argv)
     p.process(app);
 
     const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
+    if (!d.problem.isEmpty()) {
+        std::fprintf(stderr, "dtsim: %s\n", qPrintable(d.problem));
+        return 2;
+    }
     if (d.root.isEmpty()) {
         std::fprintf(stderr, "dtsim: cannot find dtsim's data (presets/ and resources/); pass --data DIR\n");
         return 2;
@@ -120,18 +125,37 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    // Checked before any work: a figure to explain, and where a screenshot goes.
+    if (p.isSet("explain") && !window.teachingPanel()->hasFigure(p.value("explain"))) {
+        std::fprintf(stderr, "dtsim: --explain: unknown figure \"%s\" (%s)\n", qPrintable(p.value("explain")),
+            qPrintable(window.teachingPanel()->figureKeys().join(", ")));
+        return 2;
+    }
+    if (p.isSet("screenshot")) {
+        const QString problem = dtsim::gui::exportTargetProblem(p.value("screenshot"));
+        if (!problem.isEmpty()) {
+            std::fprintf(stderr, "dtsim: --screenshot: %s\n", qPrintable(problem));
+            return 2;
+        }
+    }
     bool ok = true;
-    const QStringList files = p.positionalArguments();
+    QStringList files = p.positionalArguments();
     if (files.size() > 2) {
         std::fprintf(stderr, "dtsim: at most two scenario files (A and B to compare)\n");
         return 2;
     }
+    // A name that is not a file but a shipped preset's opens the preset, as dtsim-cli does.
+    for (QString& f : files)
+        if (!QFileInfo::exists(f) && !f.contains('/') && QFileInfo::exists(QDir(data.presetsDir).filePath(f + ".yaml")))
+            f = QDir(data.presetsDir).filePath(f + ".yaml");
     if (files.size() == 2)
         ok = window.openCompared(files[0], files[1]);
     else if (!files.isEmpty())
         ok = window.openFile(files.first());
     else
         ok = window.openPreset(p.isSet("preset") ? p.value("preset") : QString("llama3-405b-h100"));
+    if (!ok) // the window shows it too; a script reading stderr learns why
+        std::fprintf(stderr, "dtsim: %s\n", qPrintable(window.openError()));
     if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
         std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster, whatif)\n", qPrintable(p.value("tab")));
         return 2;

@@ -81,7 +81,8 @@ CostReport analyzeCost(const Scenario& s, const Report& base, const ReliabilityR
     const double idle = std::min(h.idleWatts, tdp);
     r.gpuWatts = idle + (tdp - idle) * r.gpuActivity;
     const double failures = std::isfinite(rel.clusterMtbf) ? rel.expectedTime / (rel.clusterMtbf + rel.recovery) : 0.0;
-    const double checkpointStalls = rel.failureFreeTime / std::max(1e-30, rel.interval) * rel.checkpointWrite;
+    // The stalls the plan's checkpoints take over the run (none after the last segment).
+    const double checkpointStalls = rel.plan.checkpointOverhead * rel.failureFreeTime;
     const double idleSeconds = std::min(rel.expectedTime, failures * rel.recovery + checkpointStalls);
     const double trainingSeconds = rel.expectedTime - idleSeconds;
     const double gpuJoules = gpusTraining * (r.gpuWatts * trainingSeconds + idle * idleSeconds)

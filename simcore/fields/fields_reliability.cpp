@@ -25,6 +25,14 @@ Field& bindChaos(Field& f, T ChaosEvent::*member)
 
 bool straggler(const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].kind == ChaosEvent::Kind::Straggler; }
 
+// A GPU more than ten times slower than its peers is not a straggler but a fault: the
+// job's health checks take it out (NCCL's and PyTorch's collective timeouts fire long
+// before a step of that length ends).
+const char* stragglerLimit(double slowdown)
+{
+    return slowdown > 10 ? "a GPU over 10 times slower (1000%) is a fault that health checks remove, not a straggler" : "";
+}
+
 } // namespace
 
 void addReliabilityFields(std::vector<FieldDef>& f)
@@ -62,7 +70,8 @@ void addReliabilityFields(std::vector<FieldDef>& f)
             .panel("Reliability", "Hot spares", 0, 1, SliderScale::Linear,
                 "Keep 1% spare nodes powered: a failed node is replaced in 5 minutes instead of about an hour."));
     f.push_back(quantity("reliability.straggler_slowdown", Dimension::Count, "", Bound::NonNegative).byDefault("`0`")
-            .help("one GPU slower by this fraction (0.15 = 15%)")
+            .help("one GPU slower by this fraction (0.15 = 15%), at most 10")
+            .check([](const Scenario&, double v, int) { return stragglerLimit(v); })
             .bind(&Scenario::reliability, &ReliabilitySpec::stragglerSlowdown)
             .panel("Reliability", "One slow GPU", 0, 100, SliderScale::Linear, "One GPU slower by this much slows every synchronous step by as much.")
             .shown("%", 0.01));
@@ -209,7 +218,7 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                                                  "a straggler needs its slowdown (0.15 for 15% slower)")
                                            : DerivedDefault::of(0);
                 })
-                .check([](const Scenario& s, double, int i) { return straggler(s, i) ? "" : "only a straggler event has a slowdown"; })
+                .check([](const Scenario& s, double v, int i) { return straggler(s, i) ? stragglerLimit(v) : "only a straggler event has a slowdown"; })
                 .writtenWhen(straggler)));
     }
 }

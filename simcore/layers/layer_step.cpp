@@ -250,6 +250,11 @@ TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, con
             const double pooledOutput = l.type == LayerType::Pooling ? outBytes : 0.0;
             w.forward = passes.forward > 0 ? streamTime(r, (passes.forward * inBytes + pooledOutput) * share, passes.forwardKernels) : 0.0;
             w.backward = passes.backward > 0 ? streamTime(r, (passes.backward * inBytes + pooledOutput) * share, passes.backwardKernels) : 0.0;
+            // Fused or not, the arithmetic runs somewhere: at most at the vector units'
+            // peak (backward: twice the forward FLOPs, as the model counts them).
+            const double arithmetic = r.vectorRate > 0 ? lc.forwardFlops * batch * share / r.vectorRate : 0.0;
+            w.forward = std::max(w.forward, arithmetic);
+            w.backward = std::max(w.backward, 2 * arithmetic);
             w.forwardKernels = passes.forwardKernels;
             w.backwardKernels = passes.backwardKernels;
             w.bound = passes.forwardKernels + passes.backwardKernels == 0 ? LayerBound::Fused : LayerBound::Memory;

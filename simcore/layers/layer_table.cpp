@@ -1,5 +1,7 @@
 #include "layer_table.h"
 
+#include <unordered_map>
+
 namespace dtsim {
 
 const char* layerTypeName(LayerType t)
@@ -125,16 +127,23 @@ std::string shapeText(const TensorShape& s)
     return std::to_string(s.channels) + " x " + std::to_string(s.height) + " x " + std::to_string(s.width);
 }
 
-// The index of the layer called `name` before layer `before`; -1 for "input"; -2 when none.
-int earlierLayer(const LayerTable& t, const std::string& name, std::size_t before)
-{
-    if (name == "input")
-        return -1;
-    for (std::size_t j = before; j-- > 0;)
-        if (t.layers[j].name == name)
-            return int(j);
-    return -2;
-}
+// The layers walked so far by name, so that a branch finds its source in constant time
+// (a search back through the table made 100,000-layer tables quadratic).
+class EarlierLayers {
+public:
+    // The index of the newest earlier layer called `name`; -1 for "input"; -2 when none.
+    int find(const std::string& name) const
+    {
+        if (name == "input")
+            return -1;
+        const auto it = m_index.find(name);
+        return it == m_index.end() ? -2 : it->second;
+    }
+    void add(const std::string& name, int index) { m_index[name] = index; }
+
+private:
+    std::unordered_map<std::string, int> m_index;
+};
 
 } // namespace
 
@@ -171,6 +180,7 @@ LayerEvaluation interactionCost(const Layer& l, const TensorShape& vector)
 TableShapes tableShapes(const LayerTable& t)
 {
     TableShapes out;
+    EarlierLayers earlier;
     for (std::size_t i = 0; i < t.layers.size(); ++i) {
         const Layer& l = t.layers[i];
         auto fail = [&](std::string why) {
@@ -180,7 +190,7 @@ TableShapes tableShapes(const LayerTable& t)
         };
         int src = int(i) - 1;
         if (!l.input.empty()) {
-            src = earlierLayer(t, l.input, i);
+            src = earlier.find(l.input);
             if (src == -2)
                 return fail("input \"" + l.input + "\" is not an earlier layer (or \"input\", the table's input)");
         }
@@ -193,7 +203,7 @@ TableShapes tableShapes(const LayerTable& t)
                 return fail("an interaction needs at least two inputs");
             TensorShape first;
             for (std::size_t k = 0; k < l.inputs.size(); ++k) {
-                const int j = earlierLayer(t, l.inputs[k], i);
+                const int j = earlier.find(l.inputs[k]);
                 if (j == -2)
                     return fail("input \"" + l.inputs[k] + "\" is not an earlier layer");
                 const TensorShape v = j < 0 ? t.input : out.outputs[std::size_t(j)];
@@ -207,11 +217,12 @@ TableShapes tableShapes(const LayerTable& t)
             out.outputs.push_back(e.cost.output);
             out.source.push_back(src);
             out.memory.push_back({ 0, 0, 0 });
+            earlier.add(l.name, int(i));
             continue;
         }
         TensorShape memory { 0, 0, 0 };
         if (l.type == LayerType::Attention && !l.memory.empty()) {
-            const int j = earlierLayer(t, l.memory, i);
+            const int j = earlier.find(l.memory);
             if (j == -2)
                 return fail("memory \"" + l.memory + "\" is not an earlier layer");
             memory = j < 0 ? t.input : out.outputs[std::size_t(j)];
@@ -220,7 +231,7 @@ TableShapes tableShapes(const LayerTable& t)
                     + " output must have twice its queries' " + std::to_string(in.channels) + " channels");
         }
         if (!l.tied.empty()) {
-            const int j = earlierLayer(t, l.tied, i);
+            const int j = earlier.find(l.tied);
             if (j < 0 || t.layers[std::size_t(j)].type != LayerType::Embedding)
                 return fail("tied \"" + l.tied + "\" is not an earlier embedding");
             const Layer& table = t.layers[std::size_t(j)];
@@ -232,7 +243,7 @@ TableShapes tableShapes(const LayerTable& t)
         if (!l.residual.empty()) {
             if (l.type != LayerType::Elementwise)
                 return fail("only an elementwise layer adds a residual");
-            const int r = earlierLayer(t, l.residual, i);
+            const int r = earlier.find(l.residual);
             if (r == -2)
                 return fail("residual \"" + l.residual + "\" is not an earlier layer");
             const TensorShape added = r < 0 ? t.input : out.outputs[std::size_t(r)];
@@ -243,6 +254,7 @@ TableShapes tableShapes(const LayerTable& t)
         out.outputs.push_back(e.cost.output);
         out.source.push_back(src);
         out.memory.push_back(memory);
+        earlier.add(l.name, int(i));
     }
     return out;
 }

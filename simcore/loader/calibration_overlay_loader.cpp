@@ -8,6 +8,30 @@
 
 namespace dtsim {
 
+namespace {
+
+// A collective's latency beyond this is a hang, not a measured regime.
+constexpr double kMaxSegmentLatency = 3600;
+// Far beyond any link (NVLink 5 moves 0.9 TB/s a direction).
+constexpr double kMaxBusBandwidth = 1e14;
+
+// A segment's bus bandwidth: a rate above 0, or `unbounded` where the time does not
+// grow with size (a latency-bound regime, stored as 0). A plain 0 B/s would mean a
+// collective that never ends, so it is refused rather than read as unbounded.
+double busBandwidth(const YamlReader& r, const YAML::Node& n, const std::string& field)
+{
+    if (n.IsScalar() && n.Scalar() == "unbounded")
+        return 0;
+    const double v = r.quantity(n, field, Dimension::BytesPerSecond, Bound::NonNegative);
+    if (v == 0)
+        r.fail(n, field, "0 B/s would never finish; write `unbounded` for a size range whose time does not grow with size");
+    if (v > kMaxBusBandwidth)
+        r.fail(n, field, "is beyond any link (at most 100 TB/s)");
+    return v;
+}
+
+} // namespace
+
 CalibrationOverlay loadCalibrationOverlay(const std::string& path)
 {
     YamlReader r(path);
@@ -21,6 +45,7 @@ CalibrationOverlay loadCalibrationOverlay(const std::string& path)
     if (const YAML::Node c = r.child(root, "", "compute_scale")) {
         o.computeScale = sourcedQuantity(r, c, "compute_scale", Dimension::Count, Bound::Positive);
         o.computeSource = c["source"].Scalar();
+        o.computeLine = c.Mark().line + 1;
         if (o.computeScale > kMaxComputeScale || o.computeScale < kMinComputeScale)
             r.fail(c, "compute_scale.value", "a compute speed ten times off the model's is a measurement of something else");
     }
@@ -59,7 +84,11 @@ CalibrationOverlay loadCalibrationOverlay(const std::string& path)
                 s.fromBytes = r.quantity(r.required(segs[k], sf, "from"), sf + ".from", Dimension::Bytes, Bound::Positive);
                 s.toBytes = r.quantity(r.required(segs[k], sf, "to"), sf + ".to", Dimension::Bytes, Bound::Positive);
                 s.latency = r.quantity(r.required(segs[k], sf, "latency"), sf + ".latency", Dimension::Seconds, Bound::NonNegative);
-                s.busBandwidth = r.quantity(r.required(segs[k], sf, "bus_bandwidth"), sf + ".bus_bandwidth", Dimension::BytesPerSecond, Bound::NonNegative);
+                s.busBandwidth = busBandwidth(r, r.required(segs[k], sf, "bus_bandwidth"), sf + ".bus_bandwidth");
+                if (s.busBandwidth == 0 && s.latency == 0)
+                    r.fail(segs[k], sf + ".latency", "a segment with no latency and unbounded bandwidth makes the collective free");
+                if (s.latency > kMaxSegmentLatency)
+                    r.fail(segs[k]["latency"], sf + ".latency", "a collective of more than an hour is a hang, not a measurement");
                 if (s.toBytes < s.fromBytes)
                     r.fail(segs[k], sf + ".to", "is below from");
                 if (!m.segments.empty() && s.fromBytes < m.segments.back().fromBytes)
@@ -108,7 +137,7 @@ std::string calibrationOverlayText(const CalibrationOverlay& o)
             t += "    segments:\n";
             for (const MeasuredSegment& s : m.segments)
                 t += "      - {from: " + number(s.fromBytes) + " B, to: " + number(s.toBytes) + " B, latency: " + number(s.latency)
-                    + " s, bus_bandwidth: " + number(s.busBandwidth) + " B/s}\n";
+                    + " s, bus_bandwidth: " + (s.busBandwidth > 0 ? number(s.busBandwidth) + " B/s" : std::string("unbounded")) + "}\n";
         }
     }
     return t;

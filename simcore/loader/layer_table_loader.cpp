@@ -4,12 +4,17 @@
 #include "yaml_reader.h"
 
 #include <limits>
+#include <unordered_set>
 
 namespace dtsim {
 
 namespace {
 
 constexpr long long kMaxExtent = 1LL << 31; // a dimension no real layer reaches
+// Deeper than any network trained: ResNet-1202, the deepest published, is about 4,000
+// table rows (convolution, norm and ReLU per layer, and the residual adds).
+constexpr std::size_t kMaxLayers = 10000;
+constexpr std::size_t kMaxTableBytes = 2000000;
 
 LayerType typeOf(YamlReader& r, const YAML::Node& n, const std::string& field)
 {
@@ -56,6 +61,10 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
     const YAML::Node list = r.required(root, "", "layers");
     if (!list.IsSequence() || list.size() == 0)
         r.fail(list, "layers", "must be a list of at least one layer");
+    if (list.size() > kMaxLayers)
+        r.fail(list, "layers", "more than " + std::to_string(kMaxLayers) + " layers: deeper than any network trained (ResNet-1202, "
+            "the deepest published, is about 4,000 rows); a longer table is not one model");
+    std::unordered_set<std::string> names;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const YAML::Node n = list[i];
         const std::string field = "layers[" + std::to_string(i) + "]";
@@ -132,9 +141,8 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
             l.memory = r.string(v, field + ".memory");
         if (const YAML::Node v = r.child(n, field, "pooled"))
             l.pooled = r.boolean(v, field + ".pooled");
-        for (const Layer& earlier : t.layers)
-            if (earlier.name == l.name)
-                r.fail(n["name"], field + ".name", "\"" + l.name + "\" names an earlier layer too; branches refer to layers by name");
+        if (!names.insert(l.name).second)
+            r.fail(n["name"], field + ".name", "\"" + l.name + "\" names an earlier layer too; branches refer to layers by name");
         t.layers.push_back(std::move(l));
     }
     // Checked on the shapes the layers receive: a kernel wider than its input, groups that
@@ -149,6 +157,11 @@ LayerTable readTable(YamlReader& r, const YAML::Node& root)
 
 LayerTable loadLayerTableText(const std::string& text, const std::string& origin)
 {
+    // Refused before parsing: the YAML parser reads about a megabyte a second, and a
+    // table of kMaxLayers layers, one line each, is well under this.
+    if (text.size() > kMaxTableBytes)
+        throw InputError(origin, 0, "layers", "the file is " + std::to_string(text.size() / 1000000) + " MB; a layer table is at most "
+            + std::to_string(kMaxTableBytes / 1000000) + " MB (" + std::to_string(kMaxLayers) + " layers of about 100 bytes)");
     YamlReader r(origin);
     return readTable(r, r.parse(text));
 }

@@ -245,8 +245,7 @@ private:
         const fs::path path = named.is_absolute() ? named : fs::path(origin).parent_path() / named;
         std::error_code ec;
         if (!fs::is_regular_file(path, ec))
-            throw InputError(origin, r.lineOf("model.table"), "model.table",
-                "\"" + path.string() + "\" is not a file (the path is relative to the scenario's folder)");
+            r.failField("model.table", "\"" + path.string() + "\" is not a file (the path is relative to the scenario's folder)");
         return loadLayerTable(path.string());
     }
 
@@ -265,7 +264,7 @@ CalibrationOverlay overlayFor(const YamlReader& r, const std::string& origin, co
     const fs::path path = named.is_absolute() ? named : fs::path(origin).parent_path() / named;
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
-        throw InputError(origin, r.lineOf("calibration"), "calibration", "\"" + path.string() + "\" is not a file (the path is relative to the scenario's folder)");
+        r.failField("calibration", "\"" + path.string() + "\" is not a file (the path is relative to the scenario's folder)");
     CalibrationOverlay o = loadCalibrationOverlay(path.string());
     o.file = file;
     return o;

@@ -1,5 +1,7 @@
 #include "scenario_override.h"
 
+#include "../fields/scenario_fields.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -75,6 +77,25 @@ void explainSharing(const YamlReader& r, const std::string& prefix, const std::s
             + " (an anchor and its alias) and keeps its value");
 }
 
+// A value the field would take, for the message that asks for one.
+std::string exampleValue(const std::string& path)
+{
+    const FieldDef* f = findField(path);
+    if (!f)
+        return "VALUE";
+    switch (f->type) {
+    case FieldType::Integer: return std::to_string(std::max(f->min, 1LL) == 1 ? 4 : f->min);
+    case FieldType::Quantity: return f->unit.empty() ? "1.5" : "\"1 " + f->unit + "\"";
+    case FieldType::Flag: return "true";
+    case FieldType::Choice: return f->choices.empty() ? "VALUE" : f->choices.front().name;
+    case FieldType::Gpu: return "h100-sxm";
+    case FieldType::Topology: return "dgx-h100-superpod";
+    case FieldType::Region: return "us-average";
+    case FieldType::Text: break;
+    }
+    return path == "model.table" ? "resnet-50" : path == "calibration" ? "overlay.yaml" : "NAME";
+}
+
 } // namespace
 
 Override parseOverride(const std::string& arg)
@@ -83,7 +104,7 @@ Override parseOverride(const std::string& arg)
     if (eq == std::string::npos || eq == 0)
         throw InputError("--set " + arg, 0, "", "expected path=value, e.g. parallel.tp=4");
     if (eq + 1 == arg.size())
-        throw InputError("--set " + arg, 0, arg.substr(0, eq), "no value after '='; write e.g. " + arg + "4");
+        throw InputError("--set " + arg, 0, arg.substr(0, eq), "no value after '='; write e.g. " + arg + exampleValue(arg.substr(0, eq)));
     return { arg.substr(0, eq), arg.substr(eq + 1) };
 }
 

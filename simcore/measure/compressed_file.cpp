@@ -1,6 +1,7 @@
 #include "compressed_file.h"
 
 #include "../input_error.h"
+#include "../loader/read_file.h"
 
 #include <filesystem>
 #include <zlib.h>
@@ -9,12 +10,14 @@ namespace dtsim {
 
 CompressedFile::CompressedFile(const std::string& path) : m_path(path)
 {
+    if (const std::string problem = fileProblem(path, "profiler trace"); !problem.empty())
+        throw InputError(path, 0, "", problem);
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError(path, 0, "", "is a directory, not a file");
     m_fileSize = std::size_t(std::filesystem::file_size(path, ec));
     if (ec)
-        throw InputError(path, 0, "", "not found or not readable");
+        throw InputError(path, 0, "", "cannot read its size: " + ec.message());
+    if (m_fileSize == 0)
+        throw InputError(path, 0, "", "is empty, expected a profiler trace");
     m_gz = gzopen(path.c_str(), "rb");
     if (!m_gz)
         throw InputError(path, 0, "", "cannot be opened");

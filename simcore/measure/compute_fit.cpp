@@ -8,7 +8,8 @@ namespace dtsim {
 
 ComputeFit fitComputeScale(Scenario s, const Calibration& c, double measuredStepSeconds)
 {
-    double lo = kMinComputeScale, hi = kMaxComputeScale;
+    const double maxScale = Calibration::maxComputeScale(c.forGeneration(s.hardware.generation));
+    double lo = kMinComputeScale, hi = maxScale;
     for (int i = 0; i < 100; ++i) {
         const double mid = std::sqrt(lo * hi);
         s.calibration.computeScale = mid;
@@ -16,9 +17,11 @@ ComputeFit fitComputeScale(Scenario s, const Calibration& c, double measuredStep
     }
     ComputeFit f;
     f.scale = std::sqrt(lo * hi);
+    f.maxScale = maxScale;
     // At either end of the range the measurement was not reached: compute alone cannot
-    // explain it (the rest of the step is longer, or the speed would be ten times off).
-    f.reached = f.scale <= 0.99 * kMaxComputeScale && f.scale >= 1.01 * kMinComputeScale;
+    // explain it (the rest of the step is longer than the measurement even at the GPU's
+    // peak, or the speed would be ten times below the model's).
+    f.reached = f.scale <= 0.999 * maxScale && f.scale >= 1.01 * kMinComputeScale;
     s.calibration.computeScale = f.scale;
     f.fittedStep = simulateStep(s, c).stepTime;
     return f;

@@ -3,6 +3,7 @@
 #include "../input_error.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 
 namespace dtsim {
@@ -79,6 +80,9 @@ void JsonReader::readString()
             return;
         if (c < 0x20)
             fail("", "not JSON: a control character inside a string");
+        if (m_text.size() >= kMaxStringBytes)
+            fail("", "a string longer than " + std::to_string(kMaxStringBytes / (1 << 20)) + " MiB: no profiler trace writes one "
+                "(kernel names and call stacks are kilobytes)");
         if (c != '\\') {
             m_text.push_back(char(c));
             continue;
@@ -189,12 +193,38 @@ JsonReader::Token JsonReader::value(int c)
             valueDone();
             return Token::Number;
         }
-        fail("", c < 0 ? "not JSON: the file ends early" : "not JSON: unexpected '" + std::string(1, char(c)) + "'");
+        if (c < 0)
+            fail("", "not JSON: the file ends early");
+        // A byte outside printable ASCII is shown by its value, not written raw.
+        char shown[16];
+        std::snprintf(shown, sizeof shown, c >= 0x20 && c < 0x7F ? "'%c'" : "byte 0x%02X", c);
+        fail("", std::string("not JSON: unexpected ") + shown);
     }
+}
+
+// The first bytes say how the text is encoded: a UTF-8 byte-order mark is skipped (some
+// editors write one), UTF-16 or UTF-32 is refused with what to do about it.
+void JsonReader::readEncoding()
+{
+    m_started = true;
+    const int first = peek();
+    if (first == 0xEF) {
+        get();
+        if (get() != 0xBB || get() != 0xBF)
+            fail("", "not JSON: the file starts with a byte that is neither JSON nor a UTF-8 byte-order mark");
+        return;
+    }
+    if (first == 0xFE || first == 0xFF || first == 0)
+        fail("", "the file is UTF-16 or UTF-32 text; dtsim reads JSON in UTF-8, as PyTorch's profiler writes it (convert it, for "
+                 "example with iconv -f UTF-16 -t UTF-8)");
+    if (first >= 0 && first < 0x20 && first != ' ' && first != '\t' && first != '\n' && first != '\r')
+        fail("", "not JSON: the file starts with a control byte (binary data?)");
 }
 
 JsonReader::Token JsonReader::next()
 {
+    if (!m_started)
+        readEncoding();
     skipSpace();
     int c = peek();
     if (m_stack.empty()) {

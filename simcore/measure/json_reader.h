@@ -11,6 +11,10 @@ namespace dtsim {
 
 class JsonReader {
 public:
+    // Longer strings are refused: a kernel name or a call stack is kilobytes, and a
+    // string of gigabytes in a small gzip file would exhaust memory.
+    static constexpr std::size_t kMaxStringBytes = std::size_t(16) << 20;
+
     enum class Token { BeginObject, EndObject, BeginArray, EndArray, Key, String, Number, True, False, Null, End };
 
     explicit JsonReader(CompressedFile& file);
@@ -39,6 +43,7 @@ private:
     void readLiteral(const char* word);
     Token value(int c);
     void valueDone();
+    void readEncoding();
 
     CompressedFile& m_file;
     std::vector<char> m_buffer;
@@ -46,7 +51,7 @@ private:
     bool m_eof = false;
     int m_line = 1;
     std::vector<Frame> m_stack;
-    bool m_afterKey = false, m_topDone = false;
+    bool m_afterKey = false, m_topDone = false, m_started = false;
     std::string m_text;
     double m_number = 0;
 };

@@ -105,6 +105,10 @@ long long whole(const JsonReader& r, double v, const std::string& field, double 
 }
 
 constexpr double kMaxId = 9e15; // ids above 2^53 are not exact in the JSON double anyway
+constexpr double kMaxTimestamp = 1e17;  // microseconds
+constexpr double kMaxSpan = 86400e6;    // microseconds: a day, for one event and the whole trace
+constexpr double kMaxElements = 1e15;   // a collective's message, in elements
+constexpr double kMaxDeviceMemory = 1e15;
 
 void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
 {
@@ -126,8 +130,11 @@ void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
             e.collectiveName = r.text();
         else if (key == "dtype" && v == JsonReader::Token::String)
             e.dtype = r.text();
-        else if (key == "In msg nelems" && v == JsonReader::Token::Number)
+        else if (key == "In msg nelems" && v == JsonReader::Token::Number) {
             e.nelems = r.number();
+            if (!(e.nelems >= 0 && e.nelems <= kMaxElements))
+                r.fail(field + ".args.In msg nelems", "must be a count from 0 to 1e15 elements");
+        }
         else
             r.skip(v);
     }
@@ -143,7 +150,14 @@ void readEvent(JsonReader& r, RawEvent& e, const std::string& field)
         } else if (key == "ts" || key == "dur") {
             if (v != JsonReader::Token::Number)
                 r.fail(field + "." + key, std::string("must be a number (microseconds), not ") + jsonTokenName(v));
-            (key == "ts" ? e.ts : e.dur) = r.number();
+            const double us = r.number();
+            // Kineto's timestamps are microseconds since the epoch (about 1.7e15 today);
+            // one event lasts at most the whole trace.
+            if (key == "ts" && !(std::fabs(us) <= kMaxTimestamp))
+                r.fail(field + ".ts", "is beyond any clock (at most 1e17 microseconds, the year 5138)");
+            if (key == "dur" && us > kMaxSpan)
+                r.fail(field + ".dur", "lasts more than a day: a profiler trace covers seconds to minutes");
+            (key == "ts" ? e.ts : e.dur) = us;
             e.hasTs = e.hasTs || key == "ts";
         } else if (key == "args" && v == JsonReader::Token::BeginObject) {
             readArgs(r, e, field);
@@ -168,8 +182,11 @@ void readDeviceProperties(JsonReader& r, KinetoTrace& out)
             }
             if (key == "name" && v == JsonReader::Token::String)
                 out.deviceName = r.text();
-            else if (key == "totalGlobalMem" && v == JsonReader::Token::Number)
+            else if (key == "totalGlobalMem" && v == JsonReader::Token::Number) {
                 out.deviceMemoryBytes = r.number();
+                if (!(out.deviceMemoryBytes > 0 && out.deviceMemoryBytes <= kMaxDeviceMemory))
+                    r.fail("deviceProperties[0].totalGlobalMem", "must be a memory size in bytes, above 0 and at most 1e15 (1 PB)");
+            }
             else if (key == "computeMajor" && v == JsonReader::Token::Number)
                 out.computeMajor = int(whole(r, r.number(), "deviceProperties[0].computeMajor", 0, 1000));
             else if (key == "computeMinor" && v == JsonReader::Token::Number)
@@ -232,6 +249,24 @@ void keep(const RawEvent& e, KinetoTrace& out, JsonReader& r, const std::string&
     out.gpu.push_back(std::move(a));
 }
 
+// The GPU's activities and the steps together span at most a day: timestamps of events
+// from different clocks or centuries apart would print spans of years.
+void checkSpan(const KinetoTrace& t, const JsonReader& r)
+{
+    double first = INFINITY, last = -INFINITY;
+    for (const GpuActivity& a : t.gpu) {
+        first = std::min(first, a.start);
+        last = std::max(last, a.start + a.duration);
+    }
+    for (const ProfilerStep& st : t.steps) {
+        first = std::min(first, st.start);
+        last = std::max(last, st.start + st.duration);
+    }
+    if (last - first > kMaxSpan * 1e-6)
+        r.fail("traceEvents", "the events span " + std::to_string((last - first) / 86400) + " days: a profiler trace covers seconds "
+            "to minutes (are two clocks mixed in one file?)");
+}
+
 } // namespace
 
 KinetoTrace readKinetoTrace(const std::string& path, const std::function<bool(double)>& progress)
@@ -255,7 +290,13 @@ KinetoTrace readKinetoTrace(const std::string& path, const std::function<bool(do
                 if (e != JsonReader::Token::BeginObject)
                     r.fail(field, "must be an object");
                 RawEvent raw;
-                readEvent(r, raw, field);
+                try {
+                    readEvent(r, raw, field);
+                } catch (const InputError& e) {
+                    if (!e.field().empty())
+                        throw;
+                    throw InputError(e.where(), e.line(), field, e.reason()); // which event, for the grammar's errors too
+                }
                 keep(raw, out, r, field);
                 if (progress && out.events % 65536 == 0
                     && !progress(double(file.compressedBytesRead()) / double(std::max<std::size_t>(1, file.fileSize()))))
@@ -273,6 +314,10 @@ KinetoTrace readKinetoTrace(const std::string& path, const std::function<bool(do
         r.fail("", "not JSON: text after the end of the document");
     if (!sawEvents)
         r.fail("traceEvents", "is missing: not a profiler trace");
+    if (out.rank >= 0 && out.worldSize > 0 && out.rank >= out.worldSize)
+        r.fail("distributedInfo.rank", "rank " + std::to_string(out.rank) + " of a world of " + std::to_string(out.worldSize)
+            + ": ranks count from 0 to world_size - 1");
+    checkSpan(out, r);
     return out;
 }
 

@@ -13,6 +13,13 @@ namespace dtsim {
 
 namespace {
 
+// Beyond these a row is not a measurement: nccl-tests' largest default size is 16 GiB,
+// the fastest links move about 1 TB/s, and a collective of hours is a hang.
+constexpr double kMaxMessageBytes = 1e15;
+constexpr double kMaxCollectiveMicroseconds = 1e10;
+constexpr double kMaxBusGigabytesPerSecond = 1e5;
+constexpr double kMaxBusFactor = 2.0 + 1e-3; // 2(n-1)/n < 2, with the printed digits' rounding
+
 const char* const kCollectives[][2] = { { "all_reduce", "allreduce" }, { "all_gather", "allgather" },
     { "reduce_scatter", "reducescatter" }, { "alltoall", "alltoall" }, { "sendrecv", "sendrecv" } };
 
@@ -156,16 +163,24 @@ NcclTestsLog parseNcclTestsLog(const std::string& path, const std::string& text,
             continue; // NCCL INFO lines and the like between the rows
         if (timeColumn < 0)
             throw InputError(path, lineNo, "header", "a table row before the column header (# size count type ...)");
-        if (int(w.size()) < std::min(columns, busColumn + 1))
+        // Both columns must be there: the header may put either one last.
+        if (int(w.size()) <= std::max(timeColumn, busColumn))
             throw InputError(path, lineNo, "row", "has " + std::to_string(w.size()) + " columns, the header " + std::to_string(columns));
+        if (log.rows.size() >= kMaxNcclTestsRows)
+            throw InputError(path, lineNo, "rows", "more than " + std::to_string(kMaxNcclTestsRows) + " message sizes: nccl-tests prints one "
+                "row a size (1 B to 16 GiB doubling is 35), so this is not one log; split it");
         NcclTestsRow row;
         row.line = lineNo;
         row.bytes = size;
         double us = 0, gbs = 0;
-        if (!number(w[std::size_t(timeColumn)], us) || us <= 0)
-            throw InputError(path, lineNo, "time", "\"" + w[std::size_t(timeColumn)] + "\" is not a positive time in microseconds");
-        if (!number(w[std::size_t(busColumn)], gbs) || gbs < 0)
-            throw InputError(path, lineNo, "busbw", "\"" + w[std::size_t(busColumn)] + "\" is not a bandwidth in GB/s");
+        if (!(size <= kMaxMessageBytes))
+            throw InputError(path, lineNo, "size", "\"" + w[0] + "\" bytes is beyond any message nccl-tests sends (at most 1 PB)");
+        if (!number(w[std::size_t(timeColumn)], us) || us <= 0 || us > kMaxCollectiveMicroseconds)
+            throw InputError(path, lineNo, "time", "\"" + w[std::size_t(timeColumn)] + "\" is not a time in microseconds from above 0 to "
+                "1e10 (about 3 hours: a collective that long is a hang, not a measurement)");
+        if (!number(w[std::size_t(busColumn)], gbs) || gbs < 0 || gbs > kMaxBusGigabytesPerSecond)
+            throw InputError(path, lineNo, "busbw", "\"" + w[std::size_t(busColumn)] + "\" is not a bandwidth in GB/s from 0 to 100000 "
+                "(100 TB/s, far beyond any link)");
         row.seconds = us * 1e-6;
         row.busBandwidth = gbs * 1e9; // the printed value until the factor is known
         if (size > 0) // a 0-byte row times the launch alone
@@ -183,6 +198,11 @@ NcclTestsLog parseNcclTestsLog(const std::string& path, const std::string& text,
     if (big.busBandwidth <= 0)
         throw InputError(path, big.line, "busbw", "the largest size has no bus bandwidth");
     log.factor = big.busBandwidth * big.seconds / big.bytes;
+    // busbw / algbw is 2(n-1)/n at most (all-reduce): anything else is a row whose time
+    // and bandwidth do not belong together.
+    if (!(log.factor > 0 && log.factor <= kMaxBusFactor))
+        throw InputError(path, big.line, "busbw", "the largest size's busbw and time give a bus factor (busbw / algbw) of "
+            + std::to_string(log.factor) + "; nccl-tests' factors lie between 0 and 2");
     for (NcclTestsRow& r : log.rows)
         r.busBandwidth = log.factor * r.bytes / r.seconds;
     return log;

@@ -29,6 +29,10 @@ struct NcclTestsLog {
     std::vector<NcclTestsRow> rows; // by size; sizes above 0 bytes
 };
 
+// Logs with more sizes than this are refused (the fit grows with the square of a
+// segment's sizes; a real log has tens).
+inline constexpr std::size_t kMaxNcclTestsRows = 10000;
+
 // `collective` : "" to take it from the log's command line or file name
 // (all_reduce_perf, ...). InputError (file, line, field) for a log it cannot read.
 NcclTestsLog parseNcclTestsLog(const std::string& path, const std::string& text, const std::string& collective = "");

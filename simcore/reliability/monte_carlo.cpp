@@ -153,8 +153,9 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     // Bounded by work: a trial follows at most 50 times the expected failures (the
     // tail of a geometric number of retries), and says so when it stops there.
     const double expectedFailures = lambda > 0 && std::isfinite(r.expectedTime) ? r.expectedTime * lambda : 0.0;
-    const double failureCap = 50 * expectedFailures + 1000;
     const Chaos chaos(spec.chaos);
+    // Injected failures all happen (each is one event in the list), on top of the cap.
+    const double failureCap = 50 * expectedFailures + 1000 + double(chaos.failures.size());
     // Each trial draws from its own stream, seeded from the run's seed and its index, so
     // trials run on every core and the result does not depend on how many there are.
     std::vector<TrialOutcome> outcomes(static_cast<std::size_t>(trials));
@@ -336,7 +337,9 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
             for (const ChaosEvent& e : chaos.stragglers)
                 if (e.atSeconds < st.t)
                     trace.add(RunPhase::Kind::Slow, e.atSeconds, st.t);
-        res.time = st.t;
+        // A capped trial stopped short of the end: its time is a lower bound, and the
+        // work it had left takes at least that long again.
+        res.time = st.t + (res.capped ? (T - st.done) : 0.0);
         res.done = true;
     });
     // In trial order, so that sums do not depend on which thread ran what.

@@ -76,7 +76,7 @@ void costStorage(const StrategyInputs& in, RecoveryPlan& p)
     const Split s = split(in, p);
     p.uncoveredRate = s.uncoveredRate;
     const double M = s.uncoveredRate > 0 ? 1 / s.uncoveredRate : INFINITY;
-    const RunOverhead o = runOverhead(M, p.storageStall, s.uncoveredRecovery, p.fastInterval);
+    const RunOverhead o = runOverhead(M, p.storageStall, s.uncoveredRecovery, p.fastInterval, in.failureFreeTime);
     p.checkpointOverhead = o.checkpoints;
     p.lostWorkOverhead = o.lostWork;
     p.recoveryOverhead = o.recovery;
@@ -93,9 +93,17 @@ void costTwoLevel(const StrategyInputs& in, RecoveryPlan& p)
     p.coveredRate = s.coveredRate;
     p.uncoveredRate = s.uncoveredRate;
     const double segment = p.fastInterval + p.fastStall;
-    const double storageSpan = std::isfinite(p.segmentsPerStorage) ? p.segmentsPerStorage * segment + p.storageStall : 0.0;
-    p.checkpointOverhead = p.fastStall / p.fastInterval
-        + (std::isfinite(p.segmentsPerStorage) ? p.storageStall / p.storageInterval() : 0.0);
+    const double work = in.failureFreeTime;
+    double storageSpan = std::isfinite(p.segmentsPerStorage) ? p.segmentsPerStorage * segment + p.storageStall : 0.0;
+    double storageShare = std::isfinite(p.segmentsPerStorage) ? p.storageStall / p.storageInterval() : 0.0;
+    if (std::isfinite(p.segmentsPerStorage) && work > 0) {
+        // The run's last block ends it without a storage checkpoint, and a failure can
+        // roll back no further than the start.
+        const double written = std::max(0.0, std::ceil(work / p.storageInterval() - 1e-9) - 1);
+        storageShare = written * p.storageStall / work;
+        storageSpan = std::min(storageSpan, work * segment / p.fastInterval);
+    }
+    p.checkpointOverhead = p.fastStall / p.fastInterval + storageShare;
     p.lostWorkOverhead = s.coveredRate * segment / 2 + s.uncoveredRate * storageSpan / 2;
     p.recoveryOverhead = s.coveredRate * s.coveredRecovery + s.uncoveredRate * s.uncoveredRecovery;
     const double busy = p.lostWorkOverhead + p.recoveryOverhead;

@@ -69,6 +69,27 @@ RunOverhead runOverhead(double M, double C, double R, double tau)
     return o;
 }
 
+RunOverhead runOverhead(double M, double C, double R, double tau, double W)
+{
+    if (!(W > 0) || !std::isfinite(W) || !(tau > 0))
+        return runOverhead(M, C, R, tau);
+    // n segments: n - 1 of tau followed by a checkpoint, the last of what is left with
+    // none (the run ends there), each retried until no failure strikes it.
+    const double n = std::max(1.0, std::ceil(W / tau - 1e-9));
+    const double last = W - (n - 1) * tau;
+    RunOverhead o;
+    o.checkpoints = (n - 1) * C / W;
+    if (!std::isfinite(M)) {
+        o.firstOrder = o.exact = o.checkpoints;
+        return o;
+    }
+    o.lostWork = ((n - 1) * tau * tau + last * last) / (2 * M * W);
+    o.recovery = R / M;
+    o.firstOrder = o.checkpoints + o.lostWork + o.recovery;
+    o.exact = M * std::exp(R / M) * ((n - 1) * std::expm1((tau + C) / M) + std::expm1(last / M)) / W - 1;
+    return o;
+}
+
 namespace {
 
 // Step time when one link of a level runs at a share of its bandwidth: a ring runs at
@@ -238,6 +259,7 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
         ? degradedStepTime(s, c, spec) / base.step.stepTime - 1 : 0.0;
     r.stepSlowdown = (1 + straggler) * (1 + link) - 1;
     r.gpus = static_cast<long long>(std::llround(gpus * (spec.backupWorkers ? 1 + rates.backupWorkerFraction : 1.0)));
+    r.memoryProblem = memoryIssue(s, base.step.memory);
     r.cleanTime = base.timeToTrain;
     r.failureFreeTime = base.timeToTrain * (1 + r.stepSlowdown);
 
@@ -303,6 +325,8 @@ std::string years(double seconds)
 std::optional<PlanIssue> runIssue(const Scenario& s, const ReliabilityReport& r)
 {
     const ReliabilitySpec& spec = s.reliability;
+    if (r.memoryProblem)
+        return r.memoryProblem;
     if (!r.plan.unavailable.empty())
         return PlanIssue { spec.strategy == RecoveryStrategy::InMemory && spec.copyPlacement != CopyPlacement::SameRack
                                ? "reliability.in_memory.placement" : "reliability.strategy",

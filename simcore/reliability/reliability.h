@@ -9,6 +9,7 @@
 
 #include <array>
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,7 @@ struct ReliabilityReport {
     double spareGpus = 0;        // hot spares held idle: whole nodes
     long long gpus = 0;          // training GPUs, backup workers included
     double rackGpus = 0, podGpus = 0; // failure domains from the topology
+    std::optional<PlanIssue> memoryProblem; // the plan does not fit in memory (memoryIssue): no run to analyse
     RecoveryPlan plan;           // the scenario's strategy, which the Monte Carlo runs
     // Every strategy on this run, for comparison; plan is one of them.
     std::array<RecoveryPlan, 4> strategies {};
@@ -127,6 +129,11 @@ struct RunOverhead {
     double exact = 0;       // M e^{R/M} (e^{(tau + C)/M} - 1)/tau - 1, exponential failures
 };
 RunOverhead runOverhead(double mtbf, double checkpointCost, double recovery, double interval);
+// The same over a run of `work` seconds of training: its last segment ends the run and
+// writes no checkpoint, so an interval as long as the run writes none (the steady-state
+// form above counts a fraction of a checkpoint there, and an interval past the end as
+// if the run went on).
+RunOverhead runOverhead(double mtbf, double checkpointCost, double recovery, double interval, double work);
 
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates);
 // The same with the scenario's simulation already at hand (the planner's cost search).

@@ -4,6 +4,7 @@
 #include "sweep.h"
 
 #include "../fields/scenario_fields.h"
+#include "../memory.h"
 #include "../planner/search.h"
 #include "../report_check.h"
 #include "../scenario_limits.h"
@@ -121,6 +122,8 @@ Diagnosis diagnose(const Scenario& s, const Report& r)
 
 namespace {
 
+bool memoryFits(const Scenario& s, const Calibration& c) { return memoryPerGpu(s, c).fits; }
+
 struct Candidate {
     std::string title;
     Scenario scenario;
@@ -172,6 +175,15 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         b.plan.recompute = r;
         out.push_back({ names[int(r)], b, "" });
     }
+    // Sharding more of the model's states (ZeRO 1, 2, 3), for a plan that needs memory.
+    if (!s.model.isLayerTable() && !memoryFits(s, c))
+        for (int stage = s.plan.zeroStage + 1; stage <= 3; ++stage) {
+            Scenario b = s;
+            setField(b, "parallel.zero", stage);
+            out.push_back({ "ZeRO stage " + std::to_string(stage) + " (shard the optimizer states" + (stage >= 2 ? ", gradients" : "")
+                    + (stage >= 3 ? " and weights" : "") + " over data parallelism)",
+                b, "" });
+        }
     // Overlap switches that are off.
     const struct {
         const char* path;
@@ -242,6 +254,13 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
     a.diagnosis = diagnose(s, base);
     a.timeToTrain = base.timeToTrain;
     a.gpuHours = base.gpuHours;
+    // A plan that does not fit does not run: no regime, no gain; what makes it fit.
+    if (const auto noFit = memoryIssue(s, base.step.memory)) {
+        a.fits = false;
+        a.diagnosis.regime = Regime::Memory;
+        a.diagnosis.summary = "does not fit in memory: " + noFit->reason.substr(0, noFit->reason.find(": the run cannot start"));
+        a.diagnosis.reading = "no step runs until it fits: each change below makes it fit, fastest first";
+    }
     Suggestion bestGpu;
     for (Candidate& cand : candidates(s, c, catalog, cancel)) {
         if (cancel && cancel->load())
@@ -256,8 +275,9 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
         sg.title = cand.title;
         sg.timeToTrain = r.timeToTrain;
         sg.gpuHours = r.gpuHours;
-        sg.gain = base.timeToTrain / r.timeToTrain - 1;
-        sg.gpuHoursChange = base.gpuHours > 0 ? r.gpuHours / base.gpuHours - 1 : 0.0;
+        sg.makesItFit = !a.fits;
+        sg.gain = a.fits ? base.timeToTrain / r.timeToTrain - 1 : 0.0;
+        sg.gpuHoursChange = a.fits && base.gpuHours > 0 ? r.gpuHours / base.gpuHours - 1 : 0.0;
         // The overrides that reproduce it; a new GPU brings its catalogue figures along.
         for (const FieldDifference& d : diffScenarios(s, cand.scenario))
             if (!(cand.note == "gpu" && d.path.starts_with("hardware.") && d.path != "hardware.gpu"))
@@ -266,22 +286,23 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
         sg.note = gpuType ? std::string() : cand.note;
         // Against the scenario's deadline, where it has one and the change crosses it.
         const double deadline = s.training.deadline;
-        if (deadline > 0 && (base.timeToTrain > deadline) != (r.timeToTrain > deadline))
+        if (deadline > 0 && (!a.fits || (base.timeToTrain > deadline) != (r.timeToTrain > deadline)))
             sg.note += std::string(sg.note.empty() ? "" : "; ") + (r.timeToTrain <= deadline ? "meets" : "misses") + " the "
                 + formatDuration(deadline) + " deadline";
         sg.scenario = std::move(cand.scenario);
-        if (sg.gain < 0.001 || sg.sets.empty())
+        if ((a.fits && sg.gain < 0.001) || sg.sets.empty())
             continue;
         if (gpuType) { // keep only the best other GPU
-            if (sg.gain > bestGpu.gain)
+            if (bestGpu.sets.empty() || sg.timeToTrain < bestGpu.timeToTrain)
                 bestGpu = std::move(sg);
             continue;
         }
         a.suggestions.push_back(std::move(sg));
     }
-    if (bestGpu.gain > 0)
+    if (!bestGpu.sets.empty())
         a.suggestions.push_back(std::move(bestGpu));
-    std::stable_sort(a.suggestions.begin(), a.suggestions.end(), [](const Suggestion& x, const Suggestion& y) { return x.gain > y.gain; });
+    // Fastest first (for a plan that runs, the same as the largest gain).
+    std::stable_sort(a.suggestions.begin(), a.suggestions.end(), [](const Suggestion& x, const Suggestion& y) { return x.timeToTrain < y.timeToTrain; });
     return a;
 }
 

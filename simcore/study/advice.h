@@ -43,11 +43,13 @@ struct Suggestion {
     double gain = 0;    // time to train before / after - 1 (0.25: 25% faster)
     double gpuHoursChange = 0; // after / before - 1
     std::string note;   // side effects (more GPUs, more memory)
+    bool makesItFit = false; // the scenario did not fit in memory and this change makes it (gain is then 0)
 };
 
 struct Advice {
     Diagnosis diagnosis;
-    double timeToTrain = 0, gpuHours = 0; // as the scenario stands
+    double timeToTrain = 0, gpuHours = 0; // as the scenario stands (meaningless when it does not fit)
+    bool fits = true;                     // false: the plan does not fit in memory, and every suggestion makes it fit
     std::vector<Suggestion> suggestions;  // best first; only changes that help
 };
 

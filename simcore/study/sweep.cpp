@@ -81,6 +81,12 @@ SweepResult sweep(const Scenario& base, const Calibration& c, const SweepAxis& x
     out.cells.assign(nx * ny, SweepCell { 0, "not evaluated (cancelled)", {} });
     out.currentX = indexOf(x, x.field->get(base, 0));
     out.currentY = indexOf(y, y.field->get(base, 0));
+    // A field of the other kind of model changes nothing: no cell may look like a result.
+    for (const SweepAxis* a : { &x, &y })
+        if (!a->field->appliesTo(base)) {
+            out.cells.assign(nx * ny, SweepCell { 0, a->field->path + " does not apply to this model: every cell would be the same run", {} });
+            return out;
+        }
     parallelFor(nx * ny, workerCount(nx * ny, threads), cancel, [&](std::size_t i, int) {
         SweepCell& cell = out.cells[i];
         cell.issue.clear();
