@@ -8,9 +8,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 build="${DTSIM_FUZZ_BUILD_DIR:-$here/build-fuzz}"
 CXX=clang++-14 cmake -S "$here" -B "$build" -G Ninja -DDTSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace
+cmake --build "$build" -j2 --target fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace fuzz_measure_inputs
 cd "$build"
-mkdir -p corpus/loader corpus/set corpus/runs corpus/workload corpus/trace
+mkdir -p corpus/loader corpus/set corpus/runs corpus/workload corpus/trace corpus/measure
 cp "$here"/presets/*.yaml corpus/loader/
 printf 'parallel.tp=4\nparallel.dp=16' > corpus/set/plan
 printf 'cluster.gpus=1e9\ntraining.tokens=-1' > corpus/set/bad
@@ -27,12 +27,20 @@ cp "$here"/tests/profiles/handmade/overlap.json corpus/trace/
 # (process substitution: gzip's SIGPIPE when head stops reading is not the script's failure)
 head -c 20000 < <(gzip -dc "$here"/tests/profiles/a100-alexnet-forward.json.gz) > corpus/trace/alexnet-head.json
 cp "$here"/tests/profiles/a100-alexnet-forward.json.gz corpus/trace/
-for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace; do
+# Measurement inputs, the first byte choosing the reader (0 nccl-tests log, 1 layer table,
+# 2 calibration overlay): the shipped logs and tables, an overlay, and issue 38's cases.
+for log in "$here"/tests/nccl/*.log; do { printf '\x00'; cat "$log"; } > "corpus/measure/nccl-$(basename "$log")"; done
+{ printf '\x00'; printf '# size count busbw c0 c1 time\n8 2 0.5\n16 4 0.9\n'; } > corpus/measure/nccl-late-time
+{ printf '\x01'; cat "$here"/resources/workloads/alexnet-2012.yaml; } > corpus/measure/table-alexnet
+{ printf '\x02'; sed -n '/^version: 1$/,/^```$/p' "$here"/docs/calibration.md | sed '$d'; } > corpus/measure/overlay-doc
+{ printf '\x02'; printf 'version: 1\ncollectives:\n  - tier: scale_up\n    collective: allreduce\n    ranks: 8\n    source: x\n    segments:\n      - {from: 8 B, to: 1 MB, latency: 10 us, bus_bandwidth: unbounded}\n'; } > corpus/measure/overlay-flat
+for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace fuzz_measure_inputs; do
   corpus=corpus/loader
   [ "$target" = fuzz_set_parser ] && corpus=corpus/set
   [ "$target" = fuzz_validation_loader ] && corpus=corpus/runs
   [ "$target" = fuzz_cluster_workload ] && corpus=corpus/workload
   [ "$target" = fuzz_profile_trace ] && corpus=corpus/trace
+  [ "$target" = fuzz_measure_inputs ] && corpus=corpus/measure
   echo "fuzz: $target for ${seconds}s"
   rc=0
   ./tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" \

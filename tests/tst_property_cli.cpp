@@ -1,5 +1,6 @@
 // Random values, extremes among them, in every field of every preset, through every
-// command of dtsim-cli, each run with a limit of 5 s of CPU (measured on the child; a
+// command of dtsim-cli (advise, sweep and diff included: diff compares the preset with
+// itself changed by the --set), each run with a limit of 5 s of CPU (measured on the child; a
 // hang is stopped at 20 s of wall time). The limit catches an input that sends a
 // command into a runaway loop (a billion-sequence batch once took 15 s), not speed: the
 // largest legitimate case, a 1000-point idealized K80 frontier on both cores, takes
@@ -91,7 +92,9 @@ std::string randomValue(const Field& f, std::mt19937_64& rng)
 // figure may be (relative errors, savings), in a JSON document; empty when none.
 QString badNumber(const QJsonValue& v, const QString& path)
 {
-    static const QRegularExpression signedKey("(rel_error|saving_vs|error)");
+    // Signed by meaning: errors, savings, changes (advise, diff) and a sweep's "current"
+    // cell index (-1: the scenario is off the grid).
+    static const QRegularExpression signedKey(R"((rel_error|saving_vs|error|change\b|\.current\[))");
     if (v.isDouble()) {
         const double d = v.toDouble();
         if (!std::isfinite(d) || (d < 0 && !signedKey.match(path).hasMatch()))
@@ -144,7 +147,9 @@ private slots:
         const QString trace = dir.filePath("trace.json");
         const std::vector<QStringList> commands { { "simulate", "--json" }, { "scaling", "--json" },
             { "search", "--json", "--top", "3" }, { "cost", "--json" }, { "run", "--json", "--trials", "100" },
-            { "cluster", "--json" }, { "trace", "-o", trace, "--steps", "2" } };
+            { "cluster", "--json" }, { "trace", "-o", trace, "--steps", "2" }, { "advise", "--json" },
+            { "sweep", "--json", "--x", "cluster.scale_out_bandwidth=100 Gbps,400 Gbps", "--y", "hardware.memory_bandwidth=1 TB/s,3 TB/s" },
+            { "diff", "SAME", "--json" } };
         const unsigned long long seed = qEnvironmentVariableIsSet("DTSIM_PROPERTY_SEED")
             ? qEnvironmentVariable("DTSIM_PROPERTY_SEED").toULongLong() : 19;
         const int rounds = std::max(1, qEnvironmentVariableIntValue("DTSIM_PROPERTY_ROUNDS"));
@@ -166,6 +171,7 @@ private slots:
                 const QStringList& command = commands[rng() % commands.size()];
                 QStringList args { command.front(), QString::fromStdString(f.preset) };
                 args << command.mid(1);
+                args.replaceInStrings(QRegularExpression("^SAME$"), QString::fromStdString(f.preset)); // diff: the preset against itself changed
                 for (const QString& s : sets)
                     args << "--set" << s;
                 const test::CliRun r = test::runCli(args, test::scaledMs(20000));

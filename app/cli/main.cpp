@@ -33,7 +33,7 @@ void usage(FILE* to)
         "  advise FILE [--json]                            the run's regime and what to change, each gain simulated\n"
         "  sweep FILE --x path=values --y path=values [--metric M] [--csv|--json]   a two-field grid\n"
         "  layers FILE [--json]                            a layer-table step, layer by layer\n"
-        "  diff A B [--json]                               what differs between two scenarios, inputs and results\n"
+        "  diff A B [--set path=value] [--json]            what differs between two scenarios, inputs and results\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n"
         "  calibrate TRACE [--json]                        what a PyTorch profiler trace measured\n\n"

@@ -291,17 +291,21 @@ int runDiff(const QStringList& args)
     QCommandLineParser p;
     p.addPositionalArgument("A", "Scenario YAML file, or the name of a preset.");
     p.addPositionalArgument("B", "The scenario to compare it with.");
+    p.addOption({ "set", "Override a field of B (repeatable): diff a scenario with itself changed.", "path=value" });
     p.addOption({ "json", "Print JSON." });
     if (!parseCommand(p, "diff", args, 2))
         return kExitBadInput;
     try {
         const EngineData d = loadEngineData(p);
-        auto load = [&](const QString& arg) {
-            Scenario s = loadScenarioFile(resolveScenarioPath(arg, d.paths), d.catalog, {}, d.topologies);
+        std::vector<Override> overrides;
+        for (const QString& set : p.values("set"))
+            overrides.push_back(parseOverride(set.toStdString()));
+        auto load = [&](const QString& arg, const std::vector<Override>& sets) {
+            Scenario s = loadScenarioFile(resolveScenarioPath(arg, d.paths), d.catalog, sets, d.topologies);
             checkOverlay(s, d.calibration);
             return s;
         };
-        const Scenario a = load(p.positionalArguments()[0]), b = load(p.positionalArguments()[1]);
+        const Scenario a = load(p.positionalArguments()[0], {}), b = load(p.positionalArguments()[1], overrides);
         const std::vector<FieldDifference> inputs = diffScenarios(a, b);
         const Report ra = simulateWithSyncWall(a, d.calibration), rb = simulateWithSyncWall(b, d.calibration);
         // A plan that does not fit in memory has its memory figure and nothing else.

@@ -208,6 +208,26 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         setPrecision(b, Precision::FP8);
         out.push_back({ "train in FP8", b, "changes the numerics: validate the loss", Suggestion::Kind::Precision });
     }
+    // A plan that fits nowhere on these GPUs: the fewest more (doubling, up to 1,024 times
+    // as many) on which the planner finds one that fits, with its fastest plan there.
+    if (!memoryFits(s, c)) {
+        SearchOptions more;
+        more.topN = 1;
+        more.cancel = cancel;
+        for (long long gpus = s.cluster.gpus * 2; gpus <= s.cluster.gpus * 1024; gpus *= 2) {
+            Scenario b = s;
+            setField(b, "cluster.gpus", double(gpus));
+            keepGpuCount(b);
+            const SearchResult found = searchPlans(b, c, more);
+            if (found.top.empty())
+                continue;
+            b.plan = found.top.front().plan;
+            b.training.microBatch = found.top.front().microBatch;
+            out.push_back({ formatCount(double(gpus)) + " GPUs, the fewest on which a plan fits: " + planText(b), b, "",
+                Suggestion::Kind::Hardware });
+            break;
+        }
+    }
     // Twice the GPUs (DP takes them), and a network twice as fast.
     {
         Scenario b = s;

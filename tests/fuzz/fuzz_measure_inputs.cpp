@@ -1,0 +1,109 @@
+// libFuzzer target: arbitrary bytes as the files a user measures with (issue 38): an
+// nccl-tests log, a layer table, a calibration overlay. The first byte picks which. A
+// file is refused with an InputError or read to values that can be: a fit with finite,
+// positive times, a table whose costs are finite, an overlay whose links are not free.
+// Never a crash, a hang or unbounded memory.
+#include "fuzz_common.h"
+
+#include "simcore/calibration_overlay.h"
+#include "simcore/layers/layer_table.h"
+#include "simcore/loader/calibration_overlay_loader.h"
+#include "simcore/loader/layer_table_loader.h"
+#include "simcore/measure/nccl_tests.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+void require(bool ok, const char* what)
+{
+    if (!ok) {
+        std::fprintf(stderr, "%s\n", what);
+        std::abort();
+    }
+}
+
+void ncclLog(const std::string& text)
+{
+    using namespace dtsim;
+    const NcclTestsLog log = parseNcclTestsLog("fuzz_all_reduce_perf.log", text);
+    require(log.factor > 0 && log.factor <= 2.01, "a bus factor outside (0, 2]");
+    const NcclFit fit = fitNcclTests(log);
+    for (const BandwidthSegment& s : fit.segments)
+        require(std::isfinite(s.latency) && s.latency >= 0 && s.busBandwidth > 0 && (s.latency > 0 || std::isfinite(s.busBandwidth)),
+            "a fitted segment that is free or not finite");
+    const MeasuredCollective m = measuredCollective(log, fit, MeasuredTier::ScaleUp);
+    for (double bytes : { 1.0, 1e6, 1e12 }) {
+        const MeasuredLink l = measuredLink(m, bytes);
+        require(std::isfinite(l.alpha) && l.alpha >= 0 && l.beta > 0, "a measured link that is not finite");
+    }
+}
+
+void layerTable(const std::string& text)
+{
+    using namespace dtsim;
+    const auto resolved = resolveLayerTable(loadLayerTableText(text, "fuzz-table.yaml"));
+    const LayerTableCost& c = resolved->cost;
+    require(std::isfinite(c.forwardFlops) && c.forwardFlops >= 0 && std::isfinite(c.parameters) && c.parameters >= 0
+            && std::isfinite(c.activationElements) && c.activationElements >= 0,
+        "a table cost that is negative or not finite");
+}
+
+// The overlay reader takes a path: one scratch file per process.
+const std::string& scratchPath()
+{
+    static const std::string path = [] {
+        char name[] = "/tmp/dtsim-fuzz-overlay-XXXXXX";
+        const int fd = mkstemp(name);
+        if (fd < 0)
+            std::abort();
+        close(fd);
+        return std::string(name);
+    }();
+    return path;
+}
+
+void overlay(const std::string& text)
+{
+    using namespace dtsim;
+    FILE* f = std::fopen(scratchPath().c_str(), "wb");
+    if (!f)
+        std::abort();
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    const CalibrationOverlay o = loadCalibrationOverlay(scratchPath());
+    require(o.computeScale >= kMinComputeScale && o.computeScale <= kMaxComputeScale, "a compute scale outside its range");
+    for (const MeasuredCollective& m : o.collectives)
+        for (double bytes : { 1.0, 1e6, 1e12 }) {
+            const MeasuredLink l = measuredLink(m, bytes);
+            require(std::isfinite(l.alpha) && l.alpha >= 0 && l.beta > 0, "a measured link that is free or not finite");
+            require(l.alpha > 0 || l.beta < 1e300, "a collective that costs nothing");
+        }
+    // What the writer writes, the reader reads back the same.
+    const std::string written = calibrationOverlayText(o);
+    f = std::fopen(scratchPath().c_str(), "wb");
+    std::fwrite(written.data(), 1, written.size(), f);
+    std::fclose(f);
+    loadCalibrationOverlay(scratchPath());
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t size)
+{
+    if (size == 0)
+        return 0;
+    const std::string text(reinterpret_cast<const char*>(bytes) + 1, size - 1);
+    dtsim::fuzz::refusalsOnly([&] {
+        switch (bytes[0] % 3) {
+        case 0: ncclLog(text); break;
+        case 1: layerTable(text); break;
+        default: overlay(text); break;
+        }
+    });
+    return 0;
+}

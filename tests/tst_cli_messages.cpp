@@ -1,0 +1,190 @@
+// dtsim-cli and dtsim end to end at issue 38's edges: output that cannot be written is
+// a failure (exit 1, the reason), and every refusal names what is wrong in the words a
+// user would look for: the file, the --set, the option, the folder.
+#include "cli_runner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dtsim::test;
+
+namespace {
+
+QString preset(const char* name) { return QString(DTSIM_SOURCE_DATA_DIR) + "/presets/" + name + ".yaml"; }
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+// `program` with `args`, its standard output sent to `stdoutFile` ("" : captured), or
+// closed when `closeStdout`.
+Run run(const QString& program, const QStringList& args, const QString& stdoutFile = {}, bool closeStdout = false,
+    const QStringList& env = {})
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert("QT_QPA_PLATFORM", "offscreen");
+    for (const QString& kv : env)
+        e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    p.setProcessEnvironment(e);
+    if (closeStdout) {
+        p.start("bash", QStringList { "-c", "exec \"$0\" \"$@\" >&-", program } + args);
+    } else {
+        if (!stdoutFile.isEmpty())
+            p.setStandardOutputFile(stdoutFile);
+        p.start(program, args);
+    }
+    Run r;
+    if (!p.waitForFinished(scaledMs(120000))) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+Run cli(const QStringList& args, const QStringList& env = {}) { return run(DTSIM_CLI_PATH, args, {}, false, env); }
+
+} // namespace
+
+class TestCliMessages : public QObject {
+    Q_OBJECT
+private slots:
+    // --- 4. Output that does not arrive ----------------------------------------------
+    void aFailedWriteToStandardOutputIsAFailure_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("sweep --csv") << QStringList { "sweep", "llama2-7b-8xa100", "--x", "parallel.tp=1,2", "--y", "training.micro_batch=1,2", "--csv" };
+        QTest::newRow("simulate --json") << QStringList { "simulate", "llama2-7b-8xa100", "--json" };
+        QTest::newRow("calibrate --json") << QStringList { "calibrate", "--nccl-tests", QString(DTSIM_SOURCE_DATA_DIR) + "/tests/nccl/all_reduce_perf-8xh100.log", "--json" };
+        QTest::newRow("fields --markdown") << QStringList { "fields", "--markdown" };
+        QTest::newRow("run") << QStringList { "run", "llama2-7b-8xa100", "--trials", "10" };
+    }
+    void aFailedWriteToStandardOutputIsAFailure()
+    {
+        QFETCH(QStringList, args);
+        const Run full = run(DTSIM_CLI_PATH, args, "/dev/full");
+        QCOMPARE(full.code, 1);
+        QVERIFY2(full.err.contains("standard output") && full.err.contains("No space left"), full.err.constData());
+        const Run closed = run(DTSIM_CLI_PATH, args, {}, true);
+        QCOMPARE(closed.code, 1);
+        QVERIFY2(closed.err.contains("standard output is closed"), closed.err.constData());
+    }
+
+    // --- 6. Messages ----------------------------------------------------------------------
+    void aMissingOverlayFromSetIsBlamedOnTheSet()
+    {
+        const Run r = cli({ "simulate", "llama2-7b-8xa100", "--set", "calibration=missing.yaml" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("--set calibration=missing.yaml: calibration: "), r.err.constData());
+    }
+
+    void anEmptySetSuggestsAValueOfTheFieldsKind_data()
+    {
+        QTest::addColumn<QString>("set");
+        QTest::addColumn<QString>("suggests");
+        QTest::newRow("table") << "model.table=" << "model.table=resnet-50";
+        QTest::newRow("bandwidth") << "cluster.scale_out_bandwidth=" << "cluster.scale_out_bandwidth=\"1 ";
+        QTest::newRow("flag") << "reliability.spares=" << "reliability.spares=true";
+    }
+    void anEmptySetSuggestsAValueOfTheFieldsKind()
+    {
+        QFETCH(QString, set);
+        QFETCH(QString, suggests);
+        const Run r = cli({ "simulate", "resnet50-mlperf", "--set", set });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("write e.g. " + suggests.toUtf8()), r.err.constData());
+        QVERIFY2(!r.err.contains("=4"), r.err.constData()); // "model.table=4"
+    }
+
+    void aLayerTablesParameterLimitNamesTheTable()
+    {
+        QTemporaryDir dir;
+        QFile t(dir.filePath("wide.yaml"));
+        QVERIFY(t.open(QIODevice::WriteOnly));
+        t.write("version: 1\nname: too wide\nsource: test\ninput: {channels: 2000000000}\nlayers:\n"
+                "  - {name: fc, type: linear, out_channels: 2000000000}\n");
+        t.close();
+        const Run r = cli({ "simulate", "resnet50-mlperf", "--set", "model.table=" + t.fileName() });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("model.table: the layer table") && r.err.contains("too wide"), r.err.constData());
+        QVERIFY2(!r.err.contains("model.vocab") && !r.err.contains("vocabulary 0"), r.err.constData());
+    }
+
+    void aDataFolderTheUserNamesIsUsedOrRefused()
+    {
+        QTemporaryDir empty;
+        const Run option = cli({ "presets", "--data", empty.path() });
+        QCOMPARE(option.code, 2);
+        QVERIFY2(option.err.contains("--data") && option.err.contains(empty.path().toUtf8()), option.err.constData());
+        const Run env = cli({ "presets" }, { "DTSIM_DATA_DIR=" + empty.path() + "/nowhere" });
+        QCOMPARE(env.code, 2);
+        QVERIFY2(env.err.contains("DTSIM_DATA_DIR") && env.err.contains("not a folder"), env.err.constData());
+#ifdef DTSIM_GUI_PATH
+        const Run gui = run(DTSIM_GUI_PATH, { "--data", empty.path(), "--screenshot", empty.filePath("x.png") });
+        QCOMPARE(gui.code, 2);
+        QVERIFY2(gui.err.contains("--data"), gui.err.constData());
+#endif
+    }
+
+    void aMeasuredStepAndAThroughputTogetherAreRefused()
+    {
+        const Run r = cli({ "calibrate", "llama2-7b-8xa100", "--measured-step", "30 s", "--measured-tokens-per-s", "35k" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("not both"), r.err.constData());
+    }
+
+    void anOverlayThatCannotBeWrittenExitsOne()
+    {
+        // docs/cli.md: 1 for an output that could not be written. A full disk, by a
+        // file-size limit of 0 bytes in the child.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("o.yaml");
+        QProcess p;
+        p.start("bash", { "-c", "ulimit -f 0; exec \"$0\" \"$@\"", DTSIM_CLI_PATH, "calibrate", "llama2-7b-8xa100", "--measured-step", "30 s", "-o", out });
+        QVERIFY(p.waitForFinished(scaledMs(60000)));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(p.readAllStandardError().contains("nothing was written"), "no reason given");
+        QVERIFY(!QFile::exists(out));
+        // A target that is no file is bad input, found before any work.
+        const Run folder = cli({ "calibrate", "llama2-7b-8xa100", "--measured-step", "30 s", "-o", dir.path() });
+        QCOMPARE(folder.code, 2);
+    }
+
+#ifdef DTSIM_GUI_PATH
+    void theWindowRefusesWhatItCannotDoOnStderr()
+    {
+        QTemporaryDir dir;
+        // A screenshot into a folder: "unknown export format" before.
+        const Run folder = run(DTSIM_GUI_PATH, { "--preset", "gtx580-2012", "--screenshot", dir.path() });
+        QCOMPARE(folder.code, 2);
+        QVERIFY2(folder.err.contains("is a folder"), folder.err.constData());
+        // A figure the teaching panel does not have: silently ignored before.
+        const Run explain = run(DTSIM_GUI_PATH, { "--preset", "gtx580-2012", "--explain", "bogus", "--screenshot", dir.filePath("x.png") });
+        QCOMPARE(explain.code, 2);
+        QVERIFY2(explain.err.contains("--explain") && explain.err.contains("mfu"), explain.err.constData());
+        // A file that does not open: exit 2 with nothing on stderr before.
+        const Run missing = run(DTSIM_GUI_PATH, { dir.filePath("none.yaml"), "--screenshot", dir.filePath("y.png") });
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains("none.yaml") && missing.err.contains("not found"), missing.err.constData());
+    }
+
+    void theWindowOpensAPresetByName()
+    {
+        QTemporaryDir dir;
+        const Run r = run(DTSIM_GUI_PATH, { "gtx580-2012", "--screenshot", dir.filePath("x.png") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(QFile::exists(dir.filePath("x.png")));
+    }
+#endif
+};
+
+QTEST_GUILESS_MAIN(TestCliMessages)
+#include "tst_cli_messages.moc"
