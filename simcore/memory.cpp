@@ -238,6 +238,12 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
     return best;
 }
 
+std::string memoryShortfall(const MemoryReport& m)
+{
+    return formatMemory(m.total) + " per GPU does not fit in its " + formatMemory(m.capacity) + " (weights, gradients and optimizer states "
+        + formatMemory(m.weights + m.gradients + m.optimizer) + ", activations " + formatMemory(m.activations + m.logits) + ")";
+}
+
 std::optional<PlanIssue> memoryIssue(const Scenario& s, const MemoryReport& m)
 {
     if (m.fits)
@@ -252,9 +258,7 @@ std::optional<PlanIssue> memoryIssue(const Scenario& s, const MemoryReport& m)
     else if (s.plan.zeroStage < 3 && !s.model.isLayerTable())
         field = "parallel.zero";
     return PlanIssue { field,
-        formatMemory(m.total) + " per GPU does not fit in its " + formatMemory(m.capacity) + " (weights, gradients and optimizer states "
-            + formatMemory(states) + ", activations " + formatMemory(activations) + "): the run cannot start; the advisor "
-            + "(What-if tab, dtsim-cli advise) lists changes that make it fit" };
+        memoryShortfall(m) + ": the run cannot start; the advisor (What-if tab, dtsim-cli advise) lists changes that make it fit" };
 }
 
 } // namespace dtsim

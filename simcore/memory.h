@@ -7,6 +7,7 @@
 #include "scenario.h"
 
 #include <optional>
+#include <string>
 
 namespace dtsim {
 
@@ -55,5 +56,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
 // largest parts, and the field that most directly shrinks the largest. nullopt when it
 // fits. A run, its price and its reliability are refused on it, never printed.
 std::optional<PlanIssue> memoryIssue(const Scenario& s, const MemoryReport& m);
+// "151 GiB per GPU does not fit in its 80 GiB (weights, ... 113 GiB, activations 33.1 GiB)"
+std::string memoryShortfall(const MemoryReport& m);
 
 } // namespace dtsim

@@ -122,8 +122,6 @@ Diagnosis diagnose(const Scenario& s, const Report& r)
 
 namespace {
 
-bool memoryFits(const Scenario& s, const Calibration& c) { return memoryPerGpu(s, c).fits; }
-
 struct Candidate {
     std::string title;
     Scenario scenario;
@@ -142,7 +140,9 @@ std::string planText(const Scenario& s)
     return buf;
 }
 
-std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog,
+// `fits`: whether the scenario as it stands fits in memory (else the candidates include
+// the changes that only a plan short of memory needs).
+std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, bool fits,
     const std::atomic<bool>* cancel)
 {
     std::vector<Candidate> out;
@@ -176,7 +176,7 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         out.push_back({ names[int(r)], b, "" });
     }
     // Sharding more of the model's states (ZeRO 1, 2, 3), for a plan that needs memory.
-    if (!s.model.isLayerTable() && !memoryFits(s, c))
+    if (!s.model.isLayerTable() && !fits)
         for (int stage = s.plan.zeroStage + 1; stage <= 3; ++stage) {
             Scenario b = s;
             setField(b, "parallel.zero", stage);
@@ -210,7 +210,7 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
     }
     // A plan that fits nowhere on these GPUs: the fewest more (doubling, up to 1,024 times
     // as many) on which the planner finds one that fits, with its fastest plan there.
-    if (!memoryFits(s, c)) {
+    if (!fits) {
         SearchOptions more;
         more.topN = 1;
         more.cancel = cancel;
@@ -275,14 +275,14 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
     a.timeToTrain = base.timeToTrain;
     a.gpuHours = base.gpuHours;
     // A plan that does not fit does not run: no regime, no gain; what makes it fit.
-    if (const auto noFit = memoryIssue(s, base.step.memory)) {
-        a.fits = false;
+    a.fits = base.step.memory.fits;
+    if (!a.fits) {
         a.diagnosis.regime = Regime::Memory;
-        a.diagnosis.summary = "does not fit in memory: " + noFit->reason.substr(0, noFit->reason.find(": the run cannot start"));
+        a.diagnosis.summary = "does not fit in memory: " + memoryShortfall(base.step.memory);
         a.diagnosis.reading = "no step runs until it fits: each change below makes it fit, fastest first";
     }
     Suggestion bestGpu;
-    for (Candidate& cand : candidates(s, c, catalog, cancel)) {
+    for (Candidate& cand : candidates(s, c, catalog, a.fits, cancel)) {
         if (cancel && cancel->load())
             break;
         if (!fieldValueIssue(cand.scenario).field.empty() || checkScenario(cand.scenario))

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <unistd.h>
 
 namespace dtsim::fuzz {
 
@@ -32,6 +33,26 @@ inline const Data& data()
 {
     static const Data d;
     return d;
+}
+
+// The readers that take a path (they stream from disk) get one scratch file per
+// process, named after `what`.
+inline std::string scratchPath(const char* what)
+{
+    std::string name = std::string("/tmp/dtsim-fuzz-") + what + "-XXXXXX";
+    const int fd = mkstemp(name.data());
+    if (fd < 0)
+        std::abort();
+    close(fd);
+    return name;
+}
+
+// Writes `size` bytes to `path` (whole, or the fuzzer stops: a short write is no input).
+inline void writeScratch(const std::string& path, const void* bytes, std::size_t size)
+{
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f || std::fwrite(bytes, 1, size, f) != size || std::fclose(f) != 0)
+        std::abort();
 }
 
 // Runs `work`: a refusal (an InputError with a message) is fine, any other exception a bug.

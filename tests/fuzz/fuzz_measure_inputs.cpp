@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -53,29 +52,12 @@ void layerTable(const std::string& text)
         "a table cost that is negative or not finite");
 }
 
-// The overlay reader takes a path: one scratch file per process.
-const std::string& scratchPath()
-{
-    static const std::string path = [] {
-        char name[] = "/tmp/dtsim-fuzz-overlay-XXXXXX";
-        const int fd = mkstemp(name);
-        if (fd < 0)
-            std::abort();
-        close(fd);
-        return std::string(name);
-    }();
-    return path;
-}
-
 void overlay(const std::string& text)
 {
     using namespace dtsim;
-    FILE* f = std::fopen(scratchPath().c_str(), "wb");
-    if (!f)
-        std::abort();
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-    const CalibrationOverlay o = loadCalibrationOverlay(scratchPath());
+    static const std::string path = fuzz::scratchPath("overlay");
+    fuzz::writeScratch(path, text.data(), text.size());
+    const CalibrationOverlay o = loadCalibrationOverlay(path);
     require(o.computeScale >= kMinComputeScale && o.computeScale <= kMaxComputeScale, "a compute scale outside its range");
     for (const MeasuredCollective& m : o.collectives)
         for (double bytes : { 1.0, 1e6, 1e12 }) {
@@ -85,10 +67,8 @@ void overlay(const std::string& text)
         }
     // What the writer writes, the reader reads back the same.
     const std::string written = calibrationOverlayText(o);
-    f = std::fopen(scratchPath().c_str(), "wb");
-    std::fwrite(written.data(), 1, written.size(), f);
-    std::fclose(f);
-    loadCalibrationOverlay(scratchPath());
+    fuzz::writeScratch(path, written.data(), written.size());
+    loadCalibrationOverlay(path);
 }
 
 } // namespace

@@ -9,23 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <unistd.h>
 
 namespace {
-
-// The reader takes a path (it streams from disk): one scratch file per process.
-const std::string& scratchPath()
-{
-    static const std::string path = [] {
-        char name[] = "/tmp/dtsim-fuzz-trace-XXXXXX";
-        const int fd = mkstemp(name);
-        if (fd < 0)
-            std::abort();
-        close(fd);
-        return std::string(name);
-    }();
-    return path;
-}
 
 void requireTimes(const dtsim::GpuTimes& g)
 {
@@ -41,13 +26,10 @@ void requireTimes(const dtsim::GpuTimes& g)
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t size)
 {
     using namespace dtsim;
-    FILE* f = std::fopen(scratchPath().c_str(), "wb");
-    if (!f)
-        std::abort();
-    std::fwrite(bytes, 1, size, f);
-    std::fclose(f);
+    static const std::string path = fuzz::scratchPath("trace");
+    fuzz::writeScratch(path, bytes, size);
     fuzz::refusalsOnly([&] {
-        const ProfileSummary s = summarizeProfile(readKinetoTrace(scratchPath()));
+        const ProfileSummary s = summarizeProfile(readKinetoTrace(path));
         requireTimes(s.whole);
         for (const StepFigures& st : s.steps)
             requireTimes(st.gpu);
