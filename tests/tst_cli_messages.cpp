@@ -158,21 +158,40 @@ private slots:
         QCOMPARE(folder.code, 2);
     }
 
+    // --- 3. A plan that does not fit, end to end -----------------------------------------
+    void aPlanThatDoesNotFitIsNeitherPricedNorCompared()
+    {
+        const QStringList oneGpu { "--set", "cluster.gpus=1", "--set", "parallel.dp=1" };
+        const Run cost = cli(QStringList { "cost", "llama2-7b-8xa100" } + oneGpu);
+        QCOMPARE(cost.code, 2);
+        QVERIFY2(cost.err.contains("does not fit"), cost.err.constData());
+        const Run diff = cli(QStringList { "diff", "llama2-7b-8xa100", "llama2-7b-8xa100" } + oneGpu);
+        QCOMPARE(diff.code, 0);
+        QVERIFY2(diff.out.contains("does not fit") && diff.out.contains("B does not fit in memory"), diff.out.constData());
+    }
+
 #ifdef DTSIM_GUI_PATH
-    void theWindowRefusesWhatItCannotDoOnStderr()
+    void theWindowRefusesAScreenshotIntoAFolder()
     {
         QTemporaryDir dir;
-        // A screenshot into a folder: "unknown export format" before.
         const Run folder = run(DTSIM_GUI_PATH, { "--preset", "gtx580-2012", "--screenshot", dir.path() });
-        QCOMPARE(folder.code, 2);
+        QCOMPARE(folder.code, 2); // "unknown export format" before
         QVERIFY2(folder.err.contains("is a folder"), folder.err.constData());
-        // A figure the teaching panel does not have: silently ignored before.
+    }
+
+    void theWindowRefusesAFigureItCannotExplain()
+    {
+        QTemporaryDir dir;
         const Run explain = run(DTSIM_GUI_PATH, { "--preset", "gtx580-2012", "--explain", "bogus", "--screenshot", dir.filePath("x.png") });
-        QCOMPARE(explain.code, 2);
+        QCOMPARE(explain.code, 2); // silently ignored before
         QVERIFY2(explain.err.contains("--explain") && explain.err.contains("mfu"), explain.err.constData());
-        // A file that does not open: exit 2 with nothing on stderr before.
+    }
+
+    void theWindowSaysWhyAFileDidNotOpen()
+    {
+        QTemporaryDir dir;
         const Run missing = run(DTSIM_GUI_PATH, { dir.filePath("none.yaml"), "--screenshot", dir.filePath("y.png") });
-        QCOMPARE(missing.code, 2);
+        QCOMPARE(missing.code, 2); // with nothing on stderr before
         QVERIFY2(missing.err.contains("none.yaml") && missing.err.contains("not found"), missing.err.constData());
     }
 
