@@ -131,6 +131,41 @@ private slots:
         QCOMPARE(s.steps.front().activities, 3LL);
     }
 
+    // Today's traces (PyTorch 2.11, CUDA 13, one H200; tests/measurements/h200-pytorch):
+    // cuBLAS's nvjet GEMMs and cuDNN's attention helpers by the op that launched them, one
+    // step per ProfilerStep (not twice, with the GPU's copy of the range), and each step's
+    // GEMM and attention time against the figures Python computed from the raw events.
+    void todaysTracesByLaunchingOp_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("gpt2") << "gpt2-124m-v50304-b16-s1024.trace.json.gz";
+        QTest::newRow("llama") << "llama-0.5b-b8-s2048.trace.json.gz";
+    }
+    void todaysTracesByLaunchingOp()
+    {
+        QFETCH(QString, file);
+        const std::string folder = test::dataPath("tests/measurements/h200-pytorch/");
+        QFile f(QString::fromStdString(folder + "expected-steps.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray expectedSteps = QJsonDocument::fromJson(f.readAll()).object()[file].toArray();
+        const ProfileSummary s = summarizeProfile(readKinetoTrace(folder + file.toStdString()));
+        QCOMPARE(int(s.steps.size()), 3);
+        QCOMPARE(expectedSteps.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject e = expectedSteps[i].toObject();
+            const StepFigures& st = s.steps[std::size_t(i)];
+            QCOMPARE(QString::fromStdString(st.name), e["name"].toString());
+            const double gemm = st.categories[int(KernelCategory::Gemm)].seconds, attention = st.categories[int(KernelCategory::Attention)].seconds;
+            QVERIFY2(std::abs(gemm / e["gemm_s"].toDouble() - 1) < 0.05, qPrintable(QString("%1: GEMM %2 s, raw events %3 s").arg(st.name.c_str()).arg(gemm).arg(e["gemm_s"].toDouble())));
+            QVERIFY2(std::abs(attention / e["attention_s"].toDouble() - 1) < 0.05, qPrintable(QString("%1: attention %2 s").arg(st.name.c_str()).arg(attention)));
+        }
+        // Every GEMM op with shapes has its FLOPs: the rate is a real one, under the peak.
+        const CategoryTime& g = s.categories[int(KernelCategory::Gemm)];
+        QVERIFY(g.ops > 100);
+        QVERIFY2(g.rate() > 500e12 && g.rate() < 989e12, qPrintable(QString::number(g.rate())));
+        QCOMPARE(s.categories[int(KernelCategory::Convolution)].count, 0LL); // cuDNN's attention helpers are attention
+    }
+
     void badInputNamesFileLineAndField_data()
     {
         QTest::addColumn<QString>("text");

@@ -37,10 +37,21 @@ QJsonObject timesJson(const GpuTimes& g)
 
 QJsonObject profileJson(const KinetoTrace& t, const ProfileSummary& s)
 {
-    QJsonObject categories;
-    for (int c = 0; c < kKernelCategoryCount; ++c)
-        categories.insert(kernelCategoryName(KernelCategory(c)),
-            QJsonObject { { "gpu_s", s.categories[c].seconds }, { "count", double(s.categories[c].count) } });
+    auto categoriesJson = [](const CategoryTimes& times) {
+        QJsonObject categories;
+        for (int c = 0; c < kKernelCategoryCount; ++c) {
+            const CategoryTime& t = times[std::size_t(c)];
+            QJsonObject o { { "gpu_s", t.seconds }, { "count", double(t.count) }, { "ops", double(t.ops) },
+                { "input_bytes", t.inputBytes }, { "op_gpu_s", t.opSeconds } };
+            if (t.flops > 0) {
+                o.insert("flops", t.flops);
+                o.insert("flops_per_s", t.rate());
+            }
+            categories.insert(kernelCategoryName(KernelCategory(c)), o);
+        }
+        return categories;
+    };
+    const QJsonObject categories = categoriesJson(s.categories);
     QJsonObject collectives;
     for (const CollectiveStats& k : s.collectives)
         collectives.insert(QString::fromStdString(k.type), QJsonObject { { "count", double(k.count) }, { "gpu_s", k.seconds },
@@ -51,6 +62,7 @@ QJsonObject profileJson(const KinetoTrace& t, const ProfileSummary& s)
         j.insert("name", QString::fromStdString(f.name));
         j.insert("cpu_s", f.cpuSeconds);
         j.insert("activities", double(f.activities));
+        j.insert("categories", categoriesJson(f.categories));
         steps.append(j);
     }
     return QJsonObject { { "file", QString::fromStdString(t.file) }, { "events", double(t.events) },

@@ -2,6 +2,7 @@
 
 #include "../input_error.h"
 #include "json_reader.h"
+#include "launching_op.h"
 
 #include <algorithm>
 #include <cctype>
@@ -20,21 +21,6 @@ std::string lower(std::string s)
     return s;
 }
 
-// Bytes per element of the dtypes PyTorch names in "dtype".
-double dtypeBytes(const std::string& t)
-{
-    const std::string d = lower(t);
-    if (d == "double" || d == "long" || d == "int64" || d == "float64" || d == "complexfloat")
-        return 8;
-    if (d == "float" || d == "int" || d == "float32" || d == "int32")
-        return 4;
-    if (d == "half" || d == "bfloat16" || d == "short" || d == "float16" || d == "int16")
-        return 2;
-    if (d == "byte" || d == "char" || d == "bool" || d == "int8" || d == "uint8" || d.rfind("float8", 0) == 0)
-        return 1;
-    return 0; // unknown: the size stays unknown rather than guessed
-}
-
 // One traceEvents entry, the fields dtsim uses.
 struct RawEvent {
     std::string ph, cat, name, collectiveName, dtype;
@@ -42,7 +28,9 @@ struct RawEvent {
     bool hasTs = false;
     int device = 0;
     long long stream = 0, correlation = -1;
+    long long externalId = -1; // a CPU op's id, or the op a launch belongs to
     double nelems = -1;
+    OpInputs inputs; // a cpu_op's record_shapes arguments
 };
 
 } // namespace
@@ -60,10 +48,19 @@ KernelCategory classifyKernel(const std::string& kernelName)
         return KernelCategory::Communication;
     if (has(n, "multi_tensor_apply") || has(n, "adam") || has(n, "sgd") || has(n, "lamb") || has(n, "optimizer"))
         return KernelCategory::Optimizer;
-    if (has(n, "flash") || has(n, "fmha") || has(n, "attention") || has(n, "attn") || has(n, "sdpa"))
+    // cuDNN's fused attention (its SDPA kernels, cudnn_generated_fort_native_sdpa_*) and the
+    // helpers of its backward (dO.O and the dQ conversion, cudnn::fusion::compute_dot_do_o,
+    // convert_dq_to_16bits), as PyTorch 2.11 with cuDNN 9 launches them on Hopper.
+    if (has(n, "flash") || has(n, "fmha") || has(n, "attention") || has(n, "attn") || has(n, "sdpa") || has(n, "dot_do_o")
+        || has(n, "convert_dq"))
         return KernelCategory::Attention;
+    // cuBLAS's nvjet kernels (cuBLAS 12.6 and later on Hopper and Blackwell) and its split-K
+    // reduction are GEMMs, before the convolution rules ("nvjet_sm90_tst_..._NNT").
+    if (has(n, "nvjet") || has(n, "splitkreduce"))
+        return KernelCategory::Gemm;
     // cuDNN's convolutions before GEMMs: many are implicit GEMMs ("xmma_fprop_implicit_gemm").
-    if (has(n, "conv") || has(n, "fprop") || has(n, "dgrad") || has(n, "wgrad") || has(n, "winograd") || has(n, "scudnn"))
+    if ((has(n, "conv") && !has(n, "convert")) || has(n, "fprop") || has(n, "dgrad") || has(n, "wgrad") || has(n, "winograd")
+        || has(n, "scudnn"))
         return KernelCategory::Convolution;
     if (has(n, "gemm") || has(n, "cutlass") || has(n, "cublas") || has(n, "matmul"))
         return KernelCategory::Gemm;
@@ -110,6 +107,45 @@ constexpr double kMaxSpan = 86400e6;    // microseconds: a day, for one event an
 constexpr double kMaxElements = 1e15;   // a collective's message, in elements
 constexpr double kMaxDeviceMemory = 1e15;
 
+// record_shapes keeps at most this many inputs and dimensions an input that dtsim uses;
+// more are read past (an op on a list of tensors has hundreds).
+constexpr std::size_t kMaxInputs = 32, kMaxRank = 8;
+
+// [[8, 16, 2048, 64], [], ...]: each input's shape (a scalar or a list: empty).
+void readDims(JsonReader& r, std::vector<std::vector<double>>& dims, const std::string& field)
+{
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndArray; t = r.next()) {
+        std::vector<double> shape;
+        if (t == JsonReader::Token::BeginArray) {
+            for (JsonReader::Token d = r.next(); d != JsonReader::Token::EndArray; d = r.next()) {
+                if (d != JsonReader::Token::Number) { // a nested list (TensorList dims): not a shape
+                    r.skip(d);
+                    shape.clear();
+                    continue;
+                }
+                if (!(r.number() >= 0 && r.number() <= 1e15))
+                    r.fail(field, "a dimension must be from 0 to 1e15");
+                if (shape.size() < kMaxRank)
+                    shape.push_back(r.number());
+            }
+        } else {
+            r.skip(t);
+        }
+        if (dims.size() < kMaxInputs)
+            dims.push_back(std::move(shape));
+    }
+}
+
+void readStrings(JsonReader& r, std::vector<std::string>& out)
+{
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndArray; t = r.next()) {
+        std::string s = t == JsonReader::Token::String ? r.text() : std::string();
+        r.skip(t);
+        if (out.size() < kMaxInputs)
+            out.push_back(std::move(s));
+    }
+}
+
 void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
 {
     for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
@@ -126,6 +162,12 @@ void readArgs(JsonReader& r, RawEvent& e, const std::string& field)
             e.stream = whole(r, number(), field + ".args.stream", -kMaxId, kMaxId);
         else if (key == "correlation")
             e.correlation = whole(r, number(), field + ".args.correlation", -kMaxId, kMaxId);
+        else if (key == "External id" && v == JsonReader::Token::Number)
+            e.externalId = whole(r, r.number(), field + ".args.External id", -kMaxId, kMaxId);
+        else if (key == "Input Dims" && v == JsonReader::Token::BeginArray)
+            readDims(r, e.inputs.dims, field + ".args.Input Dims");
+        else if ((key == "Input type" || key == "Concrete Inputs") && v == JsonReader::Token::BeginArray)
+            readStrings(r, key == "Input type" ? e.inputs.types : e.inputs.concrete);
         else if (key == "Collective name" && v == JsonReader::Token::String)
             e.collectiveName = r.text();
         else if (key == "dtype" && v == JsonReader::Token::String)
@@ -218,14 +260,27 @@ void keep(const RawEvent& e, KinetoTrace& out, JsonReader& r, const std::string&
     if (e.ph != "X")
         return; // instants, flows and metadata carry no GPU time
     const bool gpu = e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset";
-    const bool step = e.name.rfind("ProfilerStep#", 0) == 0;
+    // One step per ProfilerStep#N: the profiler writes each twice, as the CPU's range and
+    // again on the GPU's timeline (`gpu_user_annotation`); the CPU's is the step.
+    const bool step = e.name.rfind("ProfilerStep#", 0) == 0 && e.cat != "gpu_user_annotation";
     const bool launch = (e.cat == "cuda_runtime" || e.cat == "cuda_driver") && e.correlation >= 0;
-    if (!gpu && !step && !launch)
+    const bool op = e.cat == "cpu_op" && e.externalId >= 0;
+    if (!gpu && !step && !launch && !op)
         return;
     if (!e.hasTs)
         r.fail(field + ".ts", "is missing");
+    if (op) {
+        LaunchingOp& o = out.ops[e.externalId];
+        o.name = out.opName(e.name);
+        const OpCost cost = costOfOp(e.name, e.inputs);
+        o.flops = cost.flops;
+        o.inputBytes = cost.inputBytes;
+        return;
+    }
     if (launch) {
         out.launchTime[e.correlation] = e.ts * 1e-6;
+        if (e.externalId >= 0)
+            out.launchOp[e.correlation] = e.externalId;
         return;
     }
     if (e.dur < 0)
@@ -247,6 +302,27 @@ void keep(const RawEvent& e, KinetoTrace& out, JsonReader& r, const std::string&
             a.bytes = e.nelems * dtypeBytes(e.dtype);
     }
     out.gpu.push_back(std::move(a));
+}
+
+// Each kernel to the CPU op that launched it (its launch's External id), and its
+// category from that op where the op says one: a cuBLAS nvjet kernel launched by aten::mm
+// is a GEMM, a cuDNN helper launched by the attention backward is attention.
+void attributeKernels(KinetoTrace& t)
+{
+    for (GpuActivity& a : t.gpu) {
+        const auto launch = t.launchOp.find(a.correlation);
+        if (launch == t.launchOp.end())
+            continue;
+        const auto op = t.ops.find(launch->second);
+        if (op == t.ops.end())
+            continue;
+        a.op = launch->second;
+        if (a.category == KernelCategory::Memcpy || a.category == KernelCategory::Memset
+            || a.category == KernelCategory::Communication)
+            continue;
+        if (const auto c = categoryOfOp(t.opNames[std::size_t(op->second.name)]))
+            a.category = *c;
+    }
 }
 
 // The GPU's activities and the steps together span at most a day: timestamps of events
@@ -314,6 +390,7 @@ KinetoTrace readKinetoTrace(const std::string& path, const std::function<bool(do
         r.fail("", "not JSON: text after the end of the document");
     if (!sawEvents)
         r.fail("traceEvents", "is missing: not a profiler trace");
+    attributeKernels(out);
     if (out.rank >= 0 && out.worldSize > 0 && out.rank >= out.worldSize)
         r.fail("distributedInfo.rank", "rank " + std::to_string(out.rank) + " of a world of " + std::to_string(out.worldSize)
             + ": ranks count from 0 to world_size - 1");

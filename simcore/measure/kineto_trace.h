@@ -27,6 +27,7 @@ struct GpuActivity {
     int device = 0;
     long long stream = 0;
     long long correlation = -1;
+    long long op = -1; // External id of the CPU op that launched it (KinetoTrace::ops), -1 when unknown
     KernelCategory category = KernelCategory::Other;
     std::string collective; // for communication kernels
     double bytes = 0;       // a collective's message size, where the trace records it
@@ -35,6 +36,13 @@ struct GpuActivity {
 struct ProfilerStep {
     std::string name; // "ProfilerStep#550"
     double start = 0, duration = 0; // CPU time, seconds
+};
+
+// A CPU operator that launched kernels, with what its recorded shapes give (launching_op.h).
+struct LaunchingOp {
+    int name = -1;         // index into KinetoTrace::opNames
+    double flops = 0;      // a GEMM's or an attention call's, counted once for all its kernels
+    double inputBytes = 0; // its tensor inputs
 };
 
 struct KinetoTrace {
@@ -47,7 +55,25 @@ struct KinetoTrace {
     std::vector<GpuActivity> gpu; // kernels, copies and fills, in file order
     std::vector<ProfilerStep> steps;
     std::unordered_map<long long, double> launchTime; // correlation -> CPU launch time (s)
+    std::unordered_map<long long, long long> launchOp; // correlation -> the launching op's External id
+    std::unordered_map<long long, LaunchingOp> ops;    // External id -> the op (cpu_op events)
+    std::vector<std::string> opNames;                   // distinct op names, in first-seen order
+    std::unordered_map<std::string, int> opIndex;       // name -> its index in opNames
     std::size_t events = 0; // traceEvents read
+
+    int opName(const std::string& name)
+    {
+        const auto [it, added] = opIndex.emplace(name, int(opNames.size()));
+        if (added)
+            opNames.push_back(name);
+        return it->second;
+    }
+    const std::string& nameOfOp(long long externalId) const
+    {
+        static const std::string none;
+        const auto it = ops.find(externalId);
+        return it == ops.end() || it->second.name < 0 ? none : opNames[std::size_t(it->second.name)];
+    }
 };
 
 // Reads a Chrome-trace JSON file, plain or gzip. InputError (file, line, field) for

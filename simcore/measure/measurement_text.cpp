@@ -32,11 +32,18 @@ std::string profileText(const KinetoTrace& t, const ProfileSummary& s)
         t.deviceName.empty() ? "device not named in the trace" : t.deviceName.c_str());
     if (t.worldSize > 0)
         out += format("rank %d of %d (%s)\n", t.rank, t.worldSize, t.backend.c_str());
-    out += "\nGPU time by kernel category (summed durations)\n";
-    for (int c = 0; c < kKernelCategoryCount; ++c)
-        if (s.categories[c].count > 0)
-            out += format("  %-18s %10s %7lld x\n", kernelCategoryName(KernelCategory(c)), formatSeconds(s.categories[c].seconds).c_str(),
-                s.categories[c].count);
+    out += "\nGPU time by kernel category (summed durations; a kernel's category from the op that launched it where the\n"
+           "trace records ops, else from its name), and the rate of the ops whose shapes the trace records\n";
+    for (int c = 0; c < kKernelCategoryCount; ++c) {
+        const CategoryTime& k = s.categories[c];
+        if (k.count == 0)
+            continue;
+        out += format("  %-18s %10s %7lld x", kernelCategoryName(KernelCategory(c)), formatSeconds(k.seconds).c_str(), k.count);
+        if (k.flops > 0)
+            out += "   " + formatFlops(k.rate()) + " over the " + formatCount(double(k.ops)) + " ops with shapes ("
+                + formatSeconds(k.opSeconds) + ")";
+        out += "\n";
+    }
     if (!s.collectives.empty()) {
         out += "\nCollectives\n";
         for (const CollectiveStats& k : s.collectives)

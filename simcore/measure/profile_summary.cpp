@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
+#include <unordered_set>
 #include <utility>
 
 namespace dtsim {
@@ -72,6 +74,37 @@ GpuTimes gpuTimes(const std::vector<const GpuActivity*>& acts)
     return g;
 }
 
+// Kernel time by category, and the FLOPs and bytes of the ops that launched them (each
+// op once: a split-K GEMM launches two kernels, an attention backward several).
+CategoryTimes categoryTimes(const std::vector<const GpuActivity*>& acts, const KinetoTrace& t)
+{
+    static_assert(std::tuple_size_v<CategoryTimes> == kKernelCategoryCount);
+    CategoryTimes out {};
+    std::unordered_set<long long> counted;
+    for (const GpuActivity* a : acts) {
+        CategoryTime& c = out[std::size_t(a->category)];
+        c.seconds += a->duration;
+        ++c.count;
+        // An op's cost goes to its own category: a cuBLAS workspace memset launched by
+        // aten::mm is time, not GEMM FLOPs.
+        if (a->op < 0 || a->category == KernelCategory::Memcpy || a->category == KernelCategory::Memset)
+            continue;
+        const auto op = t.ops.find(a->op);
+        if (op == t.ops.end())
+            continue;
+        const bool shaped = op->second.flops > 0 || (op->second.inputBytes > 0 && a->category != KernelCategory::Gemm
+                                                           && a->category != KernelCategory::Attention);
+        if (shaped)
+            c.opSeconds += a->duration;
+        if (!counted.insert(a->op).second)
+            continue;
+        c.flops += op->second.flops;
+        c.inputBytes += op->second.inputBytes;
+        ++c.ops;
+    }
+    return out;
+}
+
 } // namespace
 
 ProfileSummary summarizeProfile(const KinetoTrace& t)
@@ -90,9 +123,6 @@ ProfileSummary summarizeProfile(const KinetoTrace& t)
         if (a.device != s.device)
             continue;
         mine.push_back(&a);
-        CategoryTime& c = s.categories[int(a.category)];
-        c.seconds += a.duration;
-        ++c.count;
         if (a.category == KernelCategory::Communication) {
             CollectiveStats& k = collectives[a.collective];
             k.type = a.collective;
@@ -105,18 +135,24 @@ ProfileSummary summarizeProfile(const KinetoTrace& t)
         }
     }
     s.activities = (long long)mine.size();
+    s.categories = categoryTimes(mine, t);
     for (auto& [type, k] : collectives)
         s.collectives.push_back(k);
     s.whole = gpuTimes(mine);
 
     // Each activity belongs to the step during which the CPU launched it (the GPU may
-    // run it after the step's CPU range has closed); without a launch record, to the
-    // step its start falls in.
+    // run it after the step's CPU range has closed). A kernel whose launch the trace
+    // lacks although it records launches was launched before the recording started (a
+    // warm-up step's kernels still queued): no step's. One with no correlation at all, or
+    // in a trace that records no launches, belongs to the step its start falls in.
+    const bool launchesRecorded = !t.launchTime.empty();
     std::vector<ProfilerStep> steps = t.steps;
     std::sort(steps.begin(), steps.end(), [](const ProfilerStep& a, const ProfilerStep& b) { return a.start < b.start; });
     std::vector<std::vector<const GpuActivity*>> byStep(steps.size());
     for (const GpuActivity* a : mine) {
         const auto launch = t.launchTime.find(a->correlation);
+        if (launch == t.launchTime.end() && launchesRecorded && a->correlation >= 0)
+            continue;
         const double at = launch != t.launchTime.end() ? launch->second : a->start;
         // The last step starting at or before it (steps do not overlap), if it is inside.
         const auto after = std::upper_bound(steps.begin(), steps.end(), at, [](double x, const ProfilerStep& st) { return x < st.start; });
@@ -132,6 +168,7 @@ ProfileSummary summarizeProfile(const KinetoTrace& t)
         f.cpuSeconds = steps[i].duration;
         f.activities = (long long)byStep[i].size();
         f.gpu = gpuTimes(byStep[i]);
+        f.categories = categoryTimes(byStep[i], t);
         s.steps.push_back(std::move(f));
     }
     return s;

@@ -12,7 +12,14 @@ namespace dtsim {
 struct CategoryTime {
     double seconds = 0; // summed kernel durations (concurrent kernels count twice)
     long long count = 0;
+    // From the launching ops' recorded shapes (record_shapes), each op once however many
+    // kernels it launched: GEMM and attention FLOPs, the tensor inputs' bytes.
+    double flops = 0, inputBytes = 0;
+    long long ops = 0;        // distinct launching ops of this category
+    double opSeconds = 0;     // kernel time of those ops (the denominator of their rate)
+    double rate() const { return opSeconds > 0 ? flops / opSeconds : 0; } // FLOP/s of the ops with shapes
 };
+using CategoryTimes = std::array<CategoryTime, 9>; // by KernelCategory
 
 struct CollectiveStats {
     std::string type; // allreduce, allgather, ...
@@ -38,12 +45,13 @@ struct StepFigures {
     double cpuSeconds = 0;
     long long activities = 0; // launched within the step
     GpuTimes gpu;
+    CategoryTimes categories {}; // the step's kernels by category
 };
 
 struct ProfileSummary {
     int device = 0; // the GPU summarized (the one with the most activity)
     long long activities = 0;
-    std::array<CategoryTime, kKernelCategoryCount> categories {};
+    CategoryTimes categories {};
     std::vector<CollectiveStats> collectives; // by type, in name order
     GpuTimes whole;                           // the whole trace on that GPU
     std::vector<StepFigures> steps;           // in time order

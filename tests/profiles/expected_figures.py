@@ -7,9 +7,14 @@ tests/tst_measure.cpp to compare with `readKinetoTrace` + `summarizeProfile`.
 
 Rules (the same as dtsim's, written again here): complete events (ph "X") only; GPU
 activity = cat kernel, gpu_memcpy, gpu_memset; ts and dur in microseconds; a kernel's
-category from its lower-cased name, first match wins; an activity belongs to the
+category from the CPU op that launched it (the launch's External id names a cpu_op:
+aten::mm and the other products are gemm, ops named *attention* attention, *convolution*
+convolution, fused and foreach optimizer ops optimizer, any other aten:: op
+elementwise_norm), else from its lower-cased name, first match wins; only the CPU's
+ProfilerStep range counts (not its gpu_user_annotation copy); an activity belongs to the
 ProfilerStep during which its launch (cuda_runtime / cuda_driver event with the same
-correlation) happened, or else the one its start falls in; times per GPU are unions of
+correlation) happened (none, when the trace records launches but not this one's: it was
+launched before the recording started), or else the one its start falls in; times per GPU are unions of
 intervals on the GPU with the most activities.
 """
 import gzip, json, os, sys
@@ -17,7 +22,8 @@ import gzip, json, os, sys
 RULES = [
     ("communication", ["nccl"]),
     ("optimizer", ["multi_tensor_apply", "adam", "sgd", "lamb", "optimizer"]),
-    ("attention", ["flash", "fmha", "attention", "attn", "sdpa"]),
+    ("attention", ["flash", "fmha", "attention", "attn", "sdpa", "dot_do_o", "convert_dq"]),
+    ("gemm", ["nvjet", "splitkreduce"]),
     ("convolution", ["conv", "fprop", "dgrad", "wgrad", "winograd", "scudnn"]),
     ("gemm", ["gemm", "cutlass", "cublas", "matmul"]),
     ("elementwise_norm", ["elementwise", "vectorized", "norm", "bn_", "moments", "gammabeta", "reduce", "softmax",
@@ -29,12 +35,31 @@ DTYPE = {"double": 8, "long": 8, "int64": 8, "float64": 8, "complexfloat": 8, "f
          "half": 2, "bfloat16": 2, "short": 2, "float16": 2, "int16": 2, "byte": 1, "char": 1, "bool": 1, "int8": 1, "uint8": 1}
 
 
+GEMM_OPS = {"aten::mm", "aten::addmm", "aten::_addmm_activation", "aten::bmm", "aten::baddbmm", "aten::addbmm",
+            "aten::_scaled_mm", "aten::_grouped_mm", "aten::_scaled_grouped_mm", "aten::mv", "aten::addmv", "aten::_int_mm"}
+
+
 def category(name):
     n = name.lower()
     for cat, keys in RULES:
-        if any(k in n for k in keys):
+        # "convert" is not a convolution (cuDNN's attention helper convert_dq_to_16bits)
+        if any(k in n.replace("convert", "") for k in keys):
             return cat
     return "other"
+
+
+def op_category(op):
+    if not op.startswith("aten::") and "flash_attn" not in op:
+        return None
+    if op in GEMM_OPS:
+        return "gemm"
+    if "attention" in op or "flash_attn" in op:
+        return "attention"
+    if "convolution" in op:
+        return "convolution"
+    if "_fused_adam" in op or "_fused_sgd" in op or "_foreach_" in op:
+        return "optimizer"
+    return "elementwise_norm"
 
 
 def collective(name, coll):
@@ -89,14 +114,18 @@ def times(acts):
 def figures(path):
     doc = json.load(gzip.open(path))
     events = doc["traceEvents"]
-    acts, steps, launch = [], [], {}
+    acts, steps, launch, launch_op, ops = [], [], {}, {}, {}
     for e in events:
         if e.get("ph") != "X":
             continue
         cat, name, args = e.get("cat"), e.get("name", ""), e.get("args", {})
+        if cat == "cpu_op" and "External id" in args:
+            ops[args["External id"]] = name
         if cat in ("cuda_runtime", "cuda_driver") and "correlation" in args:
             launch[args["correlation"]] = e["ts"] * 1e-6
-        elif name.startswith("ProfilerStep#"):
+            if "External id" in args:
+                launch_op[args["correlation"]] = args["External id"]
+        elif name.startswith("ProfilerStep#") and cat != "gpu_user_annotation":
             steps.append((e["ts"] * 1e-6, e["dur"] * 1e-6, name))
         elif cat in ("kernel", "gpu_memcpy", "gpu_memset"):
             c = {"gpu_memcpy": "memcpy", "gpu_memset": "memset"}.get(cat) or category(name)
@@ -107,6 +136,13 @@ def figures(path):
                 nel, size = args.get("In msg nelems"), DTYPE.get(str(args.get("dtype", "")).lower(), 0)
                 a["bytes"] = nel * size if nel is not None and size else 0
             acts.append(a)
+    for a in acts:  # the launching op's category, where the trace names the op
+        if a["cat"] in ("memcpy", "memset", "communication"):
+            continue
+        op = ops.get(launch_op.get(a["corr"]))
+        c = op_category(op) if op is not None else None
+        if c:
+            a["cat"] = c
     per_dev = {}
     for a in acts:
         per_dev[a["device"]] = per_dev.get(a["device"], 0) + 1
@@ -127,6 +163,8 @@ def figures(path):
     steps.sort()
     by_step = [[] for _ in steps]
     for a in mine:
+        if a["corr"] != -1 and a["corr"] not in launch and launch:
+            continue  # launched before the recording started
         at = launch.get(a["corr"], a["start"])
         for i, (s, d, _) in enumerate(steps):
             if s <= at < s + d:
