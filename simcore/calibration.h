@@ -44,6 +44,10 @@ struct Calibration {
     GenerationCalibration fallback;
     double attentionBackwardFactor = 2.5; // flash backward FLOPs / forward FLOPs (recomputes S)
     double attentionHalfHeadDim = 32;     // attention efficiency x head_dim / (head_dim + this)
+    // GEMM efficiency when a dimension's row of operands is not 16-byte aligned (cuBLAS's
+    // fast kernels load 16-byte vectors, and on Hopper TMA requires 16-byte strides): 8-byte
+    // aligned, or less (an odd width in 16 bits: GPT-2's 50,257-token vocabulary).
+    double gemmAligned8Bytes = 1, gemmUnaligned = 1;
     double attentionHalfSeq = 0;          // and x s / (s + this), s the length one kernel call sees; 0: off
     std::array<RecipeCalibration, kScalingRecipeCount> recipes {}; // by scalingRecipeIndex
     double kernelOverhead = 4e-6; // per kernel launch/tail, seconds

@@ -1,5 +1,6 @@
 #include "memory.h"
 
+#include "eager_autocast.h"
 #include "layers/layer_step.h"
 #include "units.h"
 
@@ -33,8 +34,11 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     const double h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.headSplit());
     const double mask = m.dropout ? 1.0 : 0.0;
 
+    const bool autocastEager = s.training.autocast && !s.training.fusedKernels;
     if (policy == Recompute::Full)
-        return tokens * e * h * repl; // the layer input only
+        return tokens * (autocastEager ? 4.0 : e) * h * repl; // the layer input only (fp32 under autocast)
+    if (autocastEager && policy == Recompute::None)
+        return autocastSavedBytes(s, tokens);
 
     if (policy == Recompute::PerOp && !m.isMla()) {
         // torchtitan's per-op checkpointing keeps only what its save list names and the
@@ -166,10 +170,13 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
         return 1.0;
     };
 
-    const double paramBytes = weightBytes(tr.precision);
+    // Under autocast the parameters and their gradients are fp32 and the optimizer keeps no
+    // separate master copy; each forward's 16-bit copies of the weights live until backward.
+    const bool autocast = tr.autocast;
+    const double paramBytes = autocast ? 4.0 : weightBytes(tr.precision);
     const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
-    const double gradBytes = storageBytes(tr.gradReduce);
-    const double masterBytes = (mixed && tr.masterWeightsFp32) ? 4.0 : 0.0;
+    const double gradBytes = autocast ? 4.0 : storageBytes(tr.gradReduce);
+    const double masterBytes = (mixed && tr.masterWeightsFp32 && !autocast) ? 4.0 : 0.0;
     const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
     const double denseShard = double(p.dp) * p.cp;
     const double expertShard = double(std::max(1LL, p.expertDataParallel()));
@@ -223,7 +230,21 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
         r.activations = perMicrobatchOn(layers) * stageInflight + recomputeTransientOn(layers);
         if (stage == p.pp - 1) {
             const double tokens = double(tr.microBatch) * tr.seqLen / p.cp;
-            r.logits = tokens * s.model.vocab / double(p.tp) * 4.0;
+            // fp32 logits; under eager autocast the 16-bit logits, their fp32 upcast, the
+            // log-softmax output kept for backward and its fp32 gradient (14 bytes each).
+            r.logits = tokens * s.model.vocab / double(p.tp) * (autocast && !tr.fusedKernels ? 14.0 : 4.0);
+        }
+        if (autocast) {
+            // The 16-bit weight copies autocast caches for backward: every linear's but the
+            // checkpointed layers' (recast when they rerun) and the embedding's (not autocast).
+            const bool last = stage == p.pp - 1;
+            const double head = last ? (s.model.tiedEmbeddings ? counts.embedding : counts.outputHead) / p.tp : 0.0;
+            const double layers = sp.dense - (stage == 0 ? counts.embedding / p.tp : 0.0) - (last ? counts.outputHead / p.tp : 0.0);
+            r.weights += 2.0 * ((p.recompute == Recompute::Full ? 0.0 : std::max(0.0, layers)) + head);
+            // torch.optim's zero_grad(set_to_none=True): gradients are allocated as backward
+            // frees the activations, so at the peak (backward's start) none exist yet; they
+            // raise it only by what they exceed the activations and logits by.
+            r.gradients = std::max(0.0, r.gradients - r.activations - r.logits);
         }
         const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
         r.reserved = reservedBytes + c.allocatorOverhead * allocated;

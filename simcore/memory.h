@@ -23,6 +23,9 @@ struct MemoryReport {
     double inflightMicrobatches = 0; // on the first pipeline stage
     int worstStage = 0;              // 0 = first, pp-1 = last
     bool fits = false;
+    // What torch.cuda.max_memory_allocated() reports: the tensors, without the CUDA context,
+    // workspaces and the caching allocator's fragmentation (which `reserved` adds).
+    double allocated() const { return total - reserved; }
 };
 
 // Activation bytes of one transformer layer for one micro-batch on one GPU, stored

@@ -10,6 +10,9 @@
 namespace dtsim {
 
 enum class NormKind { LayerNorm, RmsNorm };
+// A non-gated MLP's activation as the code runs it unfused: one GELU kernel, or GPT-2's
+// tanh approximation written as nine tensor ops (Hugging Face's gelu_new).
+enum class Activation { Gelu, GeluTanhOps };
 enum class PositionKind { Learned, Rotary };
 
 struct MoeSpec {
@@ -70,6 +73,7 @@ struct ModelSpec {
     NormKind norm = NormKind::LayerNorm;
     PositionKind position = PositionKind::Rotary;
     bool dropout = false; // dropout masks are stored for backward when on
+    Activation activation = Activation::Gelu; // non-gated MLPs, unfused
     MoeSpec moe;
     MlaSpec mla;
 

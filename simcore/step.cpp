@@ -1,5 +1,7 @@
 #include "step.h"
 
+#include "eager_autocast.h"
+
 #include "layers/layer_step.h"
 #include "plan_check.h"
 #include "step_comm.h"
@@ -161,20 +163,34 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         recompute = densePerStage * dense.projectionsRecompute + moePerStage * moe.projectionsRecompute;
 
     // Embedding lookup on the first stage; logits and cross-entropy on the last.
-    const double embedF = streamTime(r, sh.tokens * m.hidden * sh.elem, 1);
+    double embedF = streamTime(r, sh.tokens * m.hidden * sh.elem, 1);
     const double vocabLocal = double(m.vocab) / p.tp;
     // FP8 recipes keep the output layer in 16-bit: Megatron-Core's output layer is not a
     // Transformer Engine linear, and torchao's Float8 conversion filters out "output".
     Rates outputRates = r;
     outputRates.gemmPeak = r.halfGemmPeak;
     outputRates.elementBytes = storageBytes(tr.precision);
+    if (p.tp > 1) {
+        // A vocabulary split over TP is padded to whole shards (Megatron: a multiple of
+        // 128 x TP), so each GPU's slice of the output layer is aligned.
+        outputRates.aligned8 = outputRates.unaligned = 1.0;
+    }
     const double logitsGemm = gemmTime(outputRates, sh.tokens, vocabLocal, m.hidden);
     const double crossEntropy = streamTime(r, sh.tokens * vocabLocal * 4.0 * 2, 2); // fp32 softmax
-    const double logitsF = logitsGemm + crossEntropy;
-    const double logitsB = 2.0 * logitsGemm + crossEntropy;
+    double logitsF = logitsGemm + crossEntropy;
+    double logitsB = 2.0 * logitsGemm + crossEntropy;
+    double embedB = embedF;
+    if (tr.autocast && !tr.fusedKernels) {
+        // Eager under autocast: the fp32 table's lookup, and the loss over upcast logits.
+        const EagerTraffic embed = autocastEmbeddingTraffic(s, sh.tokens), loss = autocastLossTraffic(s, sh.tokens, vocabLocal);
+        embedF = streamTime(r, embed.forwardBytes, embed.forwardKernels);
+        embedB = streamTime(r, embed.backwardBytes, embed.backwardKernels);
+        logitsF = logitsGemm + streamTime(r, loss.forwardBytes, loss.forwardKernels);
+        logitsB = 2.0 * logitsGemm + streamTime(r, loss.backwardBytes, loss.backwardKernels);
+    }
     if (p.pp == 1) {
         fwdCompute += embedF + logitsF;
-        bwdCompute += embedF + logitsB;
+        bwdCompute += embedB + logitsB;
     } else {
         // The slowest stage sets the pipeline's pace: an end stage runs its layers plus the
         // embedding or the output layer and loss (uneven stages give the ends fewer layers).
@@ -183,7 +199,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         const double middleF = p.pp > 2 ? stages.middle * layerF : 0.0;
         const double middleB = p.pp > 2 ? stages.middle * layerB : 0.0;
         fwdCompute = std::max({ middleF, stages.first * layerF + embedF, stages.last * layerF + logitsF });
-        bwdCompute = std::max({ middleB, stages.first * layerB + embedF, stages.last * layerB + logitsB });
+        bwdCompute = std::max({ middleB, stages.first * layerB + embedB, stages.last * layerB + logitsB });
     }
 
     const double tpTotalMb = layersPerStage * tpLayer.seconds * tpPasses;

@@ -3,6 +3,7 @@
 // the host's kernel issue (docs/model.md, "Compute").
 #include "step_layer.h"
 
+#include "eager_autocast.h"
 #include "step.h"
 
 #include <algorithm>
@@ -60,6 +61,8 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
             r.tileScale = std::min(1.0, hw.peak(p) * 4.0 / (tensor16 * 2.0));
     }
     r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
+    r.aligned8 = c.gemmAligned8Bytes;
+    r.unaligned = c.gemmUnaligned;
     r.vectorRate = hw.supports(Precision::FP32) ? hw.peak(Precision::FP32) : hw.peak(p);
     r.elementBytes = isScaledLowPrecision(p) ? 1.0 : storageBytes(p);
     r.kernel = c.kernelOverhead;
@@ -81,9 +84,23 @@ double gemmTime(const Rates& r, double m, double n, double k)
         && ((r.narrow->narrowN > 0 && n <= r.narrow->narrowN) || (r.narrow->narrowK > 0 && k <= r.narrow->narrowK)
             || (n <= r.narrow->narrowBoxN && k <= r.narrow->narrowBoxK));
     const double peak = narrow ? r.halfGemmPeak : r.gemmPeak;
-    const double compute = 2.0 * m * n * k / (peak * gemmEfficiency(*r.eff, m, n, k, r.tileScale));
+    const double compute = 2.0 * m * n * k / (peak * gemmEfficiency(*r.eff, m, n, k, r.tileScale) * gemmAlignment(r, m, n, k));
     const double memory = (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
     return std::max(compute, memory) + r.kernel;
+}
+
+// The worst-aligned dimension sets the kernel class: every dimension is a row stride of
+// one operand in one of the three GEMMs of a linear (forward, data and weight gradient).
+double gemmAlignment(const Rates& r, double m, double n, double k)
+{
+    double worst = 1.0;
+    for (double d : { m, n, k }) {
+        const double bytes = d * r.elementBytes;
+        if (d != std::floor(d) || std::fmod(bytes, 16.0) == 0)
+            continue; // whole 16-byte rows (or a fraction of a split, which the plan rounds)
+        worst = std::min(worst, std::fmod(bytes, 8.0) == 0 ? r.aligned8 : r.unaligned);
+    }
+    return worst;
 }
 
 double streamTime(const Rates& r, double bytes, int kernels)
@@ -272,6 +289,16 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
             lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden, p.tp);
     }
     lt.streamForward = streamTime(r, bytes, kernels);
+    lt.streamBackward = 2.0 * lt.streamForward;
+    int backwardKernels = 2 * kernels;
+    if (s.training.autocast && !fused && !moeLayer) {
+        // Eager under autocast: the kernels the modeling code launches, op by op.
+        const EagerTraffic et = autocastLayerTraffic(s, T);
+        lt.streamForward = streamTime(r, et.forwardBytes, et.forwardKernels);
+        lt.streamBackward = streamTime(r, et.backwardBytes, et.backwardKernels);
+        kernels = et.forwardKernels;
+        backwardKernels = et.backwardKernels;
+    }
     lt.perOpRecompute = perOpGemms + lt.streamForward;
     // Keeping Q, K, V and the output projection's output leaves the backward to rerun the
     // norms and other elementwise ops, the attention core (its output feeds the output
@@ -298,6 +325,9 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     if (moeLayer && p.ep > 1)
         launches += 2;
     lt.hostForward = launches * r.hostKernel;
+    // Backward launches two of every other kernel (data and weight gradients) and the
+    // elementwise backward kernels (twice the forward's, or as counted op by op).
+    lt.hostBackward = (2 * (launches - kernels) + backwardKernels) * r.hostKernel;
     return lt;
 }
 

@@ -19,6 +19,7 @@ struct Rates {
     double attentionHalfHeadDim = 0;
     double attentionHalfSeq = 0;
     double elementBytes = 2;   // bytes of a GEMM operand
+    double aligned8 = 1, unaligned = 1; // GEMM efficiency below 16-byte-aligned dimensions (Calibration)
     // The generation's half_dim is fitted to its 16-bit tensor-core GEMMs. A tile hides its
     // operand loads when its size keeps up with the FLOP rate times the bytes an operand
     // element takes, so precisions that feed fewer bytes a second (FP32 on CUDA cores:
@@ -35,18 +36,19 @@ struct LayerTimes {
     double gemmForward = 0;
     double attentionForward = 0;
     double streamForward = 0;
+    double streamBackward = 0; // autograd's elementwise kernels (twice the forward's, unless counted op by op)
     double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
     double projectionsRecompute = 0; // what a policy keeping the attention projections reruns
     double hostForward = 0;    // host time to issue the forward's kernels
+    double hostBackward = 0;   // ... and the backward's (about twice: data and weight gradients, elementwise backward ops)
     double gpuForward() const { return gemmForward + attentionForward + streamForward; }
     double gpuBackward(double attnFactor) const
     {
-        return 2.0 * gemmForward + attnFactor * attentionForward + 2.0 * streamForward;
+        return 2.0 * gemmForward + attnFactor * attentionForward + streamBackward;
     }
-    // The GPU runs no faster than the host issues its kernels (backward launches about
-    // twice the forward's: data and weight gradients, and the elementwise backward ops).
+    // The GPU runs no faster than the host issues its kernels.
     double forward() const { return std::max(gpuForward(), hostForward); }
-    double backward(double attnFactor) const { return std::max(gpuBackward(attnFactor), 2.0 * hostForward); }
+    double backward(double attnFactor) const { return std::max(gpuBackward(attnFactor), hostBackward); }
 };
 
 struct Shape {
@@ -64,6 +66,9 @@ Rates ratesFor(const Scenario& s, const Calibration& c);
 // Roofline GEMM time at the achieved rate and shape efficiency, plus the kernel cost.
 double gemmTime(const Rates& r, double m, double n, double k);
 double streamTime(const Rates& r, double bytes, int kernels);
+// GEMM efficiency for the alignment of its dimensions: 1 when every dimension's bytes are
+// a multiple of 16, less for 8-byte and narrower alignment (Calibration::gemmAligned8Bytes).
+double gemmAlignment(const Rates& r, double m, double n, double k);
 ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer, double castBytes);
 LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool moeLayer);
 

@@ -41,6 +41,12 @@ struct TrainingSpec {
     // same input (torchtitan's and Hugging Face's Llama: wq, wk, wv; w1, w3), each a
     // narrower GEMM.
     bool fusedProjections = true;
+    // torch.autocast over fp32 parameters (plain PyTorch, Hugging Face transformers): the
+    // parameters, gradients and residual stream are fp32, each forward casts the weights
+    // and the linears' inputs to 16 bits; false: 16-bit parameters with an fp32 master
+    // copy (Megatron-Core, FSDP mixed precision, torchtitan). Eager, it runs each op as its
+    // own kernel as the modeling code is written (eager_autocast.h).
+    bool autocast = false;
     // Scaled low-precision recipes that communicate the quantized copies instead of the
     // 16-bit tensors (both ignored by 16- and 32-bit runs):
     //  - fp8TpAllGather: sequence-parallel all-gathers (the inputs of column-parallel

@@ -33,6 +33,7 @@ void usage(FILE* to)
         "  advise FILE [--json]                            the run's regime and what to change, each gain simulated\n"
         "  sweep FILE --x path=values --y path=values [--metric M] [--csv|--json]   a two-field grid\n"
         "  layers FILE [--json]                            a layer-table step, layer by layer\n"
+        "  gemm GPU M N K [--precision P] [--json]         one matrix product as the step model prices it\n"
         "  diff A B [--set path=value] [--json]            what differs between two scenarios, inputs and results\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n"
@@ -111,6 +112,8 @@ int dispatch(const QString& command, QStringList& args)
             return dtsim::cli::runSweep(args);
         if (command == "layers")
             return dtsim::cli::runLayers(args);
+        if (command == "gemm")
+            return dtsim::cli::runGemm(args);
         if (command == "diff")
             return dtsim::cli::runDiff(args);
         if (command == "bench")

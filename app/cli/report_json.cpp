@@ -84,6 +84,7 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "model_flops_per_step", st.modelFlopsPerStep },
         { "hardware_flops_per_step", st.hardwareFlopsPerStep },
         { "memory_per_gpu_bytes", m.total },
+        { "memory_allocated_bytes", m.allocated() },
         { "memory_capacity_bytes", m.capacity },
         { "fits_in_memory", m.fits },
         { "memory", QJsonObject { { "weights", m.weights }, { "gradients", m.gradients }, { "optimizer", m.optimizer },

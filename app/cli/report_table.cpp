@@ -109,6 +109,7 @@ std::string reportToText(const Scenario& s, const Report& r)
     row(out, "activations", formatMemory(m.activations), num(m.inflightMicrobatches, "%.3g") + " micro-batches in flight");
     if (m.logits > 0)
         row(out, "logits", formatMemory(m.logits));
+    row(out, "allocated (tensors)", formatMemory(m.allocated()), "as torch.cuda.max_memory_allocated counts");
     row(out, "reserved + fragmentation", formatMemory(m.reserved));
     row(out, "total", formatMemory(m.total),
         (m.fits ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.capacity));

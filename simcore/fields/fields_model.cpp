@@ -119,6 +119,12 @@ void addModelFields(std::vector<FieldDef>& f)
     f.push_back(choice("model.position", { { "rotary", int(PositionKind::Rotary) }, { "learned", int(PositionKind::Learned) } })
             .byDefault("`rotary`").help("learned adds `seq_len x hidden` parameters").bind(&Scenario::model, &ModelSpec::position));
     f.push_back(flag("model.dropout").byDefault("`false`").help("stores dropout masks for backward").bind(&Scenario::model, &ModelSpec::dropout));
+    f.push_back(choice("model.activation", { { "gelu", int(Activation::Gelu) }, { "gelu_new", int(Activation::GeluTanhOps) } })
+            .byDefault("`gelu`")
+            .help("a non-gated MLP's activation run unfused: one GELU kernel, or `gelu_new`, GPT-2's tanh approximation written as "
+                  "nine tensor ops (Hugging Face's NewGELUActivation)")
+            .bind(&Scenario::model, &ModelSpec::activation)
+            .writtenWhen([](const Scenario& s, int) { return s.model.activation != Activation::Gelu; }));
 
     // --- model.moe ----------------------------------------------------------------
     f.push_back(integer("model.moe.experts").required().byDefault("required").help("routed experts per MoE layer")

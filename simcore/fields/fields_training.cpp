@@ -185,6 +185,20 @@ void addTrainingFields(std::vector<FieldDef>& f)
         "FP8 parameter all-gathers",
         "FP8 runs: ZeRO/FSDP gather the linears' FP8 weights (one byte each) instead of 16-bit ones "
         "(torchao FSDP float8 all-gather, Megatron-Core --fp8-param-gather)."));
+    f.push_back(flag("training.autocast").byDefault("`false`")
+            .help("torch.autocast over fp32 parameters (plain PyTorch, Hugging Face transformers): weights, gradients and the "
+                  "residual stream in fp32, the weights and the linears' inputs cast to 16 bits by every forward, the loss over fp32 "
+                  "logits; with `fused_kernels: false` each op its own kernel as the modeling code runs it. `false`: 16-bit "
+                  "parameters with an fp32 master copy (Megatron-Core, FSDP mixed precision, torchtitan)")
+            .bind(&Scenario::training, &TrainingSpec::autocast)
+            .check([](const Scenario& s, double v, int) {
+                return v != 0 && s.training.precision != Precision::BF16 && s.training.precision != Precision::FP16
+                    ? "autocast casts to 16 bits: set training.precision to bf16 or fp16" : "";
+            })
+            .writtenWhen([](const Scenario& s, int) { return s.training.autocast; })
+            .panel("Hardware", "torch.autocast over fp32 weights", 0, 1, SliderScale::Linear,
+                "Plain PyTorch / Hugging Face: fp32 parameters cast to 16 bits by every forward, fp32 residual stream and "
+                "loss. Off: 16-bit parameters and an fp32 master copy (Megatron-Core, FSDP, torchtitan)."));
     f.push_back(flag("training.graph_capture").byDefault("`false`")
             .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
                   "than the host issues its kernels (`host_launch_overhead` each)")

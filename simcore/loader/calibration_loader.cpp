@@ -109,7 +109,7 @@ Calibration loadCalibration(const std::string& path)
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "calibration file"));
     r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "scaling_recipes",
+    r.checkKeys(root, "", { "version", "gemm", "fallback", "attention_backward_factor", "attention_half_head_dim", "attention_half_seq", "scaling_recipes", "gemm_alignment",
                               "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "overlap_slowdown_scale_out", "grad_bucket_bytes",
                               "layer_table_bucket_bytes", "step_overhead", "captured_step_overhead", "allocator_overhead",
@@ -132,6 +132,19 @@ Calibration loadCalibration(const std::string& path)
     if (const YAML::Node n = r.child(root, "", "attention_half_seq"))
         c.attentionHalfSeq = sourcedQuantity(r, n, "attention_half_seq", Dimension::Count, Bound::NonNegative);
     readRecipes(r, r.required(root, "", "scaling_recipes"), c);
+    if (const YAML::Node a = r.child(root, "", "gemm_alignment")) {
+        r.expectMap(a, "gemm_alignment");
+        r.checkKeys(a, "gemm_alignment", { "aligned_8_bytes", "unaligned" });
+        auto share = [&](const char* key) {
+            const double v = sourcedQuantity(r, r.required(a, "gemm_alignment", key), std::string("gemm_alignment.") + key, Dimension::Count,
+                Bound::Positive);
+            if (v > 1)
+                r.fail(a[key], std::string("gemm_alignment.") + key, "a share of the aligned rate must be at most 1");
+            return v;
+        };
+        c.gemmAligned8Bytes = share("aligned_8_bytes");
+        c.gemmUnaligned = share("unaligned");
+    }
     c.kernelOverhead = value("kernel_overhead", Dimension::Seconds, Bound::NonNegative);
     if (const YAML::Node n = r.child(root, "", "host_launch_overhead"))
         c.hostLaunchOverhead = sourcedQuantity(r, n, "host_launch_overhead", Dimension::Seconds, Bound::NonNegative);

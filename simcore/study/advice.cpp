@@ -175,6 +175,43 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         b.plan.recompute = r;
         out.push_back({ names[int(r)], b, "" });
     }
+    // Widths that leave cuBLAS's fast kernels (a row of a GEMM operand not a multiple of 16
+    // bytes: step_layer.cpp's gemmAlignment): pad them to the next multiple of 64 per
+    // tensor-parallel rank. Extra vocabulary rows are never looked up, so padding the
+    // vocabulary changes no result (nanoGPT pads GPT-2's 50,257 to 50,304; Megatron-LM
+    // pads to a multiple of 128 x TP); a wider hidden or MLP layer changes the model.
+    if (!s.model.isLayerTable()) {
+        auto padded = [&](int width) {
+            const long long unit = 64LL * s.plan.tp;
+            return int((width + unit - 1) / unit * unit);
+        };
+        auto misaligned = [&](int width) {
+            const double bytes = double(width) / s.plan.tp * storageBytes(s.training.precision);
+            return width % s.plan.tp != 0 || std::fmod(bytes, 16.0) != 0;
+        };
+        const struct {
+            const char* path;
+            int ModelSpec::*width;
+            const char* what;
+            const char* note;
+        } widths[] = {
+            { "model.vocab", &ModelSpec::vocab, "vocabulary", "the padded rows are never looked up: the model trains the same" },
+            { "model.hidden", &ModelSpec::hidden, "hidden width", "a wider model: more parameters and FLOPs per token" },
+            { "model.ffn_hidden", &ModelSpec::ffnHidden, "MLP width", "a wider MLP: more parameters and FLOPs per token" },
+        };
+        for (const auto& w : widths) {
+            const int width = s.model.*(w.width);
+            if (width <= 0 || !misaligned(width) || padded(width) == width)
+                continue;
+            if (w.width == &ModelSpec::vocab && s.plan.tp > 1)
+                continue; // a vocabulary split over TP is padded by the framework (step.cpp)
+            Scenario b = s;
+            setField(b, w.path, padded(width));
+            out.push_back({ std::string("pad the ") + w.what + " from " + std::to_string(width) + " to " + std::to_string(padded(width))
+                    + " (a multiple of 64 per GPU keeps cuBLAS's fast GEMM kernels)",
+                b, w.note });
+        }
+    }
     // Sharding more of the model's states (ZeRO 1, 2, 3), for a plan that needs memory.
     if (!s.model.isLayerTable() && !fits)
         for (int stage = s.plan.zeroStage + 1; stage <= 3; ++stage) {

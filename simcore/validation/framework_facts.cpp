@@ -257,4 +257,12 @@ bool logsNeoxFlops(const RunRecord& r)
     return std::none_of(years.begin(), years.end(), [](int y) { return y >= 2023; });
 }
 
+int trainedVocab(const RunRecord& r, int vocab, int tp)
+{
+    if (!parseFrameworkStack(r.framework).megatron)
+        return vocab;
+    const long long unit = 128LL * std::max(1, tp);
+    return int((vocab + unit - 1) / unit * unit);
+}
+
 } // namespace dtsim

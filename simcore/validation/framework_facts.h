@@ -34,6 +34,12 @@ int unstatedZeroStage(const RunRecord& r);
 // the EP all-to-alls overlap another micro-batch's compute, and whether tokens go out
 // through the per-node HybridEP dispatcher. Empty / false for every other stack.
 std::optional<int> recipeExpertTp(const RunRecord& r);
+
+// The vocabulary a run's embedding and output layer really have: Megatron and its forks
+// pad the tokenizer's to a multiple of --make-vocab-size-divisible-by (128) x TP
+// (megatron/training/tokenizer/tokenizer.py, _vocab_size_with_padding; BigScience's
+// tr11-176B-ml.slurm pads BLOOM's 250,680 to 250,880 explicitly); other stacks use it as is.
+int trainedVocab(const RunRecord& r, int vocab, int tp);
 bool recipeOverlapsEpComm(const RunRecord& r);
 bool recipeDispatchesPerNode(const RunRecord& r);
 // Q, K, V (and gate, up) as separate linears: torchtitan's Llama.

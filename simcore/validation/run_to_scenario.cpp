@@ -339,6 +339,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
 
     ParallelPlan& p = s.plan;
     p.tp = r.tp.value_or(1);
+    m.vocab = trainedVocab(r, m.vocab, p.tp);
     p.pp = r.pp.value_or(1);
     p.cp = r.cp.value_or(1);
     p.ep = r.ep.value_or(1);
