@@ -34,12 +34,29 @@ struct MeasuredCollective {
 // peak (Calibration::maxComputeScale), checked where the scenario meets the hardware.
 inline constexpr double kMinComputeScale = 0.1, kMaxComputeScale = 10;
 
+// Kernel rates fitted to a profiler trace of the user's own step (dtsim-cli calibrate
+// TRACE --scenario): each kind's measured over modelled speed, and the step's time
+// outside kernels as measured. Scales multiply the calibrated rates (1: as shipped).
+struct MeasuredKernels {
+    double gemmScale = 1, attentionScale = 1, memoryScale = 1;
+    double stepOverhead = -1; // seconds; below 0: the shipped step_overhead
+    std::string source;       // "": none fitted
+    int line = 0;             // of `kernels` in the file, for the error that refuses it
+    bool fitted() const { return !source.empty(); }
+    bool operator==(const MeasuredKernels& o) const
+    {
+        return gemmScale == o.gemmScale && attentionScale == o.attentionScale && memoryScale == o.memoryScale
+            && stepOverhead == o.stepOverhead && source == o.source;
+    }
+};
+
 struct CalibrationOverlay {
     std::string file;          // as the scenario names it ("" : none)
     std::string path;          // resolved against the scenario's folder
     double computeScale = 1;   // measured over predicted compute speed (GEMMs and attention)
     std::string computeSource;
     int computeLine = 0;       // of compute_scale in the file, for the error that refuses it
+    MeasuredKernels kernels;
     std::vector<MeasuredCollective> collectives;
     bool empty() const { return file.empty(); }
     // The measured collective of a tier, preferring `collective`'s own; null if none.
@@ -50,7 +67,7 @@ struct CalibrationOverlay {
     bool operator==(const CalibrationOverlay& o) const
     {
         return file == o.file && path == o.path && computeScale == o.computeScale && computeSource == o.computeSource
-            && collectives == o.collectives;
+            && kernels == o.kernels && collectives == o.collectives;
     }
 };
 

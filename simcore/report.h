@@ -65,6 +65,13 @@ struct StepReport {
     double tflopsPerGpu = 0; // achieved model TFLOP/s per GPU
     double tokensPerSecond = 0;
     MemoryReport memory;
+    // GPU kernel time of one step on the slowest stage, by the kinds a profiler trace splits
+    // (dtsim-cli calibrate fits each to a trace): matrix products, attention, and the
+    // memory-bound rest (norms, activations, casts, the loss); the optimizer is the
+    // breakdown's. With one stage the embedding and the output layer are included.
+    struct KernelTimes {
+        double gemm = 0, attention = 0, stream = 0;
+    } kernels;
     // One micro-batch on the slowest pipeline stage, for the event simulation: the
     // exposed in-layer communication is split between the passes by compute share.
     struct PipelineTimes {

@@ -81,6 +81,46 @@ void computeLevelLoads(const Scenario& s, StepReport& out)
     }
 }
 
+// The slowest stage's layers' GPU kernel time in a step, by kind (StepReport::kernels),
+// with each recomputation policy's rerun split the same way.
+StepReport::KernelTimes kernelTimes(const Scenario& s, const LayerTimes& dense, const LayerTimes& moe, int denseLayers,
+    int moeLayers, double rerun, double attnBack, int microbatches)
+{
+    StepReport::KernelTimes k;
+    auto add = [&](const LayerTimes& lt, int layers) {
+        double gemm = 3.0 * lt.gemmForward, attention = (1.0 + attnBack) * lt.attentionForward;
+        double stream = lt.streamForward + lt.streamBackward;
+        switch (s.plan.recompute) {
+        case Recompute::Full:
+            gemm += rerun * lt.gemmForward;
+            attention += rerun * lt.attentionForward;
+            stream += rerun * lt.streamForward;
+            break;
+        case Recompute::Selective:
+            attention += s.training.fusedAttention() ? 0.0 : lt.attentionForward;
+            break;
+        case Recompute::PerOp:
+            gemm += lt.perOpRecompute - lt.streamForward;
+            stream += lt.streamForward;
+            break;
+        case Recompute::Projections:
+            gemm += lt.projectionsRecompute - lt.attentionForward - lt.streamForward;
+            attention += lt.attentionForward;
+            stream += lt.streamForward;
+            break;
+        default:
+            break;
+        }
+        k.gemm += microbatches * layers * gemm;
+        k.attention += microbatches * layers * attention;
+        k.stream += microbatches * layers * stream;
+    };
+    add(dense, denseLayers);
+    if (moeLayers > 0)
+        add(moe, moeLayers);
+    return k;
+}
+
 } // namespace
 
 StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& opts)
@@ -200,6 +240,12 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
         const double middleB = p.pp > 2 ? stages.middle * layerB : 0.0;
         fwdCompute = std::max({ middleF, stages.first * layerF + embedF, stages.last * layerF + logitsF });
         bwdCompute = std::max({ middleB, stages.first * layerB + embedB, stages.last * layerB + logitsB });
+    }
+
+    out.kernels = kernelTimes(s, dense, moe, densePerStage, moePerStage, rerun, attnBack, mb);
+    if (p.pp == 1) {
+        out.kernels.gemm += mb * 3.0 * logitsGemm;
+        out.kernels.stream += mb * (embedF + embedB + logitsF + logitsB - 3.0 * logitsGemm);
     }
 
     const double tpTotalMb = layersPerStage * tpLayer.seconds * tpPasses;
@@ -377,7 +423,7 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     b.optimizer = streamTime(r, optParams * optBytes, 4);
     // The transformer calibration was fitted with step_overhead for every stack, captured or
     // not (docs/layers.md: captured_step_overhead serves layer tables so far).
-    b.overhead = c.stepOverhead;
+    b.overhead = s.calibration.kernels.stepOverhead >= 0 ? s.calibration.kernels.stepOverhead : c.stepOverhead;
     // Communication hidden behind compute is not free: NCCL kernels take SMs and HBM
     // bandwidth from the kernels they overlap, stretching them.
     // Collectives that cross scale-up domains are paced by the NICs: their kernels hold

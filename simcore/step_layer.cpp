@@ -52,6 +52,13 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
     r.halfGemmPeak *= measured;
     r.attentionRate *= measured;
     r.nativeAttentionRate *= measured;
+    // Each kind's speed as a profiler trace of the user's step measured it, up to the
+    // part's peaks: a GEMM's efficiency at most 1 (gemmTime), attention at most the
+    // 16-bit peak, streaming at most the HBM bandwidth.
+    const MeasuredKernels& traced = s.calibration.kernels;
+    r.gemmEfficiencyScale = traced.gemmScale;
+    r.attentionRate = std::min(r.halfGemmPeak, r.attentionRate * traced.attentionScale);
+    r.nativeAttentionRate = std::min(r.halfGemmPeak, r.nativeAttentionRate * traced.attentionScale);
     // Only 4-byte operands can move fewer bytes a second than the 16-bit GEMMs (the usual
     // path skips the lookups: the planner runs this millions of times a second).
     if (storageBytes(p) == 4.0) {
@@ -60,7 +67,7 @@ Rates ratesFor(const Scenario& s, const Calibration& c)
         if (tensor16 > 0 && hw.peak(p) > 0)
             r.tileScale = std::min(1.0, hw.peak(p) * 4.0 / (tensor16 * 2.0));
     }
-    r.memoryRate = hw.memoryBandwidth * r.eff->memoryFraction;
+    r.memoryRate = std::min(hw.memoryBandwidth, hw.memoryBandwidth * r.eff->memoryFraction * traced.memoryScale);
     r.aligned8 = c.gemmAligned8Bytes;
     r.unaligned = c.gemmUnaligned;
     r.vectorRate = hw.supports(Precision::FP32) ? hw.peak(Precision::FP32) : hw.peak(p);
@@ -84,7 +91,8 @@ double gemmTime(const Rates& r, double m, double n, double k)
         && ((r.narrow->narrowN > 0 && n <= r.narrow->narrowN) || (r.narrow->narrowK > 0 && k <= r.narrow->narrowK)
             || (n <= r.narrow->narrowBoxN && k <= r.narrow->narrowBoxK));
     const double peak = narrow ? r.halfGemmPeak : r.gemmPeak;
-    const double compute = 2.0 * m * n * k / (peak * gemmEfficiency(*r.eff, m, n, k, r.tileScale) * gemmAlignment(r, m, n, k));
+    const double efficiency = gemmEfficiency(*r.eff, m, n, k, r.tileScale) * gemmAlignment(r, m, n, k);
+    const double compute = 2.0 * m * n * k / (peak * (r.gemmEfficiencyScale == 1 ? efficiency : std::min(1.0, efficiency * r.gemmEfficiencyScale)));
     const double memory = (m * k + k * n + m * n) * r.elementBytes / r.memoryRate;
     return std::max(compute, memory) + r.kernel;
 }

@@ -20,6 +20,7 @@ struct Rates {
     double attentionHalfSeq = 0;
     double elementBytes = 2;   // bytes of a GEMM operand
     double aligned8 = 1, unaligned = 1; // GEMM efficiency below 16-byte-aligned dimensions (Calibration)
+    double gemmEfficiencyScale = 1;     // a traced step's GEMM speed over the model's (overlay kernels.gemm_scale)
     // The generation's half_dim is fitted to its 16-bit tensor-core GEMMs. A tile hides its
     // operand loads when its size keeps up with the FLOP rate times the bytes an operand
     // element takes, so precisions that feed fewer bytes a second (FP32 on CUDA cores:

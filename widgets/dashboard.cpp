@@ -232,6 +232,10 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
         QStringList sources;
         if (!o.computeSource.empty())
             sources << tr("compute: %1").arg(q(o.computeSource));
+        if (o.kernels.fitted())
+            sources << tr("kernels (GEMM x%1, attention x%2, memory x%3): %4")
+                           .arg(o.kernels.gemmScale, 0, 'f', 2).arg(o.kernels.attentionScale, 0, 'f', 2)
+                           .arg(o.kernels.memoryScale, 0, 'f', 2).arg(q(o.kernels.source));
         for (const MeasuredCollective& m : o.collectives)
             sources << tr("%1 %2: %3").arg(q(measuredTierName(m.tier)), q(m.collective), q(m.source));
         m_calibration->setToolTip(sources.join("\n"));

@@ -1,5 +1,6 @@
 // dtsim-cli calibrate: what a measurement says. A PyTorch profiler trace is read into GPU
-// time per kernel category, collectives, overlap and idle time, per profiler step.
+// time per kernel category, collectives, overlap and idle time, per profiler step, and
+// with --scenario fitted into kernel speeds for that scenario.
 #include "cli_common.h"
 #include "commands.h"
 
@@ -13,6 +14,7 @@
 #include "simcore/measure/nccl_default.h"
 #include "simcore/measure/nccl_tests.h"
 #include "simcore/measure/profile_summary.h"
+#include "simcore/measure/trace_fit.h"
 #include "simcore/units.h"
 
 #include <QJsonArray>
@@ -223,6 +225,70 @@ int runMeasuredStep(const QCommandLineParser& p)
     return kExitOk;
 }
 
+QJsonObject kindsJson(const KernelKinds& k)
+{
+    return QJsonObject { { "gemm_s", k.gemm }, { "attention_s", k.attention }, { "stream_s", k.stream }, { "optimizer_s", k.optimizer } };
+}
+
+// calibrate TRACE --scenario FILE: the trace's kernel speeds as an overlay for the scenario.
+int runTraceFit(const QCommandLineParser& p)
+{
+    const EngineData d = loadEngineData(p);
+    std::vector<Override> overrides;
+    for (const QString& o : p.values("set"))
+        overrides.push_back(parseOverride(o.toStdString()));
+    const Scenario s = loadScenarioFile(resolveScenarioPath(p.value("scenario"), d.paths), d.catalog, overrides, d.topologies);
+    const KinetoTrace t = readKinetoTrace(p.positionalArguments().front().toStdString());
+    const ProfileSummary summary = summarizeProfile(t);
+    const TraceFit fit = fitTrace(s, d.calibration, summary);
+    // A trace of another GPU fits speeds that mean nothing for this one.
+    if (t.deviceMemoryBytes > 0 && std::abs(t.deviceMemoryBytes / s.hardware.memoryBytes - 1) > 0.1)
+        std::fprintf(stderr, "note: the trace's GPU (%s, %s) is not the scenario's %s (%s)\n", t.deviceName.c_str(),
+            formatBytes(t.deviceMemoryBytes).c_str(), s.hardware.name.c_str(), formatBytes(s.hardware.memoryBytes).c_str());
+    const MeasuredKernels& k = fit.kernels;
+    if (p.isSet("json")) {
+        QJsonObject fitted = kindsJson(fit.fitted);
+        fitted.insert("step_s", fit.fittedStep);
+        QJsonObject measured = kindsJson(fit.measured);
+        measured.insert("step_s", fit.measuredStep);
+        measured.insert("busy_s", fit.measuredBusy);
+        QJsonObject predicted = kindsJson(fit.predicted);
+        predicted.insert("step_s", fit.predictedStep);
+        printJson(QJsonDocument(QJsonObject { { "scenario", QString::fromStdString(s.name) }, { "steps", fit.steps },
+            { "measured", measured }, { "predicted", predicted }, { "fitted", fitted }, { "converged", fit.converged() },
+            { "gemm_scale", k.gemmScale }, { "attention_scale", k.attentionScale }, { "memory_scale", k.memoryScale },
+            { "step_overhead_s", k.stepOverhead }, { "residual", fit.residual() } }));
+    } else {
+        QTextStream out(stdout);
+        out << QString("%1 against %2 (median of %3 steps)\n").arg(QString::fromStdString(s.name), QString::fromStdString(t.file)).arg(fit.steps);
+        out << QString("%1 %2 %3 %4 %5\n").arg("", -12).arg("traced", 10).arg("predicted", 10).arg("fitted", 10).arg("speed", 8);
+        auto row = [&](const char* name, double measured, double predicted, double fitted, double scale) {
+            out << QString("%1 %2 %3 %4 %5\n").arg(name, -12).arg(seconds(measured), 10).arg(seconds(predicted), 10).arg(seconds(fitted), 10)
+                       .arg(scale > 0 ? QString("x%1").arg(scale, 0, 'f', 3) : QString(), 8);
+        };
+        row("GEMM", fit.measured.gemm, fit.predicted.gemm, fit.fitted.gemm, k.gemmScale);
+        row("attention", fit.measured.attention, fit.predicted.attention, fit.fitted.attention, k.attentionScale);
+        row("memory-bound", fit.measured.stream, fit.predicted.stream, fit.fitted.stream, k.memoryScale);
+        row("optimizer", fit.measured.optimizer, fit.predicted.optimizer, fit.fitted.optimizer, 0);
+        row("step", fit.measuredStep, fit.predictedStep, fit.fittedStep, 0);
+        out << QString("outside kernels %1 a step (GPU busy %2 of the traced %3); the fitted step is %4% off the traced one\n")
+                   .arg(seconds(k.stepOverhead), seconds(fit.measuredBusy), seconds(fit.measuredStep))
+                   .arg(100 * fit.residual(), 0, 'f', 2);
+    }
+    if (!fit.converged())
+        throw InputError("TRACE", 0, "", "the traced kernels cannot be reproduced with speeds within ten times the model's: is the "
+                                         "trace of this scenario (its model, batch and sequence) on this GPU?");
+    if (!p.isSet("output"))
+        return kExitOk;
+    const std::string output = p.value("output").toStdString();
+    CalibrationOverlay o = existingOverlay(output);
+    o.kernels = k;
+    o.kernels.source = "fit to " + std::to_string(fit.steps) + " steps of " + t.file + " (" + t.deviceName + ") on scenario \""
+        + s.name + "\": step " + seconds(fit.measuredStep).toStdString() + " traced, " + seconds(fit.predictedStep).toStdString()
+        + " predicted before";
+    return writeOverlay(output, o);
+}
+
 } // namespace
 
 int runCalibrate(const QStringList& args)
@@ -233,10 +299,11 @@ int runCalibrate(const QStringList& args)
     p.addOption({ "collective", "With --nccl-tests: the collective, when neither the log nor its name says "
                                 "(allreduce, allgather, reducescatter, alltoall, sendrecv).", "NAME" });
     p.addOption({ "tier", "With --nccl-tests -o or --scenario: the network tier the log measured (scale_up or scale_out).", "TIER" });
-    p.addOption({ "scenario", "With --nccl-tests: compare with what the shipped calibration assumes on this scenario's links.", "FILE" });
+    p.addOption({ "scenario", "With a trace: fit its kernel speeds to the scenario it ran (with -o, into an overlay). With "
+                              "--nccl-tests: compare with what the shipped calibration assumes on this scenario's links.", "FILE" });
     p.addOption({ "measured-step", "Fit the compute speed of scenario INPUT to a step time you measured (such as 1.23 s).", "TIME" });
     p.addOption({ "measured-tokens-per-s", "The same from the whole run's tokens/s instead of a step time.", "N" });
-    p.addOption({ "set", "With --measured-step: override a scenario field (repeatable).", "path=value" });
+    p.addOption({ "set", "With --measured-step or a trace's --scenario: override a scenario field (repeatable).", "path=value" });
     p.addOption({ { "o", "output" }, "Write (or add to) a calibration overlay file a scenario can name (calibration: FILE).", "FILE" });
     p.addOption({ "json", "Print JSON." });
     const bool nccl = std::any_of(args.begin(), args.end(), [](const QString& a) { return a.startsWith("--nccl-tests"); });
@@ -252,8 +319,10 @@ int runCalibrate(const QStringList& args)
             return runNcclTests(p);
         if (p.isSet("measured-step") || p.isSet("measured-tokens-per-s"))
             return runMeasuredStep(p);
+        if (p.isSet("scenario"))
+            return runTraceFit(p);
         if (p.isSet("output"))
-            throw InputError("-o", 0, "", "a profiler trace is summarized, not fitted (yet): use -o with --nccl-tests or --measured-step");
+            throw InputError("-o", 0, "", "a profiler trace is fitted to the scenario it ran: add --scenario FILE");
         const KinetoTrace t = readKinetoTrace(p.positionalArguments().front().toStdString());
         const ProfileSummary s = summarizeProfile(t);
         if (p.isSet("json")) {

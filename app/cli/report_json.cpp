@@ -114,9 +114,17 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         for (const MeasuredCollective& m : s.calibration.collectives)
             measured.append(QJsonObject { { "tier", measuredTierName(m.tier) }, { "collective", str(m.collective) },
                 { "ranks", m.ranks }, { "segments", int(m.segments.size()) }, { "source", str(m.source) } });
-        out.insert("calibration", QJsonObject { { "file", str(s.calibration.file) }, { "path", str(s.calibration.path) },
-                                      { "compute_scale", s.calibration.computeScale },
-                                      { "compute_source", str(s.calibration.computeSource) }, { "collectives", measured } });
+        QJsonObject calibration { { "file", str(s.calibration.file) }, { "path", str(s.calibration.path) },
+            { "compute_scale", s.calibration.computeScale }, { "compute_source", str(s.calibration.computeSource) },
+            { "collectives", measured } };
+        if (const MeasuredKernels& k = s.calibration.kernels; k.fitted()) {
+            QJsonObject kernels { { "gemm_scale", k.gemmScale }, { "attention_scale", k.attentionScale },
+                { "memory_scale", k.memoryScale }, { "source", str(k.source) } };
+            if (k.stepOverhead >= 0)
+                kernels.insert("step_overhead_s", k.stepOverhead);
+            calibration.insert("kernels", kernels);
+        }
+        out.insert("calibration", calibration);
     }
     return out;
 }

@@ -55,6 +55,9 @@ std::string reportToText(const Scenario& s, const Report& r)
         + (s.training.graphCapture ? "  captured graph" : "") + "\n";
     if (!s.calibration.empty())
         out += "  calibrated from " + s.calibration.file + " (compute x" + num(s.calibration.computeScale, "%.3f") + ", "
+            + (s.calibration.kernels.fitted() ? "traced kernels: GEMM x" + num(s.calibration.kernels.gemmScale, "%.2f") + " attention x"
+                      + num(s.calibration.kernels.attentionScale, "%.2f") + " memory x" + num(s.calibration.kernels.memoryScale, "%.2f") + ", "
+                                              : std::string())
             + std::to_string(s.calibration.collectives.size()) + " measured collective(s))\n";
     out += "\n";
 

@@ -30,6 +30,36 @@ double busBandwidth(const YamlReader& r, const YAML::Node& n, const std::string&
     return v;
 }
 
+// A kind's speed ten times off the model's is a measurement of something else, as for
+// compute_scale; a step overhead above a minute is a stall, not the loop's own cost.
+MeasuredKernels measuredKernels(YamlReader& r, const YAML::Node& k)
+{
+    r.expectMap(k, "kernels");
+    r.checkKeys(k, "kernels", { "source", "gemm_scale", "attention_scale", "memory_scale", "step_overhead" });
+    MeasuredKernels m;
+    m.line = k.Mark().line + 1;
+    m.source = r.string(r.required(k, "kernels", "source"), "kernels.source");
+    if (m.source.empty())
+        r.fail(k["source"], "kernels.source", "every measurement needs a source");
+    auto scale = [&](const char* key, double& out) {
+        const std::string field = std::string("kernels.") + key;
+        if (const YAML::Node n = r.child(k, "kernels", key)) {
+            out = r.quantity(n, field, Dimension::Count, Bound::Positive);
+            if (out > kMaxComputeScale || out < kMinComputeScale)
+                r.fail(n, field, "a kernel speed ten times off the model's is a measurement of something else");
+        }
+    };
+    scale("gemm_scale", m.gemmScale);
+    scale("attention_scale", m.attentionScale);
+    scale("memory_scale", m.memoryScale);
+    if (const YAML::Node n = r.child(k, "kernels", "step_overhead")) {
+        m.stepOverhead = r.quantity(n, "kernels.step_overhead", Dimension::Seconds, Bound::NonNegative);
+        if (m.stepOverhead > 60)
+            r.fail(n, "kernels.step_overhead", "more than a minute a step outside kernels is a stall, not the training loop's cost");
+    }
+    return m;
+}
+
 } // namespace
 
 CalibrationOverlay loadCalibrationOverlay(const std::string& path)
@@ -37,7 +67,7 @@ CalibrationOverlay loadCalibrationOverlay(const std::string& path)
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "calibration overlay"));
     r.expectMap(root, "");
-    r.checkKeys(root, "", { "version", "compute_scale", "collectives" });
+    r.checkKeys(root, "", { "version", "compute_scale", "kernels", "collectives" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
         r.fail(root, "version", "unsupported version");
     CalibrationOverlay o;
@@ -49,6 +79,8 @@ CalibrationOverlay loadCalibrationOverlay(const std::string& path)
         if (o.computeScale > kMaxComputeScale || o.computeScale < kMinComputeScale)
             r.fail(c, "compute_scale.value", "a compute speed ten times off the model's is a measurement of something else");
     }
+    if (const YAML::Node k = r.child(root, "", "kernels"))
+        o.kernels = measuredKernels(r, k);
     if (const YAML::Node list = r.child(root, "", "collectives")) {
         if (!list.IsSequence())
             r.fail(list, "collectives", "must be a list");
@@ -127,6 +159,13 @@ std::string calibrationOverlayText(const CalibrationOverlay& o)
                     "version: 1\n";
     if (o.computeScale != 1 || !o.computeSource.empty())
         t += "compute_scale: {value: " + number(o.computeScale) + ", source: " + quoted(o.computeSource) + "}\n";
+    if (o.kernels.fitted()) {
+        const MeasuredKernels& k = o.kernels;
+        t += "kernels:\n  source: " + quoted(k.source) + "\n  gemm_scale: " + number(k.gemmScale) + "\n  attention_scale: "
+            + number(k.attentionScale) + "\n  memory_scale: " + number(k.memoryScale) + "\n";
+        if (k.stepOverhead >= 0)
+            t += "  step_overhead: " + number(k.stepOverhead) + " s\n";
+    }
     if (!o.collectives.empty()) {
         t += "collectives:\n";
         for (const MeasuredCollective& m : o.collectives) {

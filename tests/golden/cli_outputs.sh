@@ -51,6 +51,7 @@ for log in tests/nccl/*.log; do
     capture "calibrate-$(basename "$log" .log).json" calibrate --nccl-tests "$log" --json
 done
 capture calibrate-step.json calibrate presets/llama2-7b-8xa100.yaml --measured-step 33s --json
+capture calibrate-trace-fit.json calibrate tests/measurements/h200-pytorch/llama-0.5b-b8-s2048.trace.json.gz --scenario tests/measurements/h200-pytorch/scenarios/llama-0.5b-b8-s2048.yaml --json
 
 if [[ $mode == update ]]; then
     rm -rf "$stored"

@@ -13,7 +13,7 @@ usage: update_docs.py CLI [--check]
 Needs only the Python standard library.
 """
 import json
-import statistics, os, re, subprocess, sys
+import statistics, os, re, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -360,7 +360,37 @@ def one_gpu_blocks(cli):
             f"| every shape | {pct(med(errors))} | {pct(max(errors))} |",
             f"| all dimensions multiples of 64 | {pct(med(aligned))} | {pct(max(aligned))} |",
             f"| products of 1 ms and longer (the per-call host round trip negligible) | {pct(med(long_errors))} | {pct(max(long_errors))} |"]
-    return {"one-gpu-steps": steps, "one-gpu-gemm": grid}
+    return {"one-gpu-steps": steps, "one-gpu-gemm": grid, "one-gpu-trace-fit": trace_fit_rows(cli, folder, results)}
+
+
+def trace_fit_rows(cli, folder, results):
+    """Each trace's fitted kernel speeds, and the other measured steps simulated with them."""
+    cases = [r for r in results if os.path.exists(os.path.join(folder, "scenarios", r["case"] + ".yaml"))
+             and not r["case"].startswith("resnet")]
+    header = "| kernel speeds | GEMM | attention | memory-bound | outside kernels | " + " | ".join(r["case"] for r in cases) + " |"
+    rows = [header, "|---|---:|---:|---:|---:|" + "---:|" * len(cases)]
+
+    def errors(overlay):
+        out = []
+        for r in cases:
+            cmd = [cli, "simulate", os.path.join(folder, "scenarios", r["case"] + ".yaml"), "--json"]
+            if overlay:
+                cmd += ["--set", f"calibration={overlay}"]
+            d = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+            out.append(pct(d["step_time_s"] / r["s"] - 1))
+        return " | ".join(out)
+
+    rows.append("| shipped calibration | x1 | x1 | x1 | 10 ms | " + errors(None) + " |")
+    with tempfile.TemporaryDirectory() as tmp:
+        for trace in sorted(f for f in os.listdir(folder) if f.endswith(".trace.json.gz")):
+            case = trace[: -len(".trace.json.gz")]
+            overlay = os.path.join(tmp, case + ".yaml")
+            fit = json.loads(subprocess.run([cli, "calibrate", os.path.join(folder, trace), "--scenario",
+                                             os.path.join(folder, "scenarios", case + ".yaml"), "-o", overlay, "--json"],
+                                            capture_output=True, text=True, check=True).stdout)
+            rows.append(f"| fitted to the {case} trace | x{fit['gemm_scale']:.2f} | x{fit['attention_scale']:.2f} "
+                        f"| x{fit['memory_scale']:.2f} | {fit['step_overhead_s'] * 1e3:.1f} ms | {errors(overlay)} |")
+    return rows
 
 
 def rewrite(path, blocks, check):
