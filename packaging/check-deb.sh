@@ -22,6 +22,7 @@ export DTSIM_DATA_DIR=
 "$root/usr/bin/dtsim-cli" presets | grep -q shared-cluster
 "$root/usr/bin/dtsim-cli" simulate llama3-405b-h100 --data "$root/usr/share/dtsim" --json >/dev/null
 test -s "$root/usr/share/man/man1/dtsim-cli.1.gz"
+test -x "$root/usr/bin/dtsim-measure"
 for size in 32 48 64 128 256; do test -s "$root/usr/share/icons/hicolor/${size}x${size}/apps/org.dtsim.dtsim.png"; done
 if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$root/usr/share/applications/org.dtsim.dtsim.desktop"; fi
 if command -v appstreamcli >/dev/null; then appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/org.dtsim.dtsim.metainfo.xml" || true; fi

@@ -13,6 +13,8 @@ packages=(
   xvfb xauth fonts-dejavu-core
   # libFuzzer ships only with clang: the fuzz targets (packaging/fuzz.sh) need it.
   clang-14 libclang-rt-14-dev
+  # dtsim-measure's test runs the script's PyTorch model on the CPU (the suite has no GPU).
+  python3-torch
   # cpack -G DEB: dpkg-shlibdeps computes the package's library dependencies.
   dpkg-dev
   # A clean Debian 12 chroot to install the package into (packaging/check-deb-clean.sh).

@@ -200,6 +200,20 @@ private slots:
         }
     }
 
+    // The Trace Event Format's other layout, a plain list of events, is what PyTorch's
+    // profiler writes without Kineto (Debian's python3-torch): read the same way.
+    void aListOfEventsIsATrace()
+    {
+        QTemporaryDir dir;
+        const std::string events = R"([{"name": "ProfilerStep#1", "ph": "X", "ts": 100, "dur": 50, "tid": 1, "pid": "CPU functions"},
+            {"name": "aten::mm", "ph": "X", "ts": 110, "dur": 20, "tid": 1, "pid": "CPU functions"}])";
+        const KinetoTrace t = readKinetoTrace(writeText(dir, "list.json", events));
+        QCOMPARE(t.events, 2LL);
+        QCOMPARE(int(summarizeProfile(t).steps.size()), 1);
+        QVERIFY_THROWS_EXCEPTION(InputError, readKinetoTrace(writeText(dir, "list2.json", "[1, 2]")));
+        QVERIFY_THROWS_EXCEPTION(InputError, readKinetoTrace(writeText(dir, "list3.json", "[] []")));
+    }
+
     void truncatedGzipIsRefused()
     {
         QFile real(QString::fromStdString(test::dataPath("tests/profiles/a100-alexnet-forward.json.gz")));

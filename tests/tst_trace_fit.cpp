@@ -118,9 +118,17 @@ private slots:
         }
         try {
             fitTrace(scenario("llama-0.5b-b8-s2048"), test::calibration(), ProfileSummary {});
+            QFAIL("a trace without GPU kernels was fitted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("no GPU kernels"), e.what());
+        }
+        ProfileSummary stepless = trace("llama-0.5b-b8-s2048");
+        stepless.steps.clear();
+        try {
+            fitTrace(scenario("llama-0.5b-b8-s2048"), test::calibration(), stepless);
             QFAIL("a trace without steps was fitted");
         } catch (const InputError& e) {
-            QVERIFY(QString(e.what()).contains("no ProfilerStep"));
+            QVERIFY2(QString(e.what()).contains("no ProfilerStep"), e.what());
         }
     }
 

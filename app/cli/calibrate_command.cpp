@@ -234,13 +234,17 @@ QJsonObject kindsJson(const KernelKinds& k)
 int runTraceFit(const QCommandLineParser& p)
 {
     const EngineData d = loadEngineData(p);
-    std::vector<Override> overrides;
-    for (const QString& o : p.values("set"))
-        overrides.push_back(parseOverride(o.toStdString()));
-    const Scenario s = loadScenarioFile(resolveScenarioPath(p.value("scenario"), d.paths), d.catalog, overrides, d.topologies);
+    const Scenario s = loadScenarioNamed(p.value("scenario"), p, d);
     const KinetoTrace t = readKinetoTrace(p.positionalArguments().front().toStdString());
     const ProfileSummary summary = summarizeProfile(t);
-    const TraceFit fit = fitTrace(s, d.calibration, summary);
+    TraceFit fit;
+    try {
+        fit = fitTrace(s, d.calibration, summary);
+    } catch (const InputError& e) {
+        if (e.where() != "TRACE")
+            throw;
+        throw InputError(t.file, 0, e.field(), e.reason()); // the trace's own name
+    }
     // A trace of another GPU fits speeds that mean nothing for this one.
     if (t.deviceMemoryBytes > 0 && std::abs(t.deviceMemoryBytes / s.hardware.memoryBytes - 1) > 0.1)
         std::fprintf(stderr, "note: the trace's GPU (%s, %s) is not the scenario's %s (%s)\n", t.deviceName.c_str(),
@@ -276,7 +280,7 @@ int runTraceFit(const QCommandLineParser& p)
                    .arg(100 * fit.residual(), 0, 'f', 2);
     }
     if (!fit.converged())
-        throw InputError("TRACE", 0, "", "the traced kernels cannot be reproduced with speeds within ten times the model's: is the "
+        throw InputError(t.file, 0, "", "the traced kernels cannot be reproduced with speeds within ten times the model's: is the "
                                          "trace of this scenario (its model, batch and sequence) on this GPU?");
     if (!p.isSet("output"))
         return kExitOk;

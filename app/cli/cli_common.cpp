@@ -73,12 +73,16 @@ std::string resolveScenarioPath(const QString& arg, const DataPaths& d)
 
 Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where)
 {
+    return loadScenarioNamed(p.positionalArguments().first(), p, d, where);
+}
+
+Scenario loadScenarioNamed(const QString& fileOrPreset, const QCommandLineParser& p, const EngineData& d, FieldLocator* where)
+{
     std::vector<Override> overrides;
     for (const QString& s : p.values("set"))
         overrides.push_back(parseOverride(s.toStdString()));
     ScenarioSource source;
-    Scenario s = loadScenarioFile(resolveScenarioPath(p.positionalArguments().first(), d.paths), d.catalog, overrides,
-        d.topologies, &source);
+    Scenario s = loadScenarioFile(resolveScenarioPath(fileOrPreset, d.paths), d.catalog, overrides, d.topologies, &source);
     checkOverlay(s, d.calibration); // a measured speed within what the GPU can do
     for (const std::string& note : source.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());

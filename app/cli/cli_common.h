@@ -38,6 +38,8 @@ EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 // Prints the loader's notes to stderr; `where` (when given) learns where each field
 // came from, for checks made after loading.
 Scenario loadScenarioArgument(const QCommandLineParser& p, const EngineData& d, FieldLocator* where = nullptr);
+// The same for a scenario named by an option (calibrate --scenario, fields --of).
+Scenario loadScenarioNamed(const QString& fileOrPreset, const QCommandLineParser& p, const EngineData& d, FieldLocator* where = nullptr);
 // A scenario file, or the name of a preset.
 std::string resolveScenarioPath(const QString& arg, const DataPaths& d);
 

@@ -351,39 +351,51 @@ KinetoTrace readKinetoTrace(const std::string& path, const std::function<bool(do
     JsonReader r(file);
     KinetoTrace out;
     out.file = path;
-    if (r.next() != JsonReader::Token::BeginObject)
-        r.fail("", "not a profiler trace: expected a JSON object with traceEvents");
-    bool sawEvents = false;
-    for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
-        const std::string key = r.text();
-        const JsonReader::Token v = r.next();
-        if (key == "traceEvents") {
-            if (v != JsonReader::Token::BeginArray)
-                r.fail("traceEvents", "must be a list");
-            sawEvents = true;
-            for (JsonReader::Token e = r.next(); e != JsonReader::Token::EndArray; e = r.next(), ++out.events) {
-                const std::string field = "traceEvents[" + std::to_string(out.events) + "]";
-                if (e != JsonReader::Token::BeginObject)
-                    r.fail(field, "must be an object");
-                RawEvent raw;
-                try {
-                    readEvent(r, raw, field);
-                } catch (const InputError& e) {
-                    if (!e.field().empty())
-                        throw;
-                    throw InputError(e.where(), e.line(), field, e.reason()); // which event, for the grammar's errors too
-                }
-                keep(raw, out, r, field);
-                if (progress && out.events % 65536 == 0
-                    && !progress(double(file.compressedBytesRead()) / double(std::max<std::size_t>(1, file.fileSize()))))
-                    throw InputError(path, 0, "", "reading cancelled");
+    // The events of the list just opened (traceEvents, or the whole document).
+    auto readEvents = [&]() {
+        for (JsonReader::Token e = r.next(); e != JsonReader::Token::EndArray; e = r.next(), ++out.events) {
+            const std::string field = "traceEvents[" + std::to_string(out.events) + "]";
+            if (e != JsonReader::Token::BeginObject)
+                r.fail(field, "must be an object");
+            RawEvent raw;
+            try {
+                readEvent(r, raw, field);
+            } catch (const InputError& e) {
+                if (!e.field().empty())
+                    throw;
+                throw InputError(e.where(), e.line(), field, e.reason()); // which event, for the grammar's errors too
             }
-        } else if (key == "deviceProperties" && v == JsonReader::Token::BeginArray) {
-            readDeviceProperties(r, out);
-        } else if (key == "distributedInfo" && v == JsonReader::Token::BeginObject) {
-            readDistributedInfo(r, out);
-        } else {
-            r.skip(v);
+            keep(raw, out, r, field);
+            if (progress && out.events % 65536 == 0
+                && !progress(double(file.compressedBytesRead()) / double(std::max<std::size_t>(1, file.fileSize()))))
+                throw InputError(path, 0, "", "reading cancelled");
+        }
+    };
+    bool sawEvents = false;
+    const JsonReader::Token top = r.next();
+    if (top == JsonReader::Token::BeginArray) {
+        // The Trace Event Format's JSON Array Format: the events alone, as PyTorch's
+        // profiler writes them when built without Kineto (Debian's python3-torch).
+        sawEvents = true;
+        readEvents();
+    } else if (top != JsonReader::Token::BeginObject) {
+        r.fail("", "not a profiler trace: expected a JSON object with traceEvents, or a list of events");
+    } else {
+        for (JsonReader::Token t = r.next(); t != JsonReader::Token::EndObject; t = r.next()) {
+            const std::string key = r.text();
+            const JsonReader::Token v = r.next();
+            if (key == "traceEvents") {
+                if (v != JsonReader::Token::BeginArray)
+                    r.fail("traceEvents", "must be a list");
+                sawEvents = true;
+                readEvents();
+            } else if (key == "deviceProperties" && v == JsonReader::Token::BeginArray) {
+                readDeviceProperties(r, out);
+            } else if (key == "distributedInfo" && v == JsonReader::Token::BeginObject) {
+                readDistributedInfo(r, out);
+            } else {
+                r.skip(v);
+            }
         }
     }
     if (r.next() != JsonReader::Token::End)

@@ -71,6 +71,9 @@ TraceFit fitTrace(Scenario s, const Calibration& c, const ProfileSummary& trace)
         busy.push_back(step.gpu.busy);
     }
     f.steps = int(gemm.size());
+    if (trace.activities == 0)
+        throw InputError("TRACE", 0, "", "the trace holds no GPU kernels (a CPU-only profile): fit a trace recorded with "
+                                         "ProfilerActivity.CUDA on the GPU the scenario names");
     if (f.steps == 0)
         throw InputError("TRACE", 0, "", "no ProfilerStep with GEMM or attention kernels to fit: record the steps with "
                                          "torch.profiler's schedule and prof.step() (docs/calibration.md)");

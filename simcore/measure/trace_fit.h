@@ -31,8 +31,8 @@ struct TraceFit {
     bool converged() const;
 };
 
-// Throws InputError (field "TRACE") when the trace holds no ProfilerStep with GEMM or
-// attention kernels to fit, or "--scenario" when the scenario is not one GPU's step
+// Throws InputError (where "TRACE") when the trace holds no GPU kernels or no
+// ProfilerStep with GEMM or attention kernels to fit, or "--scenario" when the scenario is not one GPU's step
 // that a trace of one GPU can stand for (pipeline stages, communication).
 TraceFit fitTrace(Scenario s, const Calibration& c, const ProfileSummary& trace);
 
