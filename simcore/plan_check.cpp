@@ -9,6 +9,20 @@
 namespace dtsim {
 
 namespace {
+
+// Each model chunk of the interleaved schedule holds at least one layer. With uneven
+// stages (Llama 3, Sec. 3.3.2: "the first model chunk on the first stage has only the
+// embedding, and the last model chunk on the last stage has only output projection and
+// loss calculation") the end stages' outer chunks may hold none.
+bool interleavedChunksTooMany(const ModelSpec& m, const ParallelPlan& p)
+{
+    const long long v = p.virtualStages;
+    if (p.firstStageLayers <= 0 && p.lastStageLayers <= 0)
+        return static_cast<long long>(p.pp) * v > m.layers;
+    const long long middle = p.pp > 2 ? (m.layers - p.firstStageLayers - p.lastStageLayers) / (p.pp - 2) : v;
+    return middle < v || p.firstStageLayers < v - 1 || p.lastStageLayers < v - 1;
+}
+
 std::string num(long long v) { return std::to_string(v); }
 
 // The first channel-split layer whose output channels (within each group the GPUs do
@@ -129,7 +143,7 @@ PlanRule firstViolation(const Scenario& s) noexcept
     if (p.schedule == Schedule::Interleaved1F1B) {
         if (p.pp < 2)
             return PlanRule::InterleavedNeedsPipeline;
-        if (static_cast<long long>(p.pp) * p.virtualStages > m.layers)
+        if (interleavedChunksTooMany(m, p))
             return PlanRule::InterleavedLayers;
     }
     } // transformer rules
@@ -211,6 +225,10 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
     case PlanRule::InterleavedNeedsPipeline:
         return PlanIssue { "parallel.schedule", "the interleaved schedule needs pp >= 2" };
     case PlanRule::InterleavedLayers:
+        if (p.firstStageLayers > 0)
+            return PlanIssue { "parallel.virtual_stages", "virtual_stages = " + num(p.virtualStages)
+                    + " needs a layer in every model chunk: at least that many layers on each middle stage and one fewer on the "
+                      "first and last (whose end chunks hold the embedding and the output layer)" };
         return PlanIssue { "parallel.virtual_stages",
             "pp*virtual_stages = " + num(static_cast<long long>(p.pp) * p.virtualStages) + " is more than the " + num(m.layers) + " layers" };
     case PlanRule::GpuProduct:

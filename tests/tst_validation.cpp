@@ -8,6 +8,7 @@
 #include "simcore/validation/run_to_scenario.h"
 #include "simcore/validation/extrapolation.h"
 #include "simcore/validation/validation.h"
+#include "simcore/step.h"
 #include "test_data.h"
 
 #include <QTemporaryDir>
@@ -564,6 +565,20 @@ private slots:
                 QVERIFY(r.gpus > g.fittedGpus);
         }
         QVERIFY2(x.after.median < x.before.median, qPrintable(QString("%1 -> %2").arg(x.before.median).arg(x.after.median)));
+    }
+
+    // Issue 40: the llama3-405b-h100 preset and the Llama 3 paper's 16,384-GPU row are the
+    // same run read two ways (a scenario file, the validation schema); both must predict
+    // it alike. The paper's wording fixes V = 8 (the row's `inferred`); the preset follows.
+    void theLlama3PresetIsItsValidationRow()
+    {
+        const StepReport preset = simulateStep(test::preset("llama3-405b-h100"), test::calibration());
+        const Scenario row = built(run("llama3-paper-405b-16384gpu-seq8k"));
+        const StepReport validated = simulateStep(row, test::calibration());
+        QCOMPARE(row.plan.virtualStages, 8);
+        QVERIFY2(std::abs(validated.stepTime / preset.stepTime - 1) < 0.02,
+            qPrintable(QString("preset %1 s, validation row %2 s").arg(preset.stepTime).arg(validated.stepTime)));
+        QVERIFY2(std::abs(validated.mfu / preset.mfu - 1) < 0.02, qPrintable(QString("MFU %1 vs %2").arg(preset.mfu).arg(validated.mfu)));
     }
 };
 
