@@ -72,6 +72,17 @@ struct StepReport {
     struct KernelTimes {
         double gemm = 0, attention = 0, stream = 0;
     } kernels;
+    // One MoE layer for one micro-batch on one GPU, forward and backward (with its rerun
+    // under full recomputation): where its time goes. All zero for a dense model.
+    struct MoeLayerTimes {
+        double router = 0;   // gating GEMM and routing kernels
+        double permute = 0;  // token permutation before the experts and unpermutation after
+        double dispatch = 0; // the all-to-all that sends tokens to their experts (total, hidden or not)
+        double experts = 0;  // the routed experts' GEMMs and activations
+        double combine = 0;  // the all-to-all that brings the results back
+        double shared = 0;   // shared experts
+        double total() const { return router + permute + dispatch + experts + combine + shared; }
+    } moeLayer;
     // One micro-batch on the slowest pipeline stage, for the event simulation: the
     // exposed in-layer communication is split between the passes by compute share.
     struct PipelineTimes {

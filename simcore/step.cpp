@@ -243,6 +243,17 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     }
 
     out.kernels = kernelTimes(s, dense, moe, densePerStage, moePerStage, rerun, attnBack, mb);
+    if (moePerStage > 0) {
+        // Backward runs each part's GEMMs twice (data and weight gradients) and streams
+        // twice its forward bytes; full recomputation reruns the forward.
+        const double passes = 3.0 + rerun;
+        auto& ml = out.moeLayer;
+        ml.router = passes * moe.moe.router;
+        ml.permute = passes * moe.moe.permute;
+        ml.experts = passes * moe.moe.experts;
+        ml.shared = passes * moe.moe.shared;
+        ml.dispatch = ml.combine = epLayer / 2;
+    }
     if (p.pp == 1) {
         out.kernels.gemm += mb * 3.0 * logitsGemm;
         out.kernels.stream += mb * (embedF + embedB + logitsF + logitsB - 3.0 * logitsGemm);

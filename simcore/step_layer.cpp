@@ -124,6 +124,15 @@ double streamTime(const Rates& r, double bytes, int kernels)
 //  - eager PyTorch (autocast): the residual stream stays fp32, norms read fp32 and write
 //    16-bit, Q/K/V are split and transposed into heads and back with copies, rotary is a
 //    chain of small ops, and each elementwise op is its own kernel.
+// Token permutation before the experts and unpermutation after (read + write each,
+// top-k copies of the tokens this GPU's experts serve: etp/tp of a TP rank's under
+// folding), forward.
+double permutationBytes(const Scenario& s, const Shape& sh)
+{
+    const ModelSpec& m = s.model;
+    return 2.0 * 2.0 * std::max(1.0, m.moe.capacityFactor) * m.moe.topK * sh.tokens * m.hidden * sh.elem * s.plan.etp() / s.plan.tp;
+}
+
 ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer, double castBytes)
 {
     const ModelSpec& m = s.model;
@@ -151,10 +160,8 @@ ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool m
     if (isScaledLowPrecision(s.training.precision))
         w.bytes += T * castBytes * (h + m.queryDim() / t); // QKV and output GEMM inputs (quantized per the recipe)
     if (moeLayer) {
-        // Token permutation before and after the experts (read + write, top-k copies of
-        // the tokens this GPU's experts serve: etp/tp of a TP rank's under folding).
-        w.bytes += 2.0 * 2.0 * std::max(1.0, m.moe.capacityFactor) * m.moe.topK * T * h * e * s.plan.etp() / t;
-        w.kernels += 4;
+        w.bytes += permutationBytes(s, sh);
+        w.kernels += kPermutationKernels;
     }
     return w;
 }
@@ -281,7 +288,12 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     } else {
         const MoeSpec& moe = m.moe;
         const double cf = std::max(1.0, moe.capacityFactor);
-        lt.gemmForward += gemmTime(r, T, moe.experts, h); // router
+        const double router = gemmTime(r, T, moe.experts, h);
+        lt.gemmForward += router;
+        lt.moe.router = router;
+        lt.moe.permute = streamTime(r, permutationBytes(s, sh), kPermutationKernels);
+        const double gemmBefore = lt.gemmForward, bytesBefore = bytes;
+        const int kernelsBefore = kernels;
         // Balanced routing: a GPU holds E/ep experts, each split etp ways, and serves its
         // expert-DP slice of the stage's tokens: cf * T * topK * ep * etp / (tp * E) tokens
         // a local expert (T per TP rank; with etp = tp, cf * T * topK * ep / E).
@@ -290,11 +302,19 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         const double perExpert = cf * T * moe.topK * p.ep * etp / (t * moe.experts);
         const double perOpBefore = perOpGemms, upBefore = upGemms;
         lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden, etp);
+        // Every local expert's activation and input casts stream its own tokens; the
+        // grouped kernels run them as one launch (Megatron-Core's GroupedMLP/TEGroupedMLP).
+        bytes = bytesBefore + localExperts * (bytes - bytesBefore);
+        lt.moe.experts = lt.gemmForward - gemmBefore + streamTime(r, bytes - bytesBefore, kernels - kernelsBefore);
         perOpGemms = perOpBefore + localExperts * (perOpGemms - perOpBefore);
         upGemms = upBefore + localExperts * (upGemms - upBefore);
         upGemms += gemmTime(r, T, moe.experts, h); // the router, rerun to route again
-        if (moe.sharedExperts > 0)
+        if (moe.sharedExperts > 0) {
+            const double sharedGemmBefore = lt.gemmForward, sharedBytesBefore = bytes;
+            const int sharedKernelsBefore = kernels;
             lt.gemmForward += mlp(T, double(moe.sharedExperts) * moe.expertFfnHidden, p.tp);
+            lt.moe.shared = lt.gemmForward - sharedGemmBefore + streamTime(r, bytes - sharedBytesBefore, kernels - sharedKernelsBefore);
+        }
     }
     lt.streamForward = streamTime(r, bytes, kernels);
     lt.streamBackward = 2.0 * lt.streamForward;

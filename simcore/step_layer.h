@@ -40,6 +40,12 @@ struct LayerTimes {
     double streamBackward = 0; // autograd's elementwise kernels (twice the forward's, unless counted op by op)
     double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
     double projectionsRecompute = 0; // what a policy keeping the attention projections reruns
+    // An MoE layer's parts, forward, GPU time (StepReport::moeLayer): the router (its GEMM
+    // and routing kernels), token permutation and unpermutation, the routed experts and
+    // the shared experts (GEMMs and activations).
+    struct MoeParts {
+        double router = 0, permute = 0, experts = 0, shared = 0;
+    } moe;
     double hostForward = 0;    // host time to issue the forward's kernels
     double hostBackward = 0;   // ... and the backward's (about twice: data and weight gradients, elementwise backward ops)
     double gpuForward() const { return gemmForward + attentionForward + streamForward; }
@@ -71,6 +77,9 @@ double streamTime(const Rates& r, double bytes, int kernels);
 // a multiple of 16, less for 8-byte and narrower alignment (Calibration::gemmAligned8Bytes).
 double gemmAlignment(const Rates& r, double m, double n, double k);
 ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool moeLayer, double castBytes);
+// An MoE layer's token permutation and unpermutation, forward bytes, and their kernels.
+double permutationBytes(const Scenario& s, const Shape& sh);
+inline constexpr int kPermutationKernels = 4;
 LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool moeLayer);
 
 } // namespace dtsim::step_detail

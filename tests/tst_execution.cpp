@@ -343,6 +343,34 @@ private slots:
         QVERIFY2(perNode < 0.8 * plain && perNode > 0.5 * plain, qPrintable(QString("%1 vs %2").arg(perNode).arg(plain)));
     }
 
+    // Issue 40: one MoE layer's time, part by part. The all-to-alls are the EP report's
+    // per layer; the experts' part grows with their width, the router's with the expert
+    // count; a dense model has none.
+    void theMoeLayerSplitsIntoItsParts()
+    {
+        const Scenario mixtral = test::preset("mixtral-8x7b-h100");
+        const StepReport r = simulateStep(mixtral, test::calibration());
+        const StepReport::MoeLayerTimes& ml = r.moeLayer;
+        QVERIFY(ml.router > 0 && ml.permute > 0 && ml.experts > 0 && ml.dispatch > 0);
+        QCOMPARE(ml.shared, 0.0);
+        QCOMPARE(ml.dispatch, ml.combine);
+        const int moeLayersOnStage = mixtral.model.layers / mixtral.plan.pp;
+        const double perLayer = r.comm[int(CommGroup::EP)].totalSeconds / (double(moeLayersOnStage) * r.microbatches);
+        QVERIFY2(std::abs((ml.dispatch + ml.combine) / perLayer - 1) < 1e-9, qPrintable(QString("%1 vs %2").arg(ml.dispatch + ml.combine).arg(perLayer)));
+        // The experts dominate Mixtral's eight 14,336-wide experts; halving their width
+        // roughly halves their part and leaves the router's.
+        QVERIFY(ml.experts > 5 * (ml.router + ml.permute));
+        const StepReport half = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.expert_ffn_hidden", "7168" } }), test::calibration());
+        QVERIFY2(half.moeLayer.experts < 0.6 * ml.experts && half.moeLayer.experts > 0.4 * ml.experts, qPrintable(QString::number(half.moeLayer.experts / ml.experts)));
+        QCOMPARE(half.moeLayer.router, ml.router);
+        const StepReport more = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.experts", "64" } }), test::calibration());
+        QVERIFY(more.moeLayer.router > ml.router);
+        // A shared expert shows as its own part.
+        const StepReport shared = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.shared_experts", "1" } }), test::calibration());
+        QVERIFY(shared.moeLayer.shared > 0);
+        QCOMPARE(simulateStep(test::preset("llama2-7b-8xa100"), test::calibration()).moeLayer.total(), 0.0);
+    }
+
     // MoE parallel folding (Megatron-Core; Liu et al. 2025): the expert layers regroup a
     // stage's TP x CP x DP ranks as expert-TP x EP x expert-DP, so EP may exceed DP x CP.
     // Megatron-Bridge ran Qwen3-235B-A22B on 256 H100 with TP 2, DP 16 and EP 32.

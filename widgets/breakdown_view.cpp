@@ -119,12 +119,25 @@ void BreakdownView::showLayerTypes(const Report& r)
     double layerTotal = 0;
     for (int t = 0; t < kLayerTypeCount; ++t)
         layerTotal += r.layerTypeForward[t] + r.layerTypeBackward[t];
-    m_layers->setVisible(layerTotal > 0);
+    const StepReport::MoeLayerTimes& ml = r.step.moeLayer;
+    m_layers->setVisible(layerTotal > 0 || ml.total() > 0);
+    if (layerTotal <= 0 && ml.total() > 0) {
+        // One MoE layer for one micro-batch, as the engine splits it (milliseconds).
+        const std::vector<std::pair<QString, std::vector<double>>> parts {
+            { tr("router"), { ml.router } }, { tr("permute + unpermute"), { ml.permute } },
+            { tr("dispatch all-to-all"), { ml.dispatch } }, { tr("experts"), { ml.experts } },
+            { tr("combine all-to-all"), { ml.combine } }, { tr("shared experts"), { ml.shared } } };
+        m_layers->chart()->setTitle(tr("One MoE layer"));
+        fillStacked(m_layers, { tr("one MoE layer") }, parts, 1e-3,
+            tr("ms, one micro-batch forward + backward (all-to-alls hidden or not)"));
+        return;
+    }
     if (layerTotal <= 0)
         return;
     std::vector<std::pair<QString, std::vector<double>>> types;
     for (int t = 0; t < kLayerTypeCount; ++t)
         types.emplace_back(QString::fromLatin1(layerTypeName(LayerType(t))), std::vector<double> { r.layerTypeBackward[t], r.layerTypeForward[t] });
+    m_layers->chart()->setTitle(tr("Compute by layer type"));
     fillStacked(m_layers, { tr("backward"), tr("forward") }, types, 1.0, tr("seconds a step (dtsim-cli layers lists every layer)"));
 }
 

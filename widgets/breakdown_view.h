@@ -28,7 +28,9 @@ public:
         }
     }
     void showReport(const StepReport& r);
-    void showLayerTypes(const Report& r); // layer tables: compute by layer type (hidden otherwise)
+    // The third chart: a layer table's compute by layer type, or where one MoE layer's
+    // time goes (router, permutation, dispatch, experts, combine); hidden otherwise.
+    void showLayerTypes(const Report& r);
     int stepSeriesCount() const { return m_stepSeries; }
     int stepBarsForTest() const; // bars on the step chart: 2 with a pinned A
     bool layerChartShownForTest() const;
@@ -38,7 +40,7 @@ public:
 private:
     QChartView* m_step = nullptr;
     QChartView* m_memory = nullptr;
-    QChartView* m_layers = nullptr; // layer tables: compute by layer type
+    QChartView* m_layers = nullptr; // layer tables by layer type, or one MoE layer's parts
     int m_stepSeries = 0;
     std::optional<StepReport> m_pinned;
     QString m_pinnedName;

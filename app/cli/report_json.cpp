@@ -108,6 +108,10 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
                 types.insert(layerTypeName(LayerType(t)), QJsonObject { { "forward_s", r.layerTypeForward[t] }, { "backward_s", r.layerTypeBackward[t] } });
         out.insert("layer_types", types);
     }
+    if (const auto& ml = st.moeLayer; ml.total() > 0)
+        out.insert("moe_layer", QJsonObject { { "router_s", ml.router }, { "permute_s", ml.permute }, { "dispatch_s", ml.dispatch },
+                                    { "experts_s", ml.experts }, { "combine_s", ml.combine }, { "shared_experts_s", ml.shared },
+                                    { "total_s", ml.total() } });
     // Which measurements the figures rest on, when the scenario names an overlay.
     if (!s.calibration.empty()) {
         QJsonArray measured;

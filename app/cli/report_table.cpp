@@ -94,6 +94,19 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("framework overhead", b.overhead);
     part("overlap contention", b.contention);
     part("waiting for input (host)", b.inputStall);
+    if (const auto& ml = st.moeLayer; ml.total() > 0) {
+        out += "\nOne MoE layer, one micro-batch (forward + backward; dispatch and combine hidden or not)\n";
+        auto moePart = [&](const std::string& name, double v) {
+            if (v > 0)
+                row(out, name, formatSeconds(v), pct(v / ml.total()));
+        };
+        moePart("router", ml.router);
+        moePart("permute + unpermute", ml.permute);
+        moePart("dispatch (all-to-all)", ml.dispatch);
+        moePart("experts", ml.experts);
+        moePart("combine (all-to-all)", ml.combine);
+        moePart("shared experts", ml.shared);
+    }
 
     if (st.levelCount > 0) {
         out += "\nNetwork levels (traffic over the step, the most loaded marked)\n";

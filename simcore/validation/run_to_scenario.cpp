@@ -419,6 +419,17 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         if (ends >= 1 && rest >= p.pp - 2 && rest % (p.pp - 2) == 0)
             p.firstStageLayers = p.lastStageLayers = ends;
     }
+    // Megatron-LM's --account-for-embedding-in-pipeline-split and
+    // --account-for-loss-in-pipeline-split count the embedding and the loss as a layer
+    // each when splitting the stages (megatron/training/arguments.py: num_layers += 1 for
+    // each, then divided by pp), so the first and last stages hold one layer fewer.
+    const std::string splitText = lower(r.notes + " " + r.parallelismNotes + " " + r.pipelineSchedule);
+    if (p.pp > 2 && has(splitText, "account-for-embedding-in-pipeline-split") && has(splitText, "account-for-loss-in-pipeline-split")
+        && (m.layers + 2) % p.pp == 0) {
+        const int ends = (m.layers + 2) / p.pp - 1;
+        if (ends >= 1)
+            p.firstStageLayers = p.lastStageLayers = ends;
+    }
     if (m.isMoe() && m.moe.experts % p.ep != 0)
         return SkippedRun { "ep does not divide the experts" };
     // EP larger than DP x CP is MoE parallel folding (Megatron-Core 0.10+): the expert
