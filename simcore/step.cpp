@@ -111,9 +111,11 @@ StepReport::KernelTimes kernelTimes(const Scenario& s, const LayerTimes& dense, 
         default:
             break;
         }
-        k.gemm += microbatches * layers * gemm;
-        k.attention += microbatches * layers * attention;
-        k.stream += microbatches * layers * stream;
+        // In doubles: micro-batches x layers passes int's range at the largest batches.
+        const double passes = double(microbatches) * layers;
+        k.gemm += passes * gemm;
+        k.attention += passes * attention;
+        k.stream += passes * stream;
     };
     add(dense, denseLayers);
     if (moeLayers > 0)

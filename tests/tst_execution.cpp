@@ -3,6 +3,7 @@
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/memory.h"
 #include "simcore/step.h"
+#include "simcore/step_layer.h"
 #include "test_data.h"
 
 #include <QtTest>
@@ -369,6 +370,24 @@ private slots:
         const StepReport shared = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.shared_experts", "1" } }), test::calibration());
         QVERIFY(shared.moeLayer.shared > 0);
         QCOMPARE(simulateStep(test::preset("llama2-7b-8xa100"), test::calibration()).moeLayer.total(), 0.0);
+    }
+
+    // docs/model.md's worked example adds up by hand: each part's forward from the GEMM
+    // prices (`dtsim-cli gemm`) and the bytes the text names, times three.
+    void theWorkedMoeExampleAddsUpByHand()
+    {
+        const Scenario s = loadScenarioFile(test::dataPath("docs/examples/qwen3-30b-a3b-8xh100.yaml"), test::catalog(), {}, test::topologies());
+        const step_detail::Rates r = step_detail::ratesFor(s, test::calibration());
+        const StepReport::MoeLayerTimes& ml = simulateStep(s, test::calibration()).moeLayer;
+        const double T = 4 * 4096.0, h = 2048, K = 8, bytes = 2;
+        auto near = [](double a, double b) { return std::abs(a / b - 1) < 1e-9; };
+        QVERIFY(near(ml.router, 3 * step_detail::gemmTime(r, T, 128, h)));
+        QVERIFY(near(ml.permute, 3 * (2 * 2 * K * T * h * bytes / r.memoryRate + 4 * r.kernel)));
+        const double tokensPerExpert = T * K * 8 / 128; // 8,192
+        const double expertGemms = step_detail::gemmTime(r, tokensPerExpert, 2 * 768, h) + step_detail::gemmTime(r, tokensPerExpert, h, 768);
+        const double swiglu = 16 * tokensPerExpert * 3 * 768 * bytes / r.memoryRate + r.kernel;
+        QVERIFY2(near(ml.experts, 3 * (16 * expertGemms + swiglu)), qPrintable(QString("%1 vs %2").arg(ml.experts).arg(3 * (16 * expertGemms + swiglu))));
+        QVERIFY(std::abs(r.memoryRate / (0.9 * 3.35e12) - 1) < 0.01); // the text's 0.9 x 3.35 TB/s
     }
 
     // MoE parallel folding (Megatron-Core; Liu et al. 2025): the expert layers regroup a
