@@ -2,8 +2,19 @@
 # Installs the Debian package on a clean, minimal Debian 12 (a debootstrap chroot) with
 # apt, so only its declared dependencies come along, and runs both programs there.
 # Needs root; skips (saying so) when the chroot cannot be made (no network, no root).
-#   bash packaging/check-deb-clean.sh BUILD_DIR
+#   bash packaging/check-deb-clean.sh BUILD_DIR [CHROOT]
+#   bash packaging/check-deb-clean.sh --prepare CHROOT   (debootstrap only, ahead of time:
+#                                                         setup.sh runs it beside the tests)
+# A CHROOT made by --prepare is used and then removed; without one, a new one is made.
 set -euo pipefail
+make_chroot() {
+  debootstrap --variant=minbase bookworm "$1" http://deb.debian.org/debian > "$1.debootstrap.log" 2>&1 \
+    && touch "$1/.dtsim-prepared"
+}
+if [ "${1:-}" = --prepare ]; then
+  make_chroot "$2" || echo "check-deb-clean: debootstrap failed; see $2.debootstrap.log"
+  exit 0
+fi
 build="$(cd "$1" && pwd)"
 if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
   echo "check-deb-clean: skipped (needs root and debootstrap)"
@@ -11,10 +22,10 @@ if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
 fi
 (cd "$build" && rm -f dtsim_*.deb && cpack -G DEB >/dev/null)
 deb="$(ls "$build"/dtsim_*.deb)"
-root="$(mktemp -d /tmp/dtsim-clean.XXXXXX)"
+root="${2:-$(mktemp -d /tmp/dtsim-clean.XXXXXX)}"
 cleanup() { umount "$root/proc" 2>/dev/null || true; rm -rf "$root"; }
 trap cleanup EXIT
-if ! debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian > "$root.debootstrap.log" 2>&1; then
+if [ ! -e "$root/.dtsim-prepared" ] && ! make_chroot "$root"; then
   echo "check-deb-clean: skipped (debootstrap failed; see $root.debootstrap.log)"
   exit 0
 fi

@@ -34,21 +34,41 @@ for log in "$here"/tests/nccl/*.log; do { printf '\x00'; cat "$log"; } > "corpus
 { printf '\x01'; cat "$here"/resources/workloads/alexnet-2012.yaml; } > corpus/measure/table-alexnet
 { printf '\x02'; sed -n '/^version: 1$/,/^```$/p' "$here"/docs/calibration.md | sed '$d'; } > corpus/measure/overlay-doc
 { printf '\x02'; printf 'version: 1\ncollectives:\n  - tier: scale_up\n    collective: allreduce\n    ranks: 8\n    source: x\n    segments:\n      - {from: 8 B, to: 1 MB, latency: 10 us, bus_bandwidth: unbounded}\n'; } > corpus/measure/overlay-flat
-for target in fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace fuzz_measure_inputs; do
-  corpus=corpus/loader
-  [ "$target" = fuzz_set_parser ] && corpus=corpus/set
-  [ "$target" = fuzz_validation_loader ] && corpus=corpus/runs
-  [ "$target" = fuzz_cluster_workload ] && corpus=corpus/workload
-  [ "$target" = fuzz_profile_trace ] && corpus=corpus/trace
-  [ "$target" = fuzz_measure_inputs ] && corpus=corpus/measure
-  echo "fuzz: $target for ${seconds}s"
-  rc=0
-  ./tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" \
+corpus_of() {
+  case "$1" in
+    fuzz_set_parser) echo corpus/set ;;
+    fuzz_validation_loader) echo corpus/runs ;;
+    fuzz_cluster_workload) echo corpus/workload ;;
+    fuzz_profile_trace) echo corpus/trace ;;
+    fuzz_measure_inputs) echo corpus/measure ;;
+    *) echo corpus/loader ;;
+  esac
+}
+# One target for its full time; its log's statistics, or its end when it failed.
+fuzz_one() {
+  local target="$1" rc=0
+  ./tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$(corpus_of "$target")" \
     > "$target.log" 2>&1 || rc=$?
+  echo "fuzz: $target ran ${seconds}s"
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|SUMMARY|runtime error|unexpected" "$target.log" || true
   if [ "$rc" -ne 0 ]; then
     echo "fuzz: $target failed (exit $rc); the log ends:" >&2
     tail -40 "$target.log" >&2
-    exit "$rc"
   fi
+  return "$rc"
+}
+# Each target is one process on one core: two run at once, each for its full time.
+targets=(fuzz_scenario_loader fuzz_set_parser fuzz_validation_loader fuzz_cluster_workload fuzz_profile_trace fuzz_measure_inputs)
+jobs_at_once="${DTSIM_FUZZ_JOBS:-2}"
+failed=0
+for ((i = 0; i < ${#targets[@]}; i += jobs_at_once)); do
+  pids=()
+  for target in "${targets[@]:i:jobs_at_once}"; do
+    fuzz_one "$target" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || failed=$?
+  done
+  [ "$failed" -ne 0 ] && exit "$failed"
 done
