@@ -32,7 +32,10 @@ print_stage_times() {
 [ "$mode" = test ] && trap print_stage_times EXIT
 
 stage "install missing packages" bash packaging/install-deps.sh
-stage "configure" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# Line tables only (-g1): backtraces keep file and line, and the build takes a third less
+# time than with full debug information (-g).
+stage "configure" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 stage "build" cmake --build "$build_dir" -j2
 
 case "$mode" in
@@ -52,7 +55,8 @@ case "$mode" in
     # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the
     # scenario-loader and --set fuzzers for a bounded time (DTSIM_FUZZ_SECONDS each).
     if [ "${DTSIM_SKIP_SANITIZERS:-0}" != 1 ]; then
-      stage "sanitizers (build and tests)" bash packaging/sanitize.sh
+      stage "sanitizer build" bash packaging/sanitize.sh build
+      stage "sanitizer tests" bash packaging/sanitize.sh test
     fi
     # The package on a clean Debian 12 chroot, with only what it declares.
     if [ -n "$chroot_dir" ]; then
@@ -62,7 +66,8 @@ case "$mode" in
       bash packaging/check-deb-clean.sh "$build_dir"
     fi
     if [ "${DTSIM_SKIP_SANITIZERS:-0}" != 1 ]; then
-      stage "fuzzers (build and run)" bash packaging/fuzz.sh "${DTSIM_FUZZ_SECONDS:-30}"
+      stage "fuzzer build" bash packaging/fuzz.sh "${DTSIM_FUZZ_SECONDS:-30}" build
+      stage "fuzzers, ${DTSIM_FUZZ_SECONDS:-30} s each, two at once" bash packaging/fuzz.sh "${DTSIM_FUZZ_SECONDS:-30}" run
     fi
     ;;
   *)

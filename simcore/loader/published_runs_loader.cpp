@@ -81,7 +81,7 @@ std::optional<bool> flag(const YAML::Node& n)
     return std::nullopt;
 }
 
-std::string text(const YAML::Node& n)
+std::string scalarText(const YAML::Node& n)
 {
     if (!n || n.IsNull())
         return {};
@@ -124,13 +124,13 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
         if (!n["id"] || !n["id"].IsScalar())
             r.fail(n, where + ".id", "every run needs an id");
         rec.id = n["id"].Scalar();
-        rec.quality = text(n["quality"]);
-        rec.framework = text(n["framework"]);
-        rec.model = text(n["model"]);
+        rec.quality = scalarText(n["quality"]);
+        rec.framework = scalarText(n["framework"]);
+        rec.model = scalarText(n["model"]);
 
         const YAML::Node a = section(n, "architecture");
-        rec.architectureType = text(a["type"]);
-        rec.layerTable = text(a["table"]);
+        rec.architectureType = scalarText(a["type"]);
+        rec.layerTable = scalarText(a["table"]);
         rec.layers = read.integer(a["layers"], "architecture.layers", true);
         rec.hidden = read.integer(a["hidden_size"], "architecture.hidden_size", true);
         rec.heads = read.integer(a["attention_heads"], "architecture.attention_heads", true);
@@ -147,12 +147,12 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
             rec.expertFfnHidden = read.integer(moe["expert_ffn"], "architecture.moe.expert_ffn");
         rec.sharedExperts = read.integer(moe["shared_experts"], "architecture.moe.shared_experts");
         rec.denseLayers = read.integer(moe["dense_layers"], "architecture.moe.dense_layers");
-        rec.architectureNotes = text(a["notes"]) + "; " + text(moe["notes"]);
+        rec.architectureNotes = scalarText(a["notes"]) + "; " + scalarText(moe["notes"]);
 
         const YAML::Node h = section(n, "hardware");
-        rec.accelerator = text(h["accelerator"]);
-        rec.gpuClass = text(h["gpu_class"]);
-        rec.interconnect = text(h["interconnect"]);
+        rec.accelerator = scalarText(h["accelerator"]);
+        rec.gpuClass = scalarText(h["gpu_class"]);
+        rec.interconnect = scalarText(h["interconnect"]);
         rec.numGpus = read.integer(h["num_gpus"], "hardware.num_gpus", true);
         rec.gpusPerNode = read.integer(h["gpus_per_node"], "hardware.gpus_per_node", true);
         const YAML::Node peak = section(h, "peak_dense_tflops");
@@ -166,10 +166,10 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
         rec.cp = read.integer(p["cp"], "parallelism.cp", true);
         rec.ep = read.integer(p["ep"], "parallelism.ep", true);
         rec.virtualPipeline = read.integer(p["virtual_pipeline"], "parallelism.virtual_pipeline", true);
-        rec.virtualPipelineText = text(p["virtual_pipeline"]);
+        rec.virtualPipelineText = scalarText(p["virtual_pipeline"]);
         rec.sequenceParallel = flag(p["sequence_parallel"]);
-        rec.zeroOrFsdp = text(p["zero_or_fsdp"]);
-        rec.pipelineSchedule = text(p["pipeline_schedule"]);
+        rec.zeroOrFsdp = scalarText(p["zero_or_fsdp"]);
+        rec.pipelineSchedule = scalarText(p["pipeline_schedule"]);
 
         const YAML::Node b = section(n, "batch");
         rec.microBatch = read.number(b["micro_batch"], "batch.micro_batch");
@@ -177,12 +177,12 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
         rec.globalBatchTokens = read.number(b["global_batch_tokens"], "batch.global_batch_tokens");
         rec.gradAccumSteps = read.number(b["grad_accum_steps"], "batch.grad_accum_steps");
 
-        rec.activationRecompute = text(n["activation_recompute"]);
-        rec.precision = text(n["precision"]);
-        rec.flopsAccounting = text(n["flops_accounting"]);
-        rec.sourceRef = text(section(n, "source")["ref"]);
-        rec.notes = text(n["notes"]);
-        rec.parallelismNotes = text(p["notes"]);
+        rec.activationRecompute = scalarText(n["activation_recompute"]);
+        rec.precision = scalarText(n["precision"]);
+        rec.flopsAccounting = scalarText(n["flops_accounting"]);
+        rec.sourceRef = scalarText(section(n, "source")["ref"]);
+        rec.notes = scalarText(n["notes"]);
+        rec.parallelismNotes = scalarText(p["notes"]);
 
         const YAML::Node res = section(n, "result");
         rec.tflopsPerGpu = read.number(res["tflops_per_gpu"], "result.tflops_per_gpu");

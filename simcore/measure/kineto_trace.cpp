@@ -12,8 +12,6 @@ namespace dtsim {
 
 namespace {
 
-bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
 std::string lower(std::string s)
 {
     for (char& c : s)
@@ -44,34 +42,34 @@ const char* kernelCategoryName(KernelCategory c)
 KernelCategory classifyKernel(const std::string& kernelName)
 {
     const std::string n = lower(kernelName);
-    if (has(n, "nccl"))
+    if (nameHas(n, "nccl"))
         return KernelCategory::Communication;
-    if (has(n, "multi_tensor_apply") || has(n, "adam") || has(n, "sgd") || has(n, "lamb") || has(n, "optimizer"))
+    if (nameHas(n, "multi_tensor_apply") || nameHas(n, "adam") || nameHas(n, "sgd") || nameHas(n, "lamb") || nameHas(n, "optimizer"))
         return KernelCategory::Optimizer;
     // cuDNN's fused attention (its SDPA kernels, cudnn_generated_fort_native_sdpa_*) and the
     // helpers of its backward (dO.O and the dQ conversion, cudnn::fusion::compute_dot_do_o,
     // convert_dq_to_16bits), as PyTorch 2.11 with cuDNN 9 launches them on Hopper.
-    if (has(n, "flash") || has(n, "fmha") || has(n, "attention") || has(n, "attn") || has(n, "sdpa") || has(n, "dot_do_o")
-        || has(n, "convert_dq"))
+    if (nameHas(n, "flash") || nameHas(n, "fmha") || nameHas(n, "attention") || nameHas(n, "attn") || nameHas(n, "sdpa") || nameHas(n, "dot_do_o")
+        || nameHas(n, "convert_dq"))
         return KernelCategory::Attention;
     // cuBLAS's nvjet kernels (cuBLAS 12.6 and later on Hopper and Blackwell) and its split-K
     // reduction are GEMMs, before the convolution rules ("nvjet_sm90_tst_..._NNT").
-    if (has(n, "nvjet") || has(n, "splitkreduce"))
+    if (nameHas(n, "nvjet") || nameHas(n, "splitkreduce"))
         return KernelCategory::Gemm;
     // cuDNN's convolutions before GEMMs: many are implicit GEMMs ("xmma_fprop_implicit_gemm").
-    if ((has(n, "conv") && !has(n, "convert")) || has(n, "fprop") || has(n, "dgrad") || has(n, "wgrad") || has(n, "winograd")
-        || has(n, "scudnn"))
+    if ((nameHas(n, "conv") && !nameHas(n, "convert")) || nameHas(n, "fprop") || nameHas(n, "dgrad") || nameHas(n, "wgrad") || nameHas(n, "winograd")
+        || nameHas(n, "scudnn"))
         return KernelCategory::Convolution;
-    if (has(n, "gemm") || has(n, "cutlass") || has(n, "cublas") || has(n, "matmul"))
+    if (nameHas(n, "gemm") || nameHas(n, "cutlass") || nameHas(n, "cublas") || nameHas(n, "matmul"))
         return KernelCategory::Gemm;
-    if (has(n, "elementwise") || has(n, "vectorized") || has(n, "norm") || has(n, "bn_") || has(n, "moments")
-        || has(n, "gammabeta") || has(n, "reduce") || has(n, "softmax") || has(n, "dropout") || has(n, "pool")
-        || has(n, "copy") || has(n, "fill") || has(n, "cat") || has(n, "index") || has(n, "scatter") || has(n, "gather")
-        || has(n, "relu") || has(n, "gelu") || has(n, "silu") || has(n, "embedding") || has(n, "loss")
-        || has(n, "triton")) // Inductor's generated kernels: fused pointwise and reductions
+    if (nameHas(n, "elementwise") || nameHas(n, "vectorized") || nameHas(n, "norm") || nameHas(n, "bn_") || nameHas(n, "moments")
+        || nameHas(n, "gammabeta") || nameHas(n, "reduce") || nameHas(n, "softmax") || nameHas(n, "dropout") || nameHas(n, "pool")
+        || nameHas(n, "copy") || nameHas(n, "fill") || nameHas(n, "cat") || nameHas(n, "index") || nameHas(n, "scatter") || nameHas(n, "gather")
+        || nameHas(n, "relu") || nameHas(n, "gelu") || nameHas(n, "silu") || nameHas(n, "embedding") || nameHas(n, "loss")
+        || nameHas(n, "triton")) // Inductor's generated kernels: fused pointwise and reductions
         return KernelCategory::ElementwiseNorm;
     // What is left of cuDNN (layout transforms and offsets for its convolutions).
-    if (has(n, "cudnn") || has(n, "cask"))
+    if (nameHas(n, "cudnn") || nameHas(n, "cask"))
         return KernelCategory::Convolution;
     return KernelCategory::Other;
 }
@@ -81,11 +79,11 @@ std::string collectiveType(const std::string& kernelName, const std::string& col
     std::string n = lower(collectiveName.empty() ? kernelName : collectiveName);
     n.erase(std::remove(n.begin(), n.end(), '_'), n.end());
     for (const char* t : { "allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "broadcast" })
-        if (has(n, t))
+        if (nameHas(n, t))
             return t;
-    if (has(n, "send") || has(n, "recv"))
+    if (nameHas(n, "send") || nameHas(n, "recv"))
         return "sendrecv";
-    if (has(n, "reduce"))
+    if (nameHas(n, "reduce"))
         return "reduce";
     return collectiveName.empty() ? "other" : lower(collectiveName);
 }

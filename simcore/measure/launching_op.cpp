@@ -11,8 +11,6 @@ namespace dtsim {
 
 namespace {
 
-bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
 double product(const std::vector<double>& d)
 {
     double p = 1;
@@ -34,13 +32,13 @@ bool gemmOp(const std::string& n)
 
 // The fused attention operators of scaled_dot_product_attention and its back ends
 // (flash, memory-efficient, cuDNN), and the flash-attn package's.
-bool attentionOp(const std::string& n) { return has(n, "attention") || has(n, "flash_attn"); }
+bool attentionOp(const std::string& n) { return nameHas(n, "attention") || nameHas(n, "flash_attn"); }
 
 // Flash and memory-efficient back ends take [batch, seq, heads, dim]; the SDPA front end
 // and cuDNN's op [batch, heads, seq, dim] (PyTorch's sdp_utils and aten/native/transformers).
 bool sequenceMajor(const std::string& n)
 {
-    return has(n, "_flash_attention_") || has(n, "_efficient_attention_") || has(n, "flash_attn");
+    return nameHas(n, "_flash_attention_") || nameHas(n, "_efficient_attention_") || nameHas(n, "flash_attn");
 }
 
 bool isFloatText(const std::string& s)
@@ -134,16 +132,16 @@ double dtypeBytes(const std::string& type)
 
 std::optional<KernelCategory> categoryOfOp(const std::string& n)
 {
-    if (n.rfind("aten::", 0) != 0 && !has(n, "flash_attn"))
+    if (n.rfind("aten::", 0) != 0 && !nameHas(n, "flash_attn"))
         return std::nullopt; // annotations, c10d:: collectives (their kernels say nccl), ranges
     if (gemmOp(n))
         return KernelCategory::Gemm;
     if (attentionOp(n))
         return KernelCategory::Attention;
-    if (has(n, "convolution"))
+    if (nameHas(n, "convolution"))
         return KernelCategory::Convolution;
     // Fused optimizers (torch.optim's fused=True and foreach paths) launch multi-tensor kernels.
-    if (has(n, "_fused_adam") || has(n, "_fused_sgd") || has(n, "_foreach_"))
+    if (nameHas(n, "_fused_adam") || nameHas(n, "_fused_sgd") || nameHas(n, "_foreach_"))
         return KernelCategory::Optimizer;
     return KernelCategory::ElementwiseNorm; // every other aten op is memory-bound traffic
 }
@@ -157,7 +155,7 @@ OpCost costOfOp(const std::string& n, const OpInputs& in)
     if (gemmOp(n)) {
         c.flops = gemmFlops(n, in.dims);
     } else if (attentionOp(n)) {
-        c.attentionBackward = has(n, "backward");
+        c.attentionBackward = nameHas(n, "backward");
         c.flops = attentionFlops(n, in, c.attentionBackward);
     }
     if (!std::isfinite(c.flops) || c.flops < 0)

@@ -12,6 +12,9 @@ namespace dtsim {
 
 enum class KernelCategory;
 
+// Whether an operator's or kernel's name contains `part`.
+inline bool nameHas(const std::string& name, const char* part) { return name.find(part) != std::string::npos; }
+
 // What record_shapes wrote for one operator call.
 struct OpInputs {
     std::vector<std::vector<double>> dims; // per input: its shape (empty for scalars, lists)
