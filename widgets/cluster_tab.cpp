@@ -2,6 +2,7 @@
 
 #include "cluster_gantt_view.h"
 #include "palette_colors.h"
+#include "units_text.h"
 #include "plot_style.h"
 
 #include "simcore/cost/cost.h"
@@ -22,9 +23,7 @@ namespace dtsim::gui {
 
 namespace {
 
-constexpr double kDay = 86400;
 
-QString duration(double s) { return QString::fromStdString(formatDuration(s)); }
 
 QCustomPlot* seriesPlot(QWidget* parent, const QString& yLabel)
 {
@@ -48,11 +47,11 @@ void addStepGraph(QCustomPlot* plot, const std::vector<std::pair<double, Value>>
 {
     QVector<double> x, y;
     for (const auto& [t, v] : series) {
-        x.push_back(t / kDay);
+        x.push_back(t / units::day);
         y.push_back(double(v) * scale);
     }
     if (!series.empty()) { // hold the last value to the end
-        x.push_back(end / kDay);
+        x.push_back(end / units::day);
         y.push_back(double(series.back().second) * scale);
     }
     QCPGraph* g = plot->addGraph();
@@ -192,8 +191,8 @@ QString ClusterTab::headline(const ClusterResult& r) const
     QString text = tr("<b>%1</b>: %2% busy, mean wait %3, Jain fairness %4, %5 preemptions, %6 failures, "
                       "%7 GPU-hours wasted, all done after %8")
                        .arg(QString::fromStdString(r.policy)).arg(100 * r.meanUtilization, 0, 'f', 1)
-                       .arg(duration(r.meanQueueSeconds)).arg(r.jainFairness, 0, 'f', 3).arg(r.preemptions).arg(r.failures)
-                       .arg(QString::fromStdString(formatCount(r.wastedGpuHours))).arg(duration(r.makespan));
+                       .arg(durationText(r.meanQueueSeconds)).arg(r.jainFairness, 0, 'f', 3).arg(r.preemptions).arg(r.failures)
+                       .arg(QString::fromStdString(formatCount(r.wastedGpuHours))).arg(durationText(r.makespan));
     if (r.infeasible > 0)
         text += tr(" — <span style='color:#c0392b'>%1 jobs cannot run at their size</span>").arg(r.infeasible);
     return text;
@@ -247,7 +246,7 @@ void ClusterTab::plotSeries(const ClusterComparison& c)
         ++i;
     }
     for (QCustomPlot* plot : { m_utilization, m_queue }) {
-        plot->xAxis->setRange(0, std::max(1e-3, end / kDay));
+        plot->xAxis->setRange(0, std::max(1e-3, end / units::day));
         plot->yAxis->rescale();
         plot->yAxis->setRangeLower(0);
         plot->replot();

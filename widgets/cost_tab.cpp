@@ -26,9 +26,8 @@ namespace dtsim::gui {
 
 namespace {
 
-constexpr double kDay = 86400;
 
-constexpr int kChartMinimumHeight = 260;
+constexpr int kCostChartMinimumHeight = 260;
 
 QString usd(double v) { return "$" + QString::fromStdString(formatCount(v)); }
 
@@ -96,7 +95,7 @@ CostTab::CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, Failur
     m_byDeadline = makeChartView(tr("Cost against time to train: what a deadline buys"), charts);
     m_procurement = makeChartView(tr("The same run on each GPU type, at its cheapest plan"), charts);
     for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement })
-        v->setMinimumHeight(kChartMinimumHeight);
+        v->setMinimumHeight(kCostChartMinimumHeight);
     grid->addWidget(m_breakdown, 0, 0);
     grid->addWidget(m_byGpus, 0, 1);
     grid->addWidget(m_byDeadline, 1, 0);
@@ -274,7 +273,7 @@ void CostTab::plotByDeadline(const CostStudy& c)
         maxCost = std::max(maxCost, p.costUsd);
     const MoneyScale m = moneyScale(maxCost);
     for (const CostPoint& p : pts) {
-        const double days = p.expectedTime / kDay;
+        const double days = p.expectedTime / units::day;
         points->append(days, p.costUsd / m.divisor);
         best = std::min(best, p.costUsd / m.divisor);
         cheapest->append(days, best);
@@ -296,8 +295,8 @@ void CostTab::plotByDeadline(const CostStudy& c)
     y->applyNiceNumbers();
     y->setLabelFormat("%g");
     if (c.deadline > 0) {
-        minDays = std::min(minDays, c.deadline / kDay);
-        maxDays = std::max(maxDays, c.deadline / kDay);
+        minDays = std::min(minDays, c.deadline / units::day);
+        maxDays = std::max(maxDays, c.deadline / units::day);
     }
     x->setRange(minDays / 1.5, maxDays * 1.5);
     x->setMinorTickCount(8);
@@ -309,9 +308,9 @@ void CostTab::plotByDeadline(const CostStudy& c)
     }
     if (c.deadline > 0) {
         auto* line = new QLineSeries;
-        line->setName(tr("deadline %1 days").arg(c.deadline / kDay, 0, 'f', 0));
-        line->append(c.deadline / kDay, 0);
-        line->append(c.deadline / kDay, y->max());
+        line->setName(tr("deadline %1 days").arg(c.deadline / units::day, 0, 'f', 0));
+        line->append(c.deadline / units::day, 0);
+        line->append(c.deadline / units::day, y->max());
         line->setColor(seriesColor(5));
         chart->addSeries(line);
         line->attachAxis(x);
@@ -340,7 +339,7 @@ void CostTab::plotProcurement(const CostStudy& c)
         maxCost = std::max(maxCost, r->point.costUsd);
     const MoneyScale m = moneyScale(maxCost);
     // A GPU name needs about 20 px of height, or Qt Charts elides it to "...".
-    m_procurement->setMinimumHeight(std::max(kChartMinimumHeight, 160 + 20 * int(rows.size())));
+    m_procurement->setMinimumHeight(std::max(kCostChartMinimumHeight, 160 + 20 * int(rows.size())));
     for (const ProcurementRow* r : rows) {
         names << QString::fromStdString(r->gpuId);
         *meets << (r->point.meetsDeadline ? r->point.costUsd / m.divisor : 0.0);

@@ -154,7 +154,7 @@ QString MeasurementImport::useNcclLog(const QString& logPath, MeasuredTier tier,
         m.source += ", imported in the app";
         o.put(std::move(m));
         std::string error;
-        if (!writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
+        if (!dtsim::writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
             return QString::fromStdString(error);
         // Named relative to the scenario when it sits beside it.
         const QString scenarioDir = m_doc->path().isEmpty() ? QString() : QFileInfo(m_doc->path()).absolutePath();

@@ -1,6 +1,7 @@
 #include "reliability_tab.h"
 
 #include "palette_colors.h"
+#include "units_text.h"
 #include "plot_style.h"
 #include "run_timeline_view.h"
 
@@ -25,10 +26,8 @@ namespace dtsim::gui {
 
 namespace {
 
-constexpr double kDay = 86400;
-constexpr int kChartMinimumHeight = 220; // the run timeline's lanes, labels and axis stay readable
+constexpr int kRunTimelineMinimumHeight = 220; // the run timeline's lanes, labels and axis stay readable
 
-QString duration(double s) { return QString::fromStdString(formatDuration(s)); }
 QString seconds(double s) { return QString::fromStdString(formatSeconds(s)); }
 
 QString strategyLabel(const RecoveryPlan& p)
@@ -131,9 +130,9 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
 
     auto* split = new QSplitter(Qt::Vertical, content);
     m_timeline = new RunTimelineView(split);
-    m_timeline->setMinimumHeight(kChartMinimumHeight);
+    m_timeline->setMinimumHeight(kRunTimelineMinimumHeight);
     m_histogram = new QCustomPlot(split);
-    m_histogram->setMinimumHeight(kChartMinimumHeight);
+    m_histogram->setMinimumHeight(kRunTimelineMinimumHeight);
     split->addWidget(m_timeline);
     split->addWidget(m_histogram);
     split->setStretchFactor(0, 1);
@@ -224,15 +223,15 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
 
     QString html = "<table cellspacing=6>";
     auto row = [&](const QString& k, const QString& v) { html += QString("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v); };
-    row(tr("Cluster MTBF"), tr("%1 (failures a day: %2)").arg(duration(r.clusterMtbf), causes));
+    row(tr("Cluster MTBF"), tr("%1 (failures a day: %2)").arg(durationText(r.clusterMtbf), causes));
     row(tr("Checkpoint"), async
             ? tr("%1; training pauses %2 to stage it, the flush takes %3 in the background; reload %4")
                   .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointFlush), seconds(r.checkpointLoad))
             : tr("%1; training pauses %2 to write it; reload %3")
                   .arg(QString::fromStdString(formatBytes(r.checkpointBytes)), seconds(r.checkpointWrite), seconds(r.checkpointLoad)));
-    row(tr("Interval"), tr("every %1, %2 steps (Young's optimum %3)").arg(duration(r.interval)).arg(r.intervalSteps).arg(duration(r.youngInterval)));
+    row(tr("Interval"), tr("every %1, %2 steps (Young's optimum %3)").arg(durationText(r.interval)).arg(r.intervalSteps).arg(durationText(r.youngInterval)));
     row(tr("Recovery"), tr("%1 per failure (detect %2, drain %3, provision %4, load %5, reinit %6) plus the lost work")
-                            .arg(duration(r.recovery), seconds(r.detect), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad),
+                            .arg(durationText(r.recovery), seconds(r.detect), seconds(r.drain), seconds(r.provision), seconds(r.checkpointLoad),
                                 seconds(r.reinit)));
     if (r.plan.strategy != RecoveryStrategy::Storage) {
         double covered = 0, all = 0;
@@ -241,12 +240,12 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
             covered += r.plan.covered[i] ? r.failuresPerDayByCause[i] : 0.0;
         }
         row(tr("Strategy"), tr("%1: a copy every %2 (stall %3); survives %4 of %5 failures a day without storage")
-                                .arg(strategyLabel(r.plan), duration(r.plan.fastInterval), seconds(r.plan.fastStall))
+                                .arg(strategyLabel(r.plan), durationText(r.plan.fastInterval), seconds(r.plan.fastStall))
                                 .arg(covered, 0, 'f', 2).arg(all, 0, 'f', 2));
     }
     row(tr("Strategies"), strategiesLine(r));
     row(tr("Time to train"), tr("failure-free %1; expected <b>%2</b> (+%3%); Monte Carlo %4")
-                                 .arg(duration(r.failureFreeTime), duration(r.expectedTime))
+                                 .arg(durationText(r.failureFreeTime), durationText(r.expectedTime))
                                  .arg(100 * r.overheadFraction, 0, 'f', 1)
                                  .arg(percentiles(m.p50, m.p90, m.p99)));
     row(tr("Goodput"), tr("%1% over %2 trials, %3 failures a run; GPU-hours lost: %4")
@@ -264,7 +263,7 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
                                   .arg(QString::fromStdString(formatCount(r.mitigationGpuHours))));
     if (o.hasChaos)
         row(tr("Chaos events"), tr("P50 %1 against %2 for the clean run: %3 later")
-                                    .arg(duration(m.p50), duration(o.clean.p50), duration(m.p50 - o.clean.p50)));
+                                    .arg(durationText(m.p50), durationText(o.clean.p50), durationText(m.p50 - o.clean.p50)));
     html += "</table>";
     m_summary->setText(html);
 
@@ -324,12 +323,12 @@ void ReliabilityTab::plotHistogram(const RunOutlook& o)
         const double width = std::max((times.back() - lo) / bins, 1.0);
         QVector<double> x(bins), y(bins, 0);
         for (int i = 0; i < bins; ++i)
-            x[i] = (lo + (i + 0.5) * width) / kDay;
+            x[i] = (lo + (i + 0.5) * width) / units::day;
         for (double t : times)
             y[std::min(bins - 1, int((t - lo) / width))] += 1;
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
         bars->setName(name);
-        bars->setWidth(width / kDay);
+        bars->setWidth(width / units::day);
         bars->setData(x, y, true);
         bars->setPen(QPen(color.darker(130)));
         color.setAlpha(150);
@@ -343,17 +342,17 @@ void ReliabilityTab::plotHistogram(const RunOutlook& o)
 
     auto line = [&](double t, const QString& label, const QColor& c, Qt::PenStyle style, double height) {
         auto* l = new QCPItemStraightLine(plot);
-        l->point1->setCoords(t / kDay, 0);
-        l->point2->setCoords(t / kDay, 1);
+        l->point1->setCoords(t / units::day, 0);
+        l->point2->setCoords(t / units::day, 1);
         l->setPen(QPen(c, 2, style));
         auto* text = addPlotText(plot);
-        text->position->setCoords(t / kDay, top * height);
+        text->position->setCoords(t / units::day, top * height);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         text->setText(" " + label);
         text->setColor(c);
     };
     const QColor fg = foreground();
-    line(o.report.expectedTime, (o.hasChaos ? tr("expected without chaos %1") : tr("expected %1")).arg(duration(o.report.expectedTime)),
+    line(o.report.expectedTime, (o.hasChaos ? tr("expected without chaos %1") : tr("expected %1")).arg(durationText(o.report.expectedTime)),
         QColor(213, 94, 0), Qt::SolidLine, 1.05);
     line(m.p50, tr("P50"), fg, Qt::DashLine, 0.9);
     line(m.p90, tr("P90"), fg, Qt::DashLine, 0.75);
@@ -362,7 +361,7 @@ void ReliabilityTab::plotHistogram(const RunOutlook& o)
     m_deadlineLine = new QCPItemStraightLine(plot);
     m_deadlineLine->setPen(QPen(errorColor(), 2, Qt::DotLine));
     const double margin = std::max(60.0, 0.04 * (hi - lo));
-    plot->xAxis->setRange((lo - margin) / kDay, (hi + 3 * margin) / kDay);
+    plot->xAxis->setRange((lo - margin) / units::day, (hi + 3 * margin) / units::day);
     plot->yAxis->setRange(0, top * 1.15);
     plot->replot();
 }

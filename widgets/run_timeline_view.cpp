@@ -18,7 +18,6 @@ namespace dtsim::gui {
 
 namespace {
 
-constexpr double kDay = 86400;
 
 const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Stragglers" };
 constexpr int kLanes = 4;
@@ -225,8 +224,8 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     p.setPen(fg);
     p.drawLine(g.left, axisY, g.right, axisY);
     const double span = m_axis.span();
-    const bool hours = span < 3 * kDay;
-    const double unit = hours ? 3600.0 : kDay;
+    const bool hours = span < 3 * units::day;
+    const double unit = hours ? 3600.0 : units::day;
     const double step = TimeAxis::niceStep(span / unit, std::max(2, (g.right - g.left) / 90)) * unit;
     for (double t : m_axis.ticks(step)) {
         const double x = xAt(t, g);
@@ -264,8 +263,8 @@ bool RunTimelineView::event(QEvent* e)
         if (const RunPhase* ph = phaseAt(help->pos())) {
             QString tip = QString("<b>%1</b><br>from day %2 to day %3<br>%4")
                               .arg(phaseName(ph->kind))
-                              .arg(ph->start / kDay, 0, 'f', 3)
-                              .arg(ph->end / kDay, 0, 'f', 3)
+                              .arg(ph->start / units::day, 0, 'f', 3)
+                              .arg(ph->end / units::day, 0, 'f', 3)
                               .arg(QString::fromStdString(formatDuration(ph->end - ph->start)));
             if (ph->cause >= 0)
                 tip += QString("<br>cause: %1").arg(QString::fromLatin1(failureCauseName(FailureCause(ph->cause))).replace('_', ' '));

@@ -367,7 +367,7 @@ void WhatIfTab::exportCsv()
     if (path.isEmpty())
         return;
     std::string error;
-    if (!writeFileAtomically(path.toStdString(), sweepCsv().toStdString(), &error))
+    if (!dtsim::writeFileAtomically(path.toStdString(), sweepCsv().toStdString(), &error))
         QMessageBox::warning(this, tr("Export the sweep"), tr("Could not write %1: %2").arg(path, QString::fromStdString(error)));
 }
 

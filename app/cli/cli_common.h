@@ -46,6 +46,8 @@ std::string resolveScenarioPath(const QString& arg, const DataPaths& d);
 void printJson(const QJsonDocument& doc);
 // The indented text printJson prints, after the same check (throws InputError).
 QString jsonText(const QJsonDocument& doc);
+// An engine string as Qt text.
+inline QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // A numeric option within [min, max]; otherwise an InputError naming the option, the
 // text given and the accepted range, e.g. `--months: "1e9" is not a number of months

@@ -18,7 +18,6 @@ namespace dtsim::cli {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 struct TypeTotal {
     int layers = 0;

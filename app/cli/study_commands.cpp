@@ -26,7 +26,6 @@ namespace dtsim::cli {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QString setsText(const Suggestion& sg)
 {
