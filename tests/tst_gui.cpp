@@ -1681,7 +1681,7 @@ private slots:
         auto replace = [&](const std::string& from, const std::string& to) { text.replace(text.find(from), from.size(), to); };
         replace("global_batch: 256", "global_batch: 2147483647");
         replace("micro_batch: 2", "micro_batch: 1");
-        replace("tokens: 2e+10", "tokens: 1e20");
+        replace("tokens: 20000000000", "tokens: 1e20");
         replace("gpus: 8", "gpus: 1");
         replace("dp: 8", "dp: 1");
         const QString path = dir.path() + "/huge-batch.yaml";

@@ -1,12 +1,15 @@
 #include "breakdown_view.h"
 
 #include "chart_style.h"
+#include "theme.h"
 #include "palette_colors.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
@@ -82,6 +85,7 @@ int fillStacked(QChartView* view, const QStringList& categories, const std::vect
     values->setLabelsColor(foreground());
     values->setTitleBrush(foreground());
     values->setRange(0, std::max(longest, limit / scale) * 1.05);
+    styleChartText(view); // new axes take the view's type (large while presenting)
     return count;
 }
 
@@ -89,15 +93,59 @@ int fillStacked(QChartView* view, const QStringList& categories, const std::vect
 
 BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    m_grid = new QGridLayout(this);
+    m_grid->setContentsMargins(0, 0, 0, 0);
     m_step = makeChartView(tr("Step time by component"), this);
     m_memory = makeChartView(tr("Memory per GPU"), this);
     m_layers = makeChartView(tr("Compute by layer type (layer tables)"), this);
-    layout->addWidget(m_step, 1);
-    layout->addWidget(m_layers, 1);
-    layout->addWidget(m_memory, 1);
     m_layers->hide();
+    arrange();
+}
+
+int BreakdownView::chartHeight() const
+{
+    // A title, a bar or two, tick labels, the axis title and a legend: about eleven lines.
+    return 11 * fontMetrics().height();
+}
+
+void BreakdownView::arrange(bool force)
+{
+    // One column while each chart gets its height; two when they would be squeezed (a
+    // 1366x768 screen in presentation mode), where Qt Charts would elide every label.
+    const int charts = 2 + (m_layers->isHidden() ? 0 : 1);
+    const bool wide = height() > 0 && height() < charts * chartHeight() && charts == 3;
+    if (wide == m_twoColumns && m_grid->count() > 0 && !force)
+        return;
+    m_twoColumns = wide;
+    for (QWidget* chart : { static_cast<QWidget*>(m_step), static_cast<QWidget*>(m_layers), static_cast<QWidget*>(m_memory) })
+        m_grid->removeWidget(chart);
+    if (wide) {
+        // The step chart's legend is the longest: it keeps the whole width.
+        m_grid->addWidget(m_step, 0, 0, 1, 2);
+        m_grid->addWidget(m_memory, 1, 0, 1, m_layers->isHidden() ? 2 : 1);
+        m_grid->addWidget(m_layers, 1, 1);
+    } else {
+        m_grid->addWidget(m_step, 0, 0);
+        m_grid->addWidget(m_layers, 1, 0);
+        m_grid->addWidget(m_memory, 2, 0);
+    }
+    // Rows share the height; a hidden chart's row takes none.
+    m_grid->setRowStretch(0, 1);
+    m_grid->setRowStretch(1, wide || !m_layers->isHidden() ? 1 : 0);
+    m_grid->setRowStretch(2, wide ? 0 : 1);
+}
+
+void BreakdownView::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    arrange();
+}
+
+void BreakdownView::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        arrange();
 }
 
 int BreakdownView::stepBarsForTest() const
@@ -120,7 +168,11 @@ void BreakdownView::showLayerTypes(const Report& r)
     for (int t = 0; t < kLayerTypeCount; ++t)
         layerTotal += r.layerTypeForward[t] + r.layerTypeBackward[t];
     const StepReport::MoeLayerTimes& ml = r.step.moeLayer;
-    m_layers->setVisible(layerTotal > 0 || ml.total() > 0);
+    const bool layers = layerTotal > 0 || ml.total() > 0;
+    if (layers != !m_layers->isHidden()) {
+        m_layers->setVisible(layers);
+        arrange(true); // lay out again for the chart that came or went
+    }
     if (layerTotal <= 0 && ml.total() > 0) {
         // One MoE layer for one micro-batch, as the engine splits it (milliseconds).
         const std::vector<std::pair<QString, std::vector<double>>> parts {

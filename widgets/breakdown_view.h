@@ -37,7 +37,15 @@ public:
     // A pinned scenario's step, drawn in grey under the current one (nullopt: none).
     void setPinned(std::optional<StepReport> a, const QString& name);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
 private:
+    void arrange(bool force = false); // one column, or two when the charts would be squeezed
+    int chartHeight() const; // what a chart needs to show every label
+    class QGridLayout* m_grid = nullptr;
+    bool m_twoColumns = false;
     QChartView* m_step = nullptr;
     QChartView* m_memory = nullptr;
     QChartView* m_layers = nullptr; // layer tables by layer type, or one MoE layer's parts

@@ -1,6 +1,7 @@
 #include "cost_tab.h"
 
 #include "chart_style.h"
+#include "theme.h"
 #include "palette_colors.h"
 
 #include "simcore/units.h"
@@ -13,6 +14,8 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QScatterSeries>
@@ -29,7 +32,17 @@ namespace {
 
 constexpr int kCostChartMinimumHeight = 260;
 
-QString usd(double v) { return "$" + QString::fromStdString(formatCount(v)); }
+QString usd(double v) { return v > 0 && v < 0.01 ? QObject::tr("under $0.01") : "$" + QString::fromStdString(formatCount(v)); }
+
+// Energy and carbon in a unit their total reads in (a small run's "0 MWh" said nothing);
+// the parts in the total's unit. Values in MWh and tonnes.
+struct Scaled {
+    double factor;
+    QString unit;
+};
+Scaled energyUnit(double mwh) { return mwh >= 1 ? Scaled { 1, "MWh" } : Scaled { 1e3, "kWh" }; }
+Scaled massUnit(double tonnes) { return tonnes >= 1 ? Scaled { 1, "t" } : Scaled { 1e3, "kg" }; }
+QString scaled(double v, const Scaled& u) { return QString::number(v * u.factor, 'f', v * u.factor < 10 ? 1 : 0); }
 
 // Money axes in readable units: thousands, millions or billions of dollars.
 struct MoneyScale {
@@ -91,11 +104,11 @@ CostTab::CostTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, Failur
     auto* grid = new QGridLayout(charts);
     grid->setContentsMargins(0, 0, 0, 0);
     m_breakdown = makeChartView(tr("Cost by component"), charts);
-    m_byGpus = makeChartView(tr("Cost and energy against GPU count (your plan, data parallelism scaled)"), charts);
+    m_byGpus = makeChartView(tr("Cost and energy against GPU count"), charts);
     m_byDeadline = makeChartView(tr("Cost against time to train: what a deadline buys"), charts);
     m_procurement = makeChartView(tr("The same run on each GPU type, at its cheapest plan"), charts);
     for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement })
-        v->setMinimumHeight(kCostChartMinimumHeight);
+        v->setMinimumHeight(chartMinimumHeight());
     grid->addWidget(m_breakdown, 0, 0);
     grid->addWidget(m_byGpus, 0, 1);
     grid->addWidget(m_byDeadline, 1, 0);
@@ -156,13 +169,14 @@ void CostTab::showStudy(const CostStudy& c)
                          .arg(usd(r.totalUsd), ownershipName(s.cost.ownership), QString(pricingName(s.cost.pricing)).replace('_', ' '))
                          .arg(usd(r.usdPerMillionTokens), QString::fromLatin1(unitOfWork(s.model)), QString::fromStdString(formatCount(r.gpuHours)),
                              QString::fromStdString(formatDuration(r.wallSeconds))));
-    row(tr("Energy"), tr("%1 MWh at the wall (GPUs %2, hosts %3, network %4, cooling %5); GPUs compute %6% of each step, %7 W on average")
-                          .arg(r.energyMwh, 0, 'f', 0).arg(r.gpuEnergyMwh, 0, 'f', 0).arg(r.hostEnergyMwh, 0, 'f', 0)
-                          .arg(r.networkEnergyMwh, 0, 'f', 0).arg(r.coolingEnergyMwh, 0, 'f', 0)
+    const Scaled e = energyUnit(r.energyMwh), m = massUnit(r.co2eTonnes);
+    row(tr("Energy"), tr("%1 %2 at the wall (GPUs %3, hosts %4, network %5, cooling %6); GPUs compute %7% of each step, %8 W on average")
+                          .arg(scaled(r.energyMwh, e), e.unit, scaled(r.gpuEnergyMwh, e), scaled(r.hostEnergyMwh, e),
+                              scaled(r.networkEnergyMwh, e), scaled(r.coolingEnergyMwh, e))
                           .arg(100 * r.gpuActivity, 0, 'f', 0).arg(r.gpuWatts, 0, 'f', 0));
-    row(tr("Carbon"), tr("%1 t CO2e: operational %2 (%3 grid), embodied %4")
-                          .arg(r.co2eTonnes, 0, 'f', 0).arg(r.operationalTonnes, 0, 'f', 0)
-                          .arg(QString::fromStdString(s.cost.region)).arg(r.embodiedTonnes, 0, 'f', 1));
+    row(tr("Carbon"), tr("%1 %2 CO2e: operational %3 (%4 grid), embodied %5")
+                          .arg(scaled(r.co2eTonnes, m), m.unit, scaled(r.operationalTonnes, m),
+                              QString::fromStdString(s.cost.region), scaled(r.embodiedTonnes, m)));
     row(tr("To buy it"), tr("%1 (GPUs %2, servers %3, network %4)")
                              .arg(usd(r.hardwareBillUsd), usd(r.bill.gpus), usd(r.bill.servers), usd(r.bill.network)));
     html += "</table>";
@@ -171,24 +185,47 @@ void CostTab::showStudy(const CostStudy& c)
     plotByGpuCount(c);
     plotByDeadline(c);
     plotProcurement(c);
+    for (QChartView* v : { m_breakdown, m_byGpus, m_byDeadline, m_procurement }) {
+        styleChartText(v);
+        if (v != m_procurement)
+            v->setMinimumHeight(chartMinimumHeight());
+    }
+}
+
+int CostTab::chartMinimumHeight() const
+{
+    // 260 px at the normal type; more for presentation mode's larger type.
+    return std::max(kCostChartMinimumHeight, 14 * fontMetrics().height());
 }
 
 void CostTab::plotBreakdown(const CostStudy& c)
 {
     QChart* chart = resetChart(m_breakdown);
     auto* pie = new QPieSeries;
+    QStringList priced;
     int i = 0;
     for (const CostItem& item : c.report.breakdown) {
         if (item.usd <= 0)
             continue;
-        QPieSlice* slice = pie->append(QString("%1 %2").arg(QString::fromStdString(item.name), usd(item.usd)), item.usd);
+        QPieSlice* slice = pie->append(QString::fromStdString(item.name), item.usd);
+        priced << QString("%1 %2").arg(QString::fromStdString(item.name), usd(item.usd));
         slice->setColor(seriesColor(i++));
         slice->setLabelColor(foreground());
-        slice->setLabelVisible(slice->percentage() > 0.03 || c.report.breakdown.size() <= 2);
+    }
+    // The slices say their share, short enough never to be cut at the chart's edge; the
+    // legend, beside the pie with a line each, names and prices them (under it, five
+    // priced items shared a line and read "gpus $..." on a 1366 px screen).
+    for (QPieSlice* slice : pie->slices()) {
+        slice->setLabel(QString("%1%").arg(100 * slice->percentage(), 0, 'f', slice->percentage() < 0.1 ? 1 : 0));
+        slice->setLabelVisible(slice->percentage() > 0.03 || pie->count() <= 2);
     }
     pie->setPieSize(0.6);
     chart->addSeries(pie);
+    chart->legend()->setAlignment(Qt::AlignRight);
     chart->legend()->setVisible(true);
+    const QList<QLegendMarker*> markers = chart->legend()->markers(pie);
+    for (int m = 0; m < markers.size() && m < priced.size(); ++m)
+        markers[m]->setLabel(priced[m]);
 }
 
 void CostTab::plotByGpuCount(const CostStudy& c)
@@ -224,7 +261,7 @@ void CostTab::plotByGpuCount(const CostStudy& c)
     chart->addSeries(misses);
     // The range around the points, and each point marked: with one feasible GPU count
     // (fewer run out of memory, more break a plan rule) the chart was an empty 1-2 axis.
-    auto* x = logAxis(tr("GPUs"));
+    auto* x = logAxis(tr("GPUs (your plan, data parallelism scaled)"));
     x->setRange(double(c.byGpuCount.front().gpus) / 1.5, double(c.byGpuCount.back().gpus) * 1.5);
     cost->setPointsVisible(true);
     energy->setPointsVisible(true);
@@ -338,8 +375,10 @@ void CostTab::plotProcurement(const CostStudy& c)
     for (const ProcurementRow* r : rows)
         maxCost = std::max(maxCost, r->point.costUsd);
     const MoneyScale m = moneyScale(maxCost);
-    // A GPU name needs about 20 px of height, or Qt Charts elides it to "...".
-    m_procurement->setMinimumHeight(std::max(kCostChartMinimumHeight, 160 + 20 * int(rows.size())));
+    // A GPU name needs a line of the chart's type, or Qt Charts elides it to "..."; the
+    // title, axis and legend about eight more (presentation mode's type is 1.5x).
+    const int line = m_procurement->fontMetrics().height() + 6;
+    m_procurement->setMinimumHeight(std::max(chartMinimumHeight(), (8 + int(rows.size())) * line));
     for (const ProcurementRow* r : rows) {
         names << QString::fromStdString(r->gpuId);
         *meets << (r->point.meetsDeadline ? r->point.costUsd / m.divisor : 0.0);

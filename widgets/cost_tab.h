@@ -46,6 +46,7 @@ private:
     bool m_hasResult = false;
     QString m_error;
     QLabel* m_summary = nullptr;
+    int chartMinimumHeight() const; // below it, Qt Charts elides the axis labels
     QChartView* m_breakdown = nullptr;
     QChartView* m_byGpus = nullptr;
     QChartView* m_byDeadline = nullptr;

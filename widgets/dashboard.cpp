@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "palette_colors.h"
+#include "steady_label.h"
 
 #include "simcore/units.h"
 
@@ -47,26 +48,72 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     m_calibration = new QLabel(this);
     m_calibration->setObjectName("dashboard-calibration");
     m_calibration->setVisible(false);
-    m_band = new QLabel(this);
+    // The two note lines keep their height as their text changes, and the comparison's
+    // line is there before anything is pinned: pinning A, or applying a change, never
+    // moves the tabs under the pointer.
+    m_band = new SteadyLabel(this);
     m_band->setObjectName("dashboard-band");
     m_band->setStyleSheet("color: palette(mid);");
-    m_band->setWordWrap(true);
-    m_compare = new QLabel(this);
+    m_band->setReserve(bandText(99, tr("ampere, mixture-of-experts, 16-bit, 2048-131072 GPUs"), { "888.8 ms", "88.8%", "888 k", "88.8 days" }));
+    m_compare = new SteadyLabel(this);
     m_compare->setObjectName("dashboard-compare");
-    m_compare->setWordWrap(true);
-    m_compare->setVisible(false);
+    m_compare->setReserve(comparisonText(tr("a scenario pinned as A with a long name (tokens)"), true));
+    m_compare->setSteadyText(unpinnedText());
     scaleFonts();
 }
 
 QString Dashboard::calibrationNote() const { return m_calibration->isHidden() ? QString() : m_calibration->text(); }
 QString Dashboard::bandNote() const { return m_band->text(); }
-QString Dashboard::compareNote() const { return m_compare->isHidden() ? QString() : m_compare->text(); }
+QString Dashboard::compareNote() const { return m_pinned ? m_compare->text() : QString(); }
 
-void Dashboard::setPinned(const QString& name, std::optional<Report> a)
+void Dashboard::setPinned(const QString& name, std::optional<Report> a, bool countsSamples)
 {
     m_pinned = std::move(a);
     m_pinnedName = name;
-    m_compare->setVisible(m_pinned.has_value());
+    m_pinnedSamples = countsSamples;
+    if (!m_pinned)
+        m_compare->setSteadyText(unpinnedText());
+}
+
+QString Dashboard::unpinnedText() const
+{
+    return QString("<span style=\"color: %1\">%2</span>")
+        .arg(palette().color(QPalette::Mid).name(), tr("Ctrl+Shift+A pins this scenario as <b>A</b>: then every change shows here against it."));
+}
+
+QString Dashboard::bandText(int similar, const QString& similarity, const QStringList& ranges) const
+{
+    return tr("80% of %1 similar published runs (%2) would put these at: step %3, MFU %4, tokens/s %5, time to train %6")
+        .arg(similar).arg(similarity, ranges.value(0), ranges.value(1), ranges.value(2), ranges.value(3));
+}
+
+QString Dashboard::comparisonText(const QString& name, bool withChanges, const Report* a, const Report* b) const
+{
+    // A's numbers and B's change from them: percent, or points for MFU. Without reports:
+    // the widest such line, for the space it reserves.
+    auto q = [](const std::string& x) { return QString::fromStdString(x); };
+    QStringList parts;
+    for (int h = 0; h < kHeadlineCount; ++h) {
+        const Headline k = Headline(h);
+        QString label = tr(headlineInfo(k).label);
+        if (k == Headline::TokensPerSecond && m_pinnedSamples)
+            label = tr("Samples/s");
+        if (!a) {
+            parts << tr("%1 %2 (B %3)").arg(label, "888.8 days", "+888.8%");
+            continue;
+        }
+        const double va = headlineValue(*a, k);
+        if (!withChanges || !b) {
+            parts << tr("%1 %2").arg(label, q(formatHeadline(k, va)));
+            continue;
+        }
+        const double vb = headlineValue(*b, k);
+        const QString change = k == Headline::Mfu ? QString("%1%2 pts").arg(vb >= va ? "+" : "").arg(100 * (vb - va), 0, 'f', 1)
+            : va != 0                              ? QString("%1%2%").arg(vb >= va ? "+" : "").arg(100 * (vb / va - 1), 0, 'f', 1)
+                                                   : QString("-");
+        parts << tr("%1 %2 (B %3)").arg(label, q(formatHeadline(k, va)), change);
+    }
+    return tr("<b>A</b> = %1: %2").arg(name.toHtmlEscaped(), parts.join(" &middot; "));
 }
 
 int Dashboard::tileWidth(int i) const
@@ -203,26 +250,22 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
             const Interval i = bandOf(h, headlineValue(r, h), band);
             return q(formatHeadline(h, i.low)) + QString::fromUtf8("\u2013") + q(formatHeadline(h, i.high));
         };
-        m_band->setText(tr("80% of %1 similar published runs (%2) would put these at: step %3, MFU %4, tokens/s %5, time to train %6")
-                            .arg(band.similar)
-                            .arg(q(band.similarity), range(Headline::StepTime), range(Headline::Mfu), range(Headline::TokensPerSecond),
-                                range(Headline::TimeToTrain)));
+        m_band->setSteadyText(bandText(band.similar, q(band.similarity),
+            { range(Headline::StepTime), range(Headline::Mfu), range(Headline::TokensPerSecond), range(Headline::TimeToTrain) }));
     } else {
-        m_band->setText(tr("No similar published run to say how far to trust these numbers (%1 of the %2 needed).")
+        m_band->setSteadyText(tr("No similar published run to say how far to trust these numbers (%1 of the %2 needed).")
                             .arg(band.similar).arg(kMinSimilarRuns));
     }
     if (m_pinned) {
-        // A's numbers and B's change from them: percent, or points for MFU.
-        QStringList parts;
-        for (int h = 0; h < kHeadlineCount; ++h) {
-            const Headline k = Headline(h);
-            const double a = headlineValue(*m_pinned, k), b = headlineValue(r, k);
-            const QString change = k == Headline::Mfu ? QString("%1%2 pts").arg(b >= a ? "+" : "").arg(100 * (b - a), 0, 'f', 1)
-                : a != 0                               ? QString("%1%2%").arg(b >= a ? "+" : "").arg(100 * (b / a - 1), 0, 'f', 1)
-                                                       : QString("-");
-            parts << tr("%1 %2 (B %3)").arg(tr(headlineInfo(k).label), q(formatHeadline(k, a)), change);
+        if (m_pinnedSamples != s.model.isLayerTable()) {
+            // A samples/s figure against a tokens/s one is no ratio: say so, and show A.
+            m_compare->setSteadyText(tr("%1 <i>(A counts %2, this scenario %3: not compared)</i>")
+                                         .arg(comparisonText(m_pinnedName, false, &*m_pinned),
+                                             m_pinnedSamples ? tr("samples") : tr("tokens"),
+                                             s.model.isLayerTable() ? tr("samples") : tr("tokens")));
+        } else {
+            m_compare->setSteadyText(comparisonText(m_pinnedName, true, &*m_pinned, &r));
         }
-        m_compare->setText(tr("<b>A</b> = %1: %2").arg(m_pinnedName.toHtmlEscaped(), parts.join(" &middot; ")));
     }
     const CalibrationOverlay& o = s.calibration;
     m_calibration->setVisible(!o.empty());
@@ -246,6 +289,10 @@ void Dashboard::showInvalid(const QString& reason)
 {
     for (auto it = m_values.begin(); it != m_values.end(); ++it)
         set(it.key(), "-", reason);
+    // No ranges for figures that are not there; A's own numbers stay.
+    m_band->setSteadyText(tr("No error band: the plan is not valid."));
+    if (m_pinned)
+        m_compare->setSteadyText(comparisonText(m_pinnedName, false, &*m_pinned) + tr(" <i>(B: the plan is not valid)</i>"));
 }
 
 bool Dashboard::eventFilter(QObject* watched, QEvent* event)

@@ -27,7 +27,8 @@ public:
     void setResiduals(std::vector<Residual> r) { m_residuals = std::move(r); }
     QString bandNote() const;
     // A pinned scenario A: every headline number of A and B's change from it, under the tiles.
-    void setPinned(const QString& name, std::optional<Report> a);
+    // `countsSamples`: A is a layer table (samples/s), which no tokens/s figure compares with.
+    void setPinned(const QString& name, std::optional<Report> a, bool countsSamples = false);
     QString compareNote() const; // "80% of 9 similar published runs measured: MFU 35.8-41.0% ..." or why none
     // As narrow as its widest tile: narrower windows take more rows of tiles.
     QSize minimumSizeHint() const override;
@@ -51,11 +52,15 @@ private:
     std::vector<QLabel*> m_order; // the values, in tile order
     QGridLayout* m_grid = nullptr;
     QLabel* m_calibration = nullptr; // under the tiles, when the scenario names an overlay
-    QLabel* m_band = nullptr;        // under the tiles: how far to trust them
+    QString bandText(int similar, const QString& similarity, const QStringList& ranges) const;
+    QString comparisonText(const QString& name, bool withChanges, const Report* a = nullptr, const Report* b = nullptr) const;
+    QString unpinnedText() const;
+    class SteadyLabel* m_band = nullptr; // under the tiles: how far to trust them
     std::vector<Residual> m_residuals;
-    QLabel* m_compare = nullptr;      // under the tiles, with a pinned scenario A
+    class SteadyLabel* m_compare = nullptr; // under the tiles: A's numbers, or how to pin A
     std::optional<Report> m_pinned;
     QString m_pinnedName;
+    bool m_pinnedSamples = false;
     int m_columns = 0;
 };
 

@@ -149,10 +149,26 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_teachingDock->setObjectName("teaching");
     m_teachingDock->setWidget(m_teaching);
     m_teachingDock->setMinimumWidth(240);
-    // Opening it must not push the window past the screen (at 1366 px it did).
+    // Opening it must not push the window past the screen (at 1366 px it did, to 1614,
+    // and stayed so): where the window cannot hold both, the parameters make room while
+    // the formulas are open; closing it gives back the window's size and the parameters.
     connect(m_teachingDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
-        if (shown && isVisible())
-            QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        if (!isVisible())
+            return;
+        if (shown) {
+            if (!m_sizeBeforeDock.isValid())
+                m_sizeBeforeDock = size();
+            QTimer::singleShot(0, this, &MainWindow::makeRoomForTheDock);
+            return;
+        }
+        if (m_panelMadeRoom) {
+            m_panelMadeRoom = false;
+            m_panel->show();
+        }
+        const QSize before = m_sizeBeforeDock;
+        m_sizeBeforeDock = QSize();
+        if (before.isValid() && !(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen)))
+            QTimer::singleShot(0, this, [this, before] { resize(before); });
     });
     addDockWidget(Qt::RightDockWidgetArea, m_teachingDock);
     m_teachingDock->hide();
@@ -210,6 +226,19 @@ void MainWindow::showEvent(QShowEvent* e)
         m_fitted = true;
         QTimer::singleShot(0, this, &MainWindow::fitToScreen);
     }
+}
+
+void MainWindow::makeRoomForTheDock()
+{
+    // A window frame's few pixels are left for the window manager's border.
+    const QRect room = (screen() ? screen() : QGuiApplication::primaryScreen())->availableGeometry();
+    constexpr int kFrame = 16;
+    if (m_teachingDock->isVisible() && !m_panel->isHidden() && minimumSizeHint().width() > room.width() - kFrame) {
+        m_panel->hide();
+        m_panelMadeRoom = true;
+        statusBar()->showMessage(tr("The parameters make room for the formulas while they are open (F2 closes them)."), 6000);
+    }
+    fitToScreen();
 }
 
 void MainWindow::fitToScreen()
@@ -330,7 +359,8 @@ void MainWindow::buildMenus()
     // A profiler trace summarized, or an nccl-tests log fitted into the scenario's overlay.
     file->addAction(tr("&Import measurements..."), this, [this] { m_import->chooseAndImport(); });
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    // Ctrl+Q on every platform (QKeySequence::Quit is empty on some, offscreen included).
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
@@ -380,6 +410,19 @@ void MainWindow::buildMenus()
         m_presentationTabs.push_back(a);
     }
     addHelpMenu(this, m_data.docsDir);
+    // Every shortcut works with the menu bar hidden (presentation mode): a menu's
+    // actions answer only while their menu bar is shown, the window's always.
+    std::function<void(QMenu*)> windowWide = [&](QMenu* menu) {
+        for (QAction* a : menu->actions()) {
+            if (a->menu())
+                windowWide(a->menu());
+            else if (!a->shortcuts().isEmpty())
+                addAction(a);
+        }
+    };
+    for (QAction* a : menuBar()->actions())
+        if (a->menu())
+            windowWide(a->menu());
     // Esc leaves presentation mode (the menu bar is hidden there).
     auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(leave, &QShortcut::activated, this, [this] {

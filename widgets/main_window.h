@@ -134,6 +134,7 @@ protected:
 private:
     void buildMenus();
     void fitToScreen(); // onto the screen's available area, as far as the minimum size allows
+    void makeRoomForTheDock(); // the formula panel opened: hide the parameters if both do not fit
 public:
     // The size the caller gives is kept, larger than the screen or not (screenshots).
     void keepSizeOnShow() { m_fitted = true; }
@@ -152,6 +153,7 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     bool maybeSave();
+    std::string scenarioText() const; // what Save writes: the opened file's text, patched
 
     AppData m_data;
     ScenarioDocument* m_doc = nullptr;
@@ -178,6 +180,8 @@ private:
     bool m_presenting = false;
     bool m_restyling = false;
     bool m_fitted = false; // fitted onto the screen at the first show
+    QSize m_sizeBeforeDock;      // the window's size before the formula panel opened
+    bool m_panelMadeRoom = false; // the parameters were hidden for the formula panel
     struct {
         QFont font;
         Qt::WindowStates state;

@@ -64,7 +64,7 @@ bool MainWindow::pinAsA()
     m_pinnedA = s;
     const Report a = m_evaluator->report(s);
     const QString name = QString::fromStdString(s.name.empty() ? std::string("pinned scenario") : s.name);
-    m_dashboard->setPinned(name, a);
+    m_dashboard->setPinned(name, a, s.model.isLayerTable());
     m_breakdown->setPinned(a.step, name);
     m_scaling->setPinned(m_pinnedA);
     m_timeline->setPinned(m_pinnedA);
@@ -174,16 +174,22 @@ bool MainWindow::openPreset(const QString& name)
     return openFile(QDir(m_data.presetsDir).filePath(name + ".yaml"));
 }
 
-bool MainWindow::saveTo(const QString& path)
+std::string MainWindow::scenarioText() const
 {
-    // The user's own file keeps its text: only what changed is rewritten, in the units
+    // The file it came from keeps its text: only what changed is rewritten, in the units
     // it was written in (scenario_patch.h); otherwise, or when that cannot be done in
     // place, the whole scenario in natural units.
     const Scenario& s = m_doc->scenario();
     std::optional<std::string> patched;
     if (!m_onDisk.text.empty())
         patched = patchScenarioText(m_onDisk.text, m_onDisk.scenario, s, m_data.catalog, m_data.topologies);
-    const std::string text = patched ? *patched : scenarioToYaml(s);
+    return patched ? *patched : scenarioToYaml(s);
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    const Scenario& s = m_doc->scenario();
+    const std::string text = scenarioText();
     // Atomic: a failure never leaves a half-written scenario behind.
     QString error;
     if (!writeFileAtomically(path, QByteArray::fromStdString(text), &error)) {
@@ -247,7 +253,7 @@ bool MainWindow::exportTrace(const QString& path, QString* error)
 
 bool MainWindow::exportScenario(const QString& path, QString* error)
 {
-    return writeFileAtomically(path, QByteArray::fromStdString(scenarioToYaml(m_doc->scenario())), error);
+    return writeFileAtomically(path, QByteArray::fromStdString(scenarioText()), error);
 }
 
 void MainWindow::updateTitle()

@@ -102,25 +102,54 @@ void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
     if (ymax > 0)
         m_plot->yAxis->setRange(ymin / 2, ymax * 2);
 
-    // The two labels sit on opposite sides of their lines, so they stay apart when the
-    // scenario is at the sync wall.
-    auto vline = [&](double x, const QString& text, QColor color, Qt::Alignment side) {
-        auto* line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(x, 1e-9);
-        line->point2->setCoords(x, 1e9);
-        line->setPen(QPen(color, 1.5, Qt::DashLine));
-        auto* label = addPlotText(m_plot);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(x, ymax > 0 ? ymax * 1.6 : 1);
-        label->setPositionAlignment(side | Qt::AlignTop);
-        label->setPadding(QMargins(4, 0, 4, 0));
-        label->setText(text);
-        label->setColor(color);
+    // Each label sits on the outer side of its line (the left line's to the left), so two
+    // lines a doubling apart keep their labels apart; a label the plot's edge would cut
+    // goes inside, a row lower, and a label that would still touch the other drops a row.
+    struct Mark {
+        double x;
+        QString text;
+        QColor color;
     };
+    std::vector<Mark> marks;
     if (c.syncWallGpus > 0)
-        vline(double(c.syncWallGpus), tr("sync wall"), QColor(192, 57, 43), Qt::AlignRight);
+        marks.push_back({ double(c.syncWallGpus), tr("sync wall"), QColor(192, 57, 43) });
     if (currentGpus > 0)
-        vline(double(currentGpus), tr("this scenario"), foreground(), Qt::AlignLeft);
+        marks.push_back({ double(currentGpus), tr("this scenario"), foreground() });
+    std::stable_sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) { return a.x < b.x; });
+    const QRect area = m_plot->axisRect()->rect();
+    std::vector<std::pair<double, double>> taken; // pixel spans [left, right] per row
+    std::vector<int> rowOf;
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        const Mark& m = marks[i];
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(m.x, 1e-9);
+        line->point2->setCoords(m.x, 1e9);
+        line->setPen(QPen(m.color, 1.5, Qt::DashLine));
+        auto* label = addPlotText(m_plot);
+        label->setPadding(QMargins(4, 0, 4, 0));
+        label->setText(m.text);
+        label->setColor(m.color);
+        const QFontMetrics fm(label->font());
+        const double width = fm.horizontalAdvance(m.text) + 8, px = m_plot->xAxis->coordToPixel(m.x);
+        bool leftward = marks.size() > 1 && i == 0;
+        int row = 0;
+        if (leftward && px - width < area.left()) {
+            leftward = false;
+            row = 1;
+        } else if (!leftward && px + width > area.right()) {
+            leftward = true;
+            row = 1;
+        }
+        const double from = leftward ? px - width : px, to = leftward ? px : px + width;
+        if (i > 0 && rowOf.back() == row && from < taken.back().second && to > taken.back().first)
+            ++row;
+        taken.push_back({ from, to });
+        rowOf.push_back(row);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(m.x, area.height() > 0 ? (2.0 + row * (fm.height() + 2)) / area.height() : 0);
+        label->setPositionAlignment((leftward ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -113,17 +113,26 @@ void resizeChartText(QWidget* root)
                 t->setFont(small);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
-    for (QChartView* view : root->findChildren<QChartView*>()) {
-        QChart* chart = view->chart();
-        const QFont text = view->font();
-        QFont title = text;
-        title.setBold(true);
+    for (QChartView* view : root->findChildren<QChartView*>())
+        styleChartText(view);
+}
+
+void styleChartText(QChartView* view)
+{
+    // Only what differs: a font set to the same value still lays the chart out again.
+    QChart* chart = view->chart();
+    const QFont text = view->font();
+    QFont title = text;
+    title.setBold(true);
+    if (chart->titleFont() != title)
         chart->setTitleFont(title);
+    if (chart->legend()->font() != text)
         chart->legend()->setFont(text);
-        for (QAbstractAxis* a : chart->axes()) {
+    for (QAbstractAxis* a : chart->axes()) {
+        if (a->labelsFont() != text)
             a->setLabelsFont(text);
+        if (a->titleFont() != text)
             a->setTitleFont(text);
-        }
     }
 }
 

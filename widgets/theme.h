@@ -10,6 +10,10 @@ QT_BEGIN_NAMESPACE
 class QWidget;
 QT_END_NAMESPACE
 
+QT_BEGIN_NAMESPACE
+class QChartView;
+QT_END_NAMESPACE
+
 namespace dtsim::gui {
 
 QStringList themeNames(); // system, light, dark
@@ -20,5 +24,8 @@ void restyleCharts(QWidget* root);
 // chart libraries copy a font when an axis or legend is made, so a larger window font
 // (presentation mode) did not reach the charts drawn before it.
 void resizeChartText(QWidget* root);
+// One Qt Charts view's text in its widget's font; views call it after making new axes
+// or a new chart, so presentation mode's large type outlives an edit.
+void styleChartText(QChartView* view);
 
 } // namespace dtsim::gui

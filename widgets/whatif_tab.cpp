@@ -117,12 +117,23 @@ WhatIfTab::WhatIfTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, QW
     auto* controls = new QHBoxLayout;
     m_x = new QComboBox(sweepBox);
     m_y = new QComboBox(sweepBox);
+    // The fields by their panel labels (the YAML path is the tooltip); the combo boxes
+    // may be narrower than their longest label, so the tab fits a 1366 px screen with
+    // the formula panel open.
     for (const char* path : kSweepFields) {
-        m_x->addItem(QString::fromLatin1(path));
-        m_y->addItem(QString::fromLatin1(path));
+        const FieldDef* f = findField(path);
+        const QString label = f && !f->panel.label.empty() ? QString::fromStdString(f->panel.label) : QString::fromLatin1(path);
+        for (QComboBox* c : { m_x, m_y }) {
+            c->addItem(label, QString::fromLatin1(path));
+            c->setItemData(c->count() - 1, QString::fromLatin1(path), Qt::ToolTipRole);
+        }
     }
-    m_x->setCurrentText("parallel.tp");
-    m_y->setCurrentText("parallel.pp");
+    for (QComboBox* c : { m_x, m_y }) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
+    m_x->setCurrentIndex(m_x->findData("parallel.tp"));
+    m_y->setCurrentIndex(m_y->findData("parallel.pp"));
     m_metric = new QComboBox(sweepBox);
     for (int h = 0; h < kHeadlineCount; ++h)
         m_metric->addItem(QString::fromLatin1(headlineInfo(Headline(h)).label), h);
@@ -190,7 +201,7 @@ void WhatIfTab::follow(const TabInput& in, TabMoment when)
 
 bool WhatIfTab::setSweep(const std::string& xPath, const std::string& yPath, Headline metric)
 {
-    const int x = m_x->findText(QString::fromStdString(xPath)), y = m_y->findText(QString::fromStdString(yPath));
+    const int x = m_x->findData(QString::fromStdString(xPath)), y = m_y->findData(QString::fromStdString(yPath));
     if (x < 0 || y < 0 || x == y)
         return false;
     m_x->setCurrentIndex(x);
@@ -204,8 +215,8 @@ void WhatIfTab::requestSweep()
 {
     if (!m_hasScenario)
         return;
-    const FieldDef* fx = findField(m_x->currentText().toStdString());
-    const FieldDef* fy = findField(m_y->currentText().toStdString());
+    const FieldDef* fx = findField(m_x->currentData().toString().toStdString());
+    const FieldDef* fy = findField(m_y->currentData().toString().toStdString());
     if (!fx || !fy || fx == fy) {
         m_sweepNote->setText(tr("Pick two different fields."));
         return;
@@ -328,8 +339,9 @@ void WhatIfTab::showSweep(const SweepResult& r)
     };
     m_map->xAxis->setTicker(labels(r.x));
     m_map->yAxis->setTicker(labels(r.y));
-    m_map->xAxis->setLabel(QString::fromStdString(r.x.field->path));
-    m_map->yAxis->setLabel(QString::fromStdString(r.y.field->path));
+    auto title = [](const FieldDef* f) { return QString::fromStdString(f->panel.label.empty() ? f->path : f->panel.label); };
+    m_map->xAxis->setLabel(title(r.x.field));
+    m_map->yAxis->setLabel(title(r.y.field));
     m_map->xAxis->setRange(-0.5, nx - 0.5);
     m_map->yAxis->setRange(-0.5, ny - 0.5);
     m_map->xAxis->grid()->setVisible(false);

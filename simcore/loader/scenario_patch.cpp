@@ -5,6 +5,7 @@
 #include "../units.h"
 #include "exact_number.h"
 #include "scenario_loader.h"
+#include "scenario_writer.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -12,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 namespace dtsim {
 
@@ -66,25 +68,7 @@ std::string quantityText(const FieldDef& f, double v, const std::string& old)
                 return text;
         }
     }
-    // New to the file: the largest natural unit that reads back exactly and briefly
-    // ("5 us", not "4.9999999999999996e-06 s").
-    std::vector<const char*> units;
-    switch (f.dimension) {
-    case Dimension::Seconds: units = { "days", "h", "min", "s", "ms", "us", "ns" }; break;
-    case Dimension::BytesPerSecond: units = { "TB/s", "GB/s", "MB/s" }; break;
-    case Dimension::Bytes: units = { "TB", "GB", "MB", "kB" }; break;
-    default: break;
-    }
-    for (const char* u : units) {
-        const QuantityParse one = parseQuantity(std::string("1 ") + u, f.dimension);
-        if (!one.value || v / *one.value < 1)
-            continue;
-        const std::string text = exactNumber(v / *one.value) + " " + u;
-        const QuantityParse back = parseQuantity(text, f.dimension);
-        if (back.value && *back.value == v && text.size() <= 12)
-            return text;
-    }
-    return f.unit.empty() ? exactNumber(v) : exactWithUnit(v, f.unit.c_str());
+    return naturalQuantityText(f, v); // new to the file
 }
 
 std::string scalarText(const std::string& s)
@@ -144,10 +128,14 @@ bool sameList(const SectionDef& list, const Scenario& a, const Scenario& b)
 
 class Patcher {
 public:
-    Patcher(const std::string& text, const Scenario& loaded, const Scenario& edited)
+    // `forced`: fields written even though `edited` holds the value `loaded` had: absent
+    // from the file, their default derives from fields the edit changed, so reading the
+    // file back would give another value.
+    Patcher(const std::string& text, const Scenario& loaded, const Scenario& edited, const std::set<const FieldDef*>& forced)
         : text(text)
         , loaded(loaded)
         , edited(edited)
+        , forced(forced)
     {
     }
 
@@ -155,7 +143,7 @@ public:
     bool section(const SectionDef& sec, const YAML::Node& node)
     {
         for (const FieldDef* f : fieldsIn(sec.path))
-            if (!sameValue(*f, loaded, edited, 0) && !field(*f, node))
+            if (changed(*f) && !field(*f, node))
                 return false;
         for (const SectionDef* sub : sectionsIn(sec.path)) {
             const YAML::Node child = node && node.IsMap() ? node[std::string(keyOf(sub->path))] : YAML::Node(YAML::NodeType::Undefined);
@@ -173,8 +161,8 @@ public:
                     return false; // a feature switched on or off: the section comes or goes
                 if (sub->kind == SectionKind::Group && !is)
                     break;
-                if (!child && !unchangedWithin(*sub))
-                    return false; // a section new to the file
+                if (!child && !unchangedWithin(*sub) && !(sec.path.empty() && newSection(*sub)))
+                    return false; // a section new to the file, below the top
                 if (child && !section(*sub, child))
                     return false;
                 break;
@@ -187,10 +175,12 @@ public:
     std::vector<TextEdit> edits;
 
 private:
+    bool changed(const FieldDef& f) const { return !sameValue(f, loaded, edited, 0) || forced.count(&f) > 0; }
+
     bool unchangedWithin(const SectionDef& sec)
     {
         for (const FieldDef* f : fieldsIn(sec.path))
-            if (!sameValue(*f, loaded, edited, 0))
+            if (changed(*f))
                 return false;
         for (const SectionDef* sub : sectionsIn(sec.path))
             if ((sub->kind == SectionKind::List || sub->kind == SectionKind::Values) ? !sameList(*sub, loaded, edited) : !unchangedWithin(*sub))
@@ -205,9 +195,9 @@ private:
         const std::string key(keyOf(f.path));
         const bool flow = map.Style() == YAML::EmitterStyle::Flow;
         if (const YAML::Node v = map[key]) {
-            if (!v.IsScalar())
-                return false;
-            const std::size_t from = v.Mark().pos;
+            if (!v.IsScalar() || v.Mark().pos < 0 || std::size_t(v.Mark().pos) >= text.size())
+                return false; // an empty value (no text to replace), or one yaml-cpp cannot place
+            const std::size_t from = std::size_t(v.Mark().pos);
             const std::size_t to = scalarEnd(text, from, flow);
             edits.push_back({ from, to, valueText(f, edited, text.substr(from, to - from)) });
             return true;
@@ -217,16 +207,47 @@ private:
         // New to the file: a line of its own at the top of its section, indented as the
         // section's first key.
         const YAML::Mark first = map.begin()->first.Mark();
+        if (first.pos < 0 || std::size_t(first.pos) > text.size())
+            return false;
         const std::size_t lineStart = text.rfind('\n', first.pos == 0 ? 0 : first.pos - 1);
         const std::size_t at = lineStart == std::string::npos ? 0 : lineStart + 1;
         edits.push_back({ at, at, std::string(std::size_t(first.column), ' ') + key + ": " + valueText(f, edited, {}) + "\n" });
         return true;
     }
 
+    // A top-level section the file did not have: appended at its end, holding only its
+    // changed fields (its subsections must be as they were).
+    bool newSection(const SectionDef& sec)
+    {
+        for (const SectionDef* sub : sectionsIn(sec.path))
+            if ((sub->kind == SectionKind::List || sub->kind == SectionKind::Values) ? !sameList(*sub, loaded, edited) : !unchangedWithin(*sub))
+                return false;
+        std::string block = std::string(keyOf(sec.path)) + ":\n";
+        for (const FieldDef* f : fieldsIn(sec.path))
+            if (changed(*f) && f->type != FieldType::Topology)
+                block += "  " + std::string(keyOf(f->path)) + ": " + valueText(*f, edited, {}) + "\n";
+            else if (changed(*f))
+                return false;
+        const bool endsLine = text.empty() || text.back() == '\n';
+        edits.push_back({ text.size(), text.size(), (endsLine ? "" : "\n") + block });
+        return true;
+    }
+
     const std::string& text;
     const Scenario& loaded;
     const Scenario& edited;
+    const std::set<const FieldDef*>& forced;
 };
+
+// The fields outside lists whose values differ between two scenarios.
+std::set<const FieldDef*> differingFields(const Scenario& a, const Scenario& b)
+{
+    std::set<const FieldDef*> out;
+    for (const FieldDef& f : scenarioFields())
+        if (f.path.find("[]") == std::string::npos && f.appliesTo(a) && !sameValue(f, a, b, 0))
+            out.insert(&f);
+    return out;
+}
 
 } // namespace
 
@@ -237,16 +258,27 @@ std::optional<std::string> patchScenarioText(const std::string& original, const 
         const YAML::Node root = YAML::Load(original);
         if (!root.IsMap() || root.Style() == YAML::EmitterStyle::Flow)
             return std::nullopt;
-        Patcher p(original, loaded, edited);
-        if (!p.section(*findSection(""), root))
-            return std::nullopt;
-        std::sort(p.edits.begin(), p.edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.from > b.from; });
-        std::string text = original;
-        for (const TextEdit& e : p.edits)
-            text.replace(e.from, e.to - e.from, e.text);
-        // Only a text that reads back to the edited scenario is a patch.
-        if (loadScenarioText(text, "patched", catalog, {}, topologies) == edited)
-            return text;
+        // A field left to its default may derive from one the edit changed; such fields
+        // are written too, until the text reads back to the edited scenario.
+        std::set<const FieldDef*> forced;
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            Patcher p(original, loaded, edited, forced);
+            if (!p.section(*findSection(""), root))
+                return std::nullopt;
+            std::stable_sort(p.edits.begin(), p.edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.from > b.from; });
+            std::string text = original;
+            for (const TextEdit& e : p.edits)
+                text.replace(e.from, e.to - e.from, e.text);
+            // Only a text that reads back to the edited scenario is a patch.
+            const Scenario back = loadScenarioText(text, "patched", catalog, {}, topologies);
+            if (back == edited)
+                return text;
+            const std::size_t before = forced.size();
+            for (const FieldDef* f : differingFields(back, edited))
+                forced.insert(f);
+            if (forced.size() == before)
+                break;
+        }
     } catch (const InputError&) {
     } catch (const YAML::Exception&) {
     }

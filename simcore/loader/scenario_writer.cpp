@@ -7,10 +7,35 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "../units.h"
+
 #include <cmath>
 #include <string>
 
 namespace dtsim {
+
+std::string naturalQuantityText(const FieldDef& f, double v)
+{
+    // The largest natural unit that reads back exactly and briefly ("5 us", not
+    // "4.9999999999999996e-06 s"; "120 days", not "1.0368e+07 s").
+    std::vector<const char*> units;
+    switch (f.dimension) {
+    case Dimension::Seconds: units = { "days", "h", "min", "s", "ms", "us", "ns" }; break;
+    case Dimension::BytesPerSecond: units = { "TB/s", "GB/s", "MB/s" }; break;
+    case Dimension::Bytes: units = { "TB", "GB", "MB", "kB" }; break;
+    default: break;
+    }
+    for (const char* u : units) {
+        const QuantityParse one = parseQuantity(std::string("1 ") + u, f.dimension);
+        if (!one.value || v / *one.value < 1)
+            continue;
+        const std::string text = exactNumber(v / *one.value) + " " + u;
+        const QuantityParse back = parseQuantity(text, f.dimension);
+        if (back.value && *back.value == v && text.size() <= 12)
+            return text;
+    }
+    return f.unit.empty() ? exactNumber(v) : exactWithUnit(v, f.unit.c_str());
+}
 
 namespace {
 
@@ -25,7 +50,7 @@ void writeValue(YAML::Emitter& y, const Scenario& s, const FieldDef& f, int entr
         y << static_cast<long long>(std::llround(f.get(s, entry)));
         break;
     case FieldType::Quantity:
-        y << (f.unit.empty() ? exactNumber(f.get(s, entry)) : exactWithUnit(f.get(s, entry), f.unit.c_str()));
+        y << naturalQuantityText(f, f.get(s, entry));
         break;
     case FieldType::Flag:
         y << (f.get(s, entry) > 0.5);

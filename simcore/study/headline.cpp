@@ -62,7 +62,7 @@ std::string formatHeadline(Headline h, double v)
         return buf;
     case Headline::TokensPerSecond: return formatCount(v);
     case Headline::TimeToTrain: return formatDuration(v);
-    case Headline::MemoryPerGpu: return formatBytes(v);
+    case Headline::MemoryPerGpu: return formatMemory(v); // as the dashboard: GiB, the unit memory is sold in
     case Headline::GpuHours: return formatCount(v);
     }
     return {};
