@@ -10,6 +10,8 @@
 #include "widgets/main_window.h"
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
+#include "widgets/reliability_tab.h"
+#include "widgets/run_timeline_view.h"
 #include "widgets/scaling_view.h"
 #include "widgets/scenario_document.h"
 #include "widgets/teaching_panel.h"
@@ -18,15 +20,24 @@
 #include "widgets/cost_tab.h"
 #include "widgets/frontier_view.h"
 
+#include <QAbstractAxis>
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QPainter>
 #include <QDoubleSpinBox>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSlider>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <set>
 #include <qcustomplot.h>
 
 using namespace dtsim;
@@ -251,11 +262,19 @@ private slots:
         w.show();
         const qreal normal = w.font().pointSizeF();
         w.setPresentationMode(true);
-        for (const char* tab : { "frontier", "scaling", "timeline", "reliability", "whatif" }) {
+        for (const char* tab : { "frontier", "scaling", "breakdown", "timeline", "reliability", "cost", "whatif" }) {
             QVERIFY(w.selectTab(tab));
             waitIdle(w);
             w.document()->edit("training.global_batch", [](Scenario& s) { s.training.globalBatch *= 2; }, false);
             waitIdle(w);
+            for (QChartView* view : w.findChildren<QChartView*>()) {
+                if (!view->isVisible())
+                    continue;
+                QVERIFY2(view->chart()->titleFont().pointSizeF() > 1.2 * normal, qPrintable(view->chart()->title()));
+                for (QAbstractAxis* a : view->chart()->axes())
+                    QVERIFY2(a->labelsFont().pointSizeF() > 1.2 * normal,
+                        qPrintable(QString("%1, %2: %3 pt").arg(tab, view->chart()->title()).arg(a->labelsFont().pointSizeF())));
+            }
             for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
                 if (!plot->isVisible())
                     continue;
@@ -277,6 +296,113 @@ private slots:
         waitIdle(w);
         const QString memory = w.dashboard()->value("memory").section(" / ", 0, 0);
         QVERIFY2(w.dashboard()->compareNote().contains(memory), qPrintable(w.dashboard()->compareNote() + " vs " + memory));
+    }
+
+    void theWindowSpeaksInLabelsAndShowsValues()
+    {
+        // Item 11: internal field paths where a label exists ("parallel.tp" in the sweep's
+        // field lists, "Undo Change model.layers"), a blank SP column for "off", and
+        // Breakdown bars without a value on hover.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        laptopWindow(w, false);
+        qobject_cast<QDoubleSpinBox*>(w.panel()->editor("model.layers"))->setValue(96);
+        QCOMPARE(w.document()->undoStack()->undoText(), QString("Change Layers"));
+        w.document()->undoStack()->undo(); // 96 layers do not split over this plan's stages
+        QVERIFY(w.selectTab("whatif"));
+        waitIdle(w);
+        for (QComboBox* box : w.whatIfTab()->findChildren<QComboBox*>())
+            for (int i = 0; i < box->count(); ++i)
+                QVERIFY2(!box->itemText(i).contains('.'), qPrintable(box->itemText(i)));
+        QVERIFY(w.selectTab("plans"));
+        waitIdle(w);
+        auto* plans = w.plansView()->findChild<QTableWidget*>();
+        QTRY_VERIFY_WITH_TIMEOUT(plans->rowCount() > 0, 20000);
+        int sp = -1;
+        for (int c = 0; c < plans->columnCount(); ++c)
+            if (plans->horizontalHeaderItem(c) && plans->horizontalHeaderItem(c)->text() == "SP")
+                sp = c;
+        QVERIFY2(sp >= 0 && plans->rowCount() > 0, qPrintable(QString("SP column %1, %2 rows").arg(sp).arg(plans->rowCount())));
+        for (int r = 0; r < plans->rowCount(); ++r)
+            QVERIFY(plans->item(r, sp) && !plans->item(r, sp)->text().isEmpty());
+        QVERIFY(w.selectTab("breakdown"));
+        waitIdle(w);
+        QChartView* step = nullptr;
+        for (QChartView* v : w.breakdownView()->findChildren<QChartView*>())
+            if (v->chart()->title().startsWith("Step time"))
+                step = v;
+        QVERIFY(step);
+        auto* series = qobject_cast<QAbstractBarSeries*>(step->chart()->series().value(0));
+        QVERIFY(series);
+        emit series->hovered(true, 0, series->barSets().value(1)); // the pointer over "backward"
+        QVERIFY2(step->toolTip().contains("backward") && step->toolTip().contains("seconds"), qPrintable(step->toolTip()));
+    }
+
+    void theCheckpointLaneHasNoFalseGaps()
+    {
+        // Item 11: the checkpoint lane went blank for days between failures (spans with
+        // more than 2,000 checkpoints were drawn as training only), though checkpoints
+        // run every 3 minutes.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gtx580-2012"));
+        laptopWindow(w, false);
+        QVERIFY(w.selectTab("reliability"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.reliabilityTab()->hasResult(), 30000);
+        const std::vector<RunPhase>& trial = w.reliabilityTab()->outlook().run.firstTrial;
+        // Every stretch of the run between two checkpoints is at most an interval plus a
+        // failure's lost work and recovery (here: minutes), never days.
+        std::vector<std::pair<double, double>> checkpoints;
+        double runEnd = 0;
+        for (const RunPhase& p : trial) {
+            runEnd = std::max(runEnd, p.end);
+            if (p.kind != RunPhase::Kind::Checkpoint)
+                continue;
+            if (p.period > 0)
+                for (double t = p.start; t < p.end; t += p.period)
+                    checkpoints.push_back({ t, t + p.duration });
+            else
+                checkpoints.push_back({ p.start, p.end });
+        }
+        std::sort(checkpoints.begin(), checkpoints.end());
+        QVERIFY(checkpoints.size() > 1000);
+        double widest = 0;
+        for (std::size_t i = 1; i < checkpoints.size(); ++i)
+            widest = std::max(widest, checkpoints[i].first - checkpoints[i - 1].second);
+        QVERIFY2(widest < 3600, qPrintable(QString("%1 h without a checkpoint").arg(widest / 3600)));
+        // And drawn: the lane's pixels between the first and last checkpoint are its colour.
+        RunTimelineView* view = w.reliabilityTab()->timeline();
+        QImage img(view->size(), QImage::Format_RGB32);
+        QPainter painter(&img);
+        view->renderTo(painter, img.size());
+        painter.end();
+        const int y = view->laneCentreForTest(RunPhase::Kind::Checkpoint);
+        const QRgb colour = img.pixel(view->xForTest(checkpoints.front().first) + 1, y);
+        int blank = 0;
+        for (int x = view->xForTest(checkpoints.front().first) + 1; x < view->xForTest(checkpoints.back().first) - 1; ++x)
+            blank += img.pixel(x, y) != colour;
+        QVERIFY2(blank < 10, qPrintable(QString("%1 px of the checkpoint lane blank").arg(blank)));
+    }
+
+    void aDragReachesCommonLayerCounts()
+    {
+        // Item 11: on a laptop's panel a pixel of the Layers slider spans several layers;
+        // 80 or 96 needed typing.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama3-405b-h100"));
+        laptopWindow(w, false);
+        QSlider* slider = w.panel()->slider("model.layers");
+        auto* spin = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("model.layers"));
+        const int span = slider->width() - slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, slider);
+        QVERIFY(span < 400);
+        std::set<long long> reached;
+        slider->setSliderDown(true); // a drag, a pixel at a time
+        for (int px = 0; px <= span; ++px) {
+            slider->setValue(QStyle::sliderValueFromPosition(slider->minimum(), slider->maximum(), px, span));
+            reached.insert(std::llround(spin->value()));
+        }
+        slider->setSliderDown(false);
+        for (long long l : { 12, 16, 24, 32, 40, 48, 64, 80, 96, 128 })
+            QVERIFY2(reached.count(l), qPrintable(QString("%1 layers; reached %2").arg(l).arg(reached.size())));
     }
 };
 

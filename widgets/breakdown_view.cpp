@@ -15,6 +15,8 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QValueAxis>
+#include <QCursor>
+#include <QToolTip>
 
 namespace dtsim::gui {
 
@@ -46,6 +48,17 @@ int fillStacked(QChartView* view, const QStringList& categories, const std::vect
             series->append(set);
         }
         chart->addSeries(series);
+        // A bar's part says its value under the pointer (the legend only names it).
+        QObject::connect(series, &QHorizontalStackedBarSeries::hovered, view, [view, series](bool on, int index, QBarSet* set) {
+            const QString unit = series->property("unit").toString();
+            const QString category = qobject_cast<QBarCategoryAxis*>(view->chart()->axes(Qt::Vertical).value(0))->at(index);
+            const QString text = on ? QString("%1, %2: %3 %4").arg(category, set->label()).arg(set->at(index), 0, 'g', 3).arg(unit) : QString();
+            view->setToolTip(text);
+            if (on)
+                QToolTip::showText(QCursor::pos(), text, view);
+            else
+                QToolTip::hideText();
+        });
         if (chart->axes().isEmpty()) {
             chart->addAxis(new QBarCategoryAxis, Qt::AlignLeft);
             chart->addAxis(new QValueAxis, Qt::AlignBottom);
@@ -79,6 +92,7 @@ int fillStacked(QChartView* view, const QStringList& categories, const std::vect
     if (cats->categories() != categories)
         cats->setCategories(categories);
     cats->setLabelsColor(foreground());
+    series->setProperty("unit", unit.section(' ', 0, 0)); // "seconds", "GiB", "ms"
     auto* values = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
     if (values->titleText() != unit)
         values->setTitleText(unit);

@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -76,7 +77,7 @@ public:
             connect(m_slider, &QSlider::valueChanged, this, [this, panel, spin](int pos) {
                 if (m_updating)
                     return;
-                const double shown = fromSlider(pos);
+                const double shown = m_slider->isSliderDown() ? roundestUnderThePointer(pos) : fromSlider(pos);
                 {
                     const QSignalBlocker block(spin);
                     spin->setValue(shown);
@@ -176,6 +177,25 @@ private:
             v = std::clamp(v, m_spec.min, m_spec.max);
         }
         return v;
+    }
+    // A mouse drag moves a pixel at a time, several slider steps on a laptop's narrow
+    // panel, so 80 or 96 layers fell between two pixels. Of the values a pixel spans, a
+    // drag takes the roundest (most factors of two): common sizes are under the pointer.
+    double roundestUnderThePointer(int pos) const
+    {
+        const double v = fromSlider(pos);
+        if (m_spec.kind != FieldKind::Integer || m_spec.powersOfTwo)
+            return v;
+        const int span = std::max(1, m_slider->width() - m_slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, m_slider));
+        const int half = std::max(1, int(std::ceil(0.5 * kSliderSteps / span)));
+        const double low = fromSlider(std::max(0, pos - half)), high = fromSlider(std::min(kSliderSteps, pos + half));
+        auto roundness = [](long long x) { return x == 0 ? 0 : __builtin_ctzll(static_cast<unsigned long long>(x)); };
+        long long best = std::llround(v);
+        for (long long x = std::llround(std::ceil(low)); x <= std::llround(std::floor(high)); ++x)
+            if (roundness(x) > roundness(best) || (roundness(x) == roundness(best) && std::abs(double(x) - v) < std::abs(double(best) - v)))
+                best = x;
+        const double unit = std::max(1.0, m_spec.step);
+        return std::fmod(double(best), unit) == 0 ? double(best) : v;
     }
     int toSlider(double shown) const
     {

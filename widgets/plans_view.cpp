@@ -88,7 +88,7 @@ void PlansView::showResult(const SearchResult& r)
         num(c.microBatch, QString::number(c.microBatch));
         num(p.zeroStage, QString::number(p.zeroStage));
         txt(QString::fromUtf8(recomputeName(p.recompute).data()));
-        txt(p.sequenceParallel ? tr("on") : QString());
+        txt(p.sequenceParallel ? tr("on") : tr("off"));
         num(c.step.stepTime, QString::fromStdString(formatSeconds(c.step.stepTime)));
         num(c.step.mfu, QString("%1%").arg(100 * c.step.mfu, 0, 'f', 1));
         num(c.timeToTrain, QString::fromStdString(formatDuration(c.timeToTrain)));

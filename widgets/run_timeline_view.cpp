@@ -169,6 +169,11 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         if (ph.end < m_axis.start() || ph.start > m_axis.end())
             continue;
         const int lane = laneOf(ph.kind);
+        if (ph.period > 0) {
+            paintPeriodic(p, ph, g);
+            lastX[lane] = std::max(lastX[lane], xAt(ph.end, g));
+            continue;
+        }
         const double x0 = xAt(ph.start, g), x1 = std::max(xAt(ph.end, g), x0 + 1.0);
         if (x1 <= lastX[lane] && ph.kind != RunPhase::Kind::Lost)
             continue; // folded into the pixel already drawn
@@ -237,6 +242,33 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         hours ? tr("wall-clock time since the start (hours)") : tr("wall-clock time since the start (days)"));
 }
 
+int RunTimelineView::laneCentreForTest(RunPhase::Kind k) const
+{
+    const Geometry g = geometry(size());
+    return g.laneY(laneOf(k)) + g.laneHeight / 2;
+}
+
+int RunTimelineView::xForTest(double seconds) const { return int(xAt(seconds, geometry(size()))); }
+
+void RunTimelineView::paintPeriodic(QPainter& p, const RunPhase& ph, const Geometry& g) const
+{
+    // Closer than two pixels apart they are one band; otherwise each is drawn, a pixel
+    // wide at least, only where the axis shows them.
+    const int y = g.laneY(laneOf(ph.kind));
+    const double pixelsApart = xAt(ph.start + ph.period, g) - xAt(ph.start, g);
+    if (pixelsApart < 2) {
+        const double x0 = xAt(ph.start, g), x1 = std::max(xAt(ph.end, g), x0 + 1.0);
+        p.fillRect(QRectF(x0, y + 1, x1 - x0, g.laneHeight - 2), phaseColor(ph.kind));
+        return;
+    }
+    const double from = std::max(ph.start, m_axis.start()), to = std::min(ph.end, m_axis.end());
+    for (double k = std::max(0.0, std::floor((from - ph.start) / ph.period)); ph.start + k * ph.period <= to; ++k) {
+        const double s = ph.start + k * ph.period;
+        const double x0 = xAt(s, g), x1 = std::max(xAt(s + ph.duration, g), x0 + 1.0);
+        p.fillRect(QRectF(x0, y + 1, x1 - x0, g.laneHeight - 2), phaseColor(ph.kind));
+    }
+}
+
 const RunPhase* RunTimelineView::phaseAt(const QPoint& pos) const
 {
     const Geometry g = geometry(size());
@@ -261,11 +293,17 @@ bool RunTimelineView::event(QEvent* e)
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         if (const RunPhase* ph = phaseAt(help->pos())) {
-            QString tip = QString("<b>%1</b><br>from day %2 to day %3<br>%4")
-                              .arg(phaseName(ph->kind))
-                              .arg(ph->start / units::day, 0, 'f', 3)
-                              .arg(ph->end / units::day, 0, 'f', 3)
-                              .arg(QString::fromStdString(formatDuration(ph->end - ph->start)));
+            QString tip = ph->period > 0
+                ? tr("<b>%1s</b><br>every %2, %3 each<br>from day %4 to day %5")
+                      .arg(phaseName(ph->kind), QString::fromStdString(formatDuration(ph->period)),
+                          QString::fromStdString(formatDuration(ph->duration)))
+                      .arg(ph->start / units::day, 0, 'f', 3)
+                      .arg(ph->end / units::day, 0, 'f', 3)
+                : QString("<b>%1</b><br>from day %2 to day %3<br>%4")
+                      .arg(phaseName(ph->kind))
+                      .arg(ph->start / units::day, 0, 'f', 3)
+                      .arg(ph->end / units::day, 0, 'f', 3)
+                      .arg(QString::fromStdString(formatDuration(ph->end - ph->start)));
             if (ph->cause >= 0)
                 tip += QString("<br>cause: %1").arg(QString::fromLatin1(failureCauseName(FailureCause(ph->cause))).replace('_', ' '));
             QToolTip::showText(help->globalPos(), tip, this);

@@ -22,6 +22,9 @@ public:
     void fit();
     const RunPhase* phaseAt(const QPoint& p) const;
     void renderTo(QPainter& painter, const QSize& size);
+    // For tests: where a lane's middle row is, and the x of a time, at the widget's size.
+    int laneCentreForTest(RunPhase::Kind k) const;
+    int xForTest(double seconds) const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -39,6 +42,7 @@ private:
         int laneY(int lane) const { return top + lane * (laneHeight + gap); }
     };
     Geometry geometry(const QSize& size) const;
+    void paintPeriodic(QPainter& p, const RunPhase& ph, const Geometry& g) const;
     int laneOf(RunPhase::Kind k) const;
     double xAt(double t, const Geometry& g) const;
     double timeAt(double x, const Geometry& g) const;

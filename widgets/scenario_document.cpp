@@ -1,5 +1,7 @@
 #include "scenario_document.h"
 
+#include "simcore/fields/scenario_fields.h"
+
 #include <QUndoCommand>
 
 #include <unordered_map>
@@ -7,6 +9,24 @@
 namespace dtsim::gui {
 
 namespace {
+
+// What Edit > Undo says: the field's label as the panel shows it ("Undo Change Layers",
+// not "Change model.layers"), or the kind of edit.
+QString editName(const QString& id)
+{
+    const std::string path = id.toStdString();
+    if (const FieldDef* f = findField(path); f && !f->panel.label.empty())
+        return QObject::tr("Change %1").arg(QString::fromStdString(f->panel.label));
+    static const std::pair<const char*, const char*> kinds[] = { { "plan", "Apply a plan" }, { "what-if", "Apply a what-if change" },
+        { "fix", "Apply the suggested fix" }, { "recover", "Recover unsaved work" }, { "calibration", "Calibrate from measurements" },
+        { "cluster.topology", "Change the topology" } };
+    for (const auto& [key, text] : kinds)
+        if (path == key)
+            return QObject::tr(text);
+    if (id.startsWith("cluster."))
+        return QObject::tr("Edit the topology");
+    return QObject::tr("Change %1").arg(id);
+}
 
 // Merge ids per field name, so that only edits of the same field merge.
 int mergeIdFor(const QString& field)
@@ -25,7 +45,7 @@ public:
         , m_before(std::move(before))
         , m_after(std::move(after))
     {
-        setText(QObject::tr("Change %1").arg(field));
+        setText(editName(field));
     }
     void undo() override { m_doc->setScenario(m_before); }
     void redo() override { m_doc->setScenario(m_after); }

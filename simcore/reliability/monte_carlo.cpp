@@ -79,6 +79,16 @@ public:
         }
         m_out->push_back({ k, start, end, cause });
     }
+    void addPeriodic(RunPhase::Kind k, double start, double end, double period, double duration)
+    {
+        if (!m_out || end <= start || duration <= 0 || period <= duration)
+            return;
+        if (m_out->size() >= kMaxRecordedPhases) {
+            *m_truncated = true;
+            return;
+        }
+        m_out->push_back({ k, start, end, -1, period, duration });
+    }
     bool on() const { return m_out != nullptr; }
 
 private:
@@ -232,6 +242,10 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
                         }
                     } else {
                         trace.add(RunPhase::Kind::Training, t0, t0 + jump * segment + crossed * storageStall);
+                        // The storage checkpoints of the span, as one periodic phase.
+                        const double period = n * segment + storageStall;
+                        const double first = t0 + (n - st.inBlock) * segment;
+                        trace.addPeriodic(RunPhase::Kind::Checkpoint, first, first + (crossed - 1) * period + storageStall, period, storageStall);
                     }
                 }
                 if (crossed > 0) {

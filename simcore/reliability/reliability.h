@@ -165,6 +165,11 @@ struct RunPhase {
     Kind kind = Kind::Training;
     double start = 0, end = 0;
     int cause = -1; // FailureCause for Lost and Recovery
+    // Periodic (period > 0): a `duration`-long phase every `period` seconds, the first at
+    // `start`, the last ending at `end`. Long failure-free spans hold thousands of
+    // checkpoints, too many to list one by one (they were left out, and the lane showed
+    // days without a checkpoint).
+    double period = 0, duration = 0;
 };
 
 struct MonteCarloResult {
