@@ -8,6 +8,7 @@
 #include "widgets/dashboard.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
+#include "widgets/measurement_import.h"
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
 #include "widgets/reliability_tab.h"
@@ -34,6 +35,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -381,6 +383,37 @@ private slots:
         for (int x = view->xForTest(checkpoints.front().first) + 1; x < view->xForTest(checkpoints.back().first) - 1; ++x)
             blank += img.pixel(x, y) != colour;
         QVERIFY2(blank < 10, qPrintable(QString("%1 px of the checkpoint lane blank").arg(blank)));
+    }
+
+    void aTraceCalibratesTheOpenScenario()
+    {
+        // Item 13: File > Import measurements summarised a trace and pointed to the command
+        // line; it now fits the open scenario to it, as dtsim-cli calibrate -o, in one undo step.
+        const std::string folder = "tests/measurements/h200-pytorch/";
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath("llama.yaml");
+        QVERIFY(QFile::copy(QString::fromStdString(dataPath(folder + "scenarios/llama-0.5b-b8-s2048.yaml")), scenario));
+        MainWindow w(appData());
+        QVERIFY2(w.openFile(scenario), qPrintable(w.openError()));
+        w.show();
+        MeasurementImport* import = w.measurementImport();
+        import->setInteractive(false);
+        QCOMPARE(import->calibrateFromTrace(import->defaultOverlayPath()), QString("No trace has been read."));
+        QSignalSpy done(import, &MeasurementImport::finished);
+        import->importFile(QString::fromStdString(dataPath(folder + "llama-0.5b-b8-s2048.trace.json.gz")));
+        QVERIFY(done.wait(30000));
+        QVERIFY2(!import->lastFailed(), qPrintable(import->lastSummary()));
+        const int steps = w.document()->undoStack()->count();
+        const QString why = import->calibrateFromTrace(import->defaultOverlayPath());
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(w.document()->undoStack()->count(), steps + 1);
+        const CalibrationOverlay& o = w.document()->scenario().calibration;
+        QCOMPARE(o.file, std::string("llama.calibration.yaml"));
+        QVERIFY(o.kernels.fitted() && o.kernels.source.find("imported in the app") != std::string::npos);
+        waitIdle(w);
+        QVERIFY(w.dashboard()->calibrationNote().contains("llama.calibration.yaml"));
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->scenario().calibration.empty());
     }
 
     void aDragReachesCommonLayerCounts()

@@ -86,7 +86,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     , m_data(std::move(data))
 {
     m_doc = new ScenarioDocument(this);
-    m_import = new MeasurementImport(m_doc, this);
+    m_import = new MeasurementImport(m_doc, m_data.calibration, this);
     m_autosave = new Autosave(m_doc, m_data.autosaveFolder, this);
     connect(m_autosave, &Autosave::failed, this, [this](const QString& why) {
         showBanner(tr("Could not write the recovery copy of your unsaved changes: %1. Until it can be written, "

@@ -7,6 +7,8 @@
 #include "simcore/loader/calibration_overlay_loader.h"
 #include "simcore/loader/read_file.h"
 #include "simcore/measure/measurement_text.h"
+#include "simcore/measure/trace_fit.h"
+#include "simcore/units.h"
 
 #include <QDir>
 #include <QFile>
@@ -39,11 +41,19 @@ bool looksLikeTrace(const QString& path)
 
 struct TraceResult {
     std::string text, error;
+    std::string file, device;
+    ProfileSummary summary;
 };
 
 } // namespace
 
-MeasurementImport::MeasurementImport(ScenarioDocument* doc, QWidget* parent) : QObject(parent), m_doc(doc), m_parent(parent) { }
+MeasurementImport::MeasurementImport(ScenarioDocument* doc, Calibration calibration, QWidget* parent)
+    : QObject(parent)
+    , m_doc(doc)
+    , m_calibration(std::move(calibration))
+    , m_parent(parent)
+{
+}
 
 void MeasurementImport::chooseAndImport()
 {
@@ -96,6 +106,8 @@ void MeasurementImport::importFile(const QString& path)
         watcher->deleteLater();
         if (bar)
             bar->deleteLater();
+        if (r.error.empty())
+            m_trace = { r.file, r.device, r.summary, int(r.summary.steps.size()) };
         finish(QString::fromStdString(r.error.empty() ? r.text : r.error), !r.error.empty(), false, path);
     });
     const std::string file = path.toStdString();
@@ -105,9 +117,10 @@ void MeasurementImport::importFile(const QString& path)
                 progress->store(int(1000 * std::min(1.0, f)));
                 return !cancel->load();
             });
-            return { profileText(t, summarizeProfile(t)), {} };
+            ProfileSummary summary = summarizeProfile(t);
+            return { profileText(t, summary), {}, t.file, t.deviceName, std::move(summary) };
         } catch (const InputError& e) {
-            return { {}, e.what() };
+            return { {}, e.what(), {}, {}, {} };
         }
     }));
 }
@@ -117,30 +130,89 @@ void MeasurementImport::finish(const QString& summary, bool failed, bool offerNc
     m_summary = summary;
     m_failed = failed;
     if (m_interactive) {
+        // A trace can calibrate the open scenario's kernel speeds, as dtsim-cli calibrate
+        // TRACE --scenario FILE -o OVERLAY does; an nccl-tests log its collectives.
+        const bool offerTrace = !failed && !offerNccl;
         QMessageBox box(failed ? QMessageBox::Warning : QMessageBox::Information, tr("Import measurements"),
             failed ? tr("This file could not be read.") : tr("What %1 measured:").arg(QFileInfo(path).fileName()), QMessageBox::Close, m_parent);
         box.setDetailedText(summary);
         box.setInformativeText(failed ? summary
                 : offerNccl ? tr("Add this fit to the scenario's calibration overlay for the tier it measured?")
-                            : tr("A trace is summarized, not fitted: to calibrate the compute speed, run dtsim-cli calibrate "
-                                 "SCENARIO --measured-step TIME."));
-        QAbstractButton* use = offerNccl && !failed ? box.addButton(tr("Use in this scenario..."), QMessageBox::AcceptRole) : nullptr;
+                            : tr("Fit the open scenario's kernel speeds (GEMM, attention, memory-bound) to this trace? "
+                                 "The trace should be of this scenario's model, batch and sequence on its GPU."));
+        QAbstractButton* use = !failed ? box.addButton(offerNccl ? tr("Use in this scenario...") : tr("Calibrate this scenario..."),
+                                      QMessageBox::AcceptRole)
+                                       : nullptr;
         box.exec();
         if (use && box.clickedButton() == use) {
-            bool ok = false;
-            const QStringList tiers { tr("scale-up (inside a server or NVLink domain)"), tr("scale-out (across them)") };
-            const QString tier = QInputDialog::getItem(m_parent, tr("Which tier did it measure?"), tr("Tier:"), tiers, 0, false, &ok);
-            QString overlay = defaultOverlayPath();
-            if (ok && overlay.isEmpty())
-                overlay = QFileDialog::getSaveFileName(m_parent, tr("Save the calibration overlay"), "calibration.yaml", tr("YAML (*.yaml)"));
-            if (ok && !overlay.isEmpty()) {
-                const QString why = useNcclLog(path, tier == tiers[0] ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut, overlay);
-                if (!why.isEmpty())
-                    QMessageBox::warning(m_parent, tr("Import measurements"), why);
-            }
+            if (offerTrace)
+                askForTraceOverlay();
+            else
+                askForTier(path);
         }
     }
     emit finished();
+}
+
+void MeasurementImport::askForTier(const QString& path)
+{
+    bool ok = false;
+    const QStringList tiers { tr("scale-up (inside a server or NVLink domain)"), tr("scale-out (across them)") };
+    const QString tier = QInputDialog::getItem(m_parent, tr("Which tier did it measure?"), tr("Tier:"), tiers, 0, false, &ok);
+    QString overlay = defaultOverlayPath();
+    if (ok && overlay.isEmpty())
+        overlay = QFileDialog::getSaveFileName(m_parent, tr("Save the calibration overlay"), "calibration.yaml", tr("YAML (*.yaml)"));
+    if (ok && !overlay.isEmpty()) {
+        const QString why = useNcclLog(path, tier == tiers[0] ? MeasuredTier::ScaleUp : MeasuredTier::ScaleOut, overlay);
+        if (!why.isEmpty())
+            QMessageBox::warning(m_parent, tr("Import measurements"), why);
+    }
+}
+
+void MeasurementImport::askForTraceOverlay()
+{
+    QString overlay = defaultOverlayPath();
+    if (overlay.isEmpty())
+        overlay = QFileDialog::getSaveFileName(m_parent, tr("Save the calibration overlay"), "calibration.yaml", tr("YAML (*.yaml)"));
+    if (overlay.isEmpty())
+        return;
+    const QString why = calibrateFromTrace(overlay);
+    if (!why.isEmpty())
+        QMessageBox::warning(m_parent, tr("Import measurements"), why);
+}
+
+QString MeasurementImport::calibrateFromTrace(const QString& overlayPath)
+{
+    if (!hasTrace())
+        return tr("No trace has been read.");
+    try {
+        const Scenario& s = m_doc->scenario();
+        const TraceFit fit = fitTrace(s, m_calibration, m_trace.summary);
+        if (!fit.converged())
+            return tr("The traced kernels cannot be reproduced with speeds within ten times the model's: is the trace of this "
+                      "scenario (its model, batch and sequence) on this GPU?");
+        CalibrationOverlay o = QFileInfo::exists(overlayPath) ? loadCalibrationOverlay(overlayPath.toStdString()) : CalibrationOverlay();
+        o.kernels = fit.kernels;
+        o.kernels.source = "fit to " + std::to_string(fit.steps) + " steps of " + m_trace.file + " (" + m_trace.device
+            + ") on scenario \"" + s.name + "\", imported in the app: step " + formatSeconds(fit.measuredStep) + " traced, "
+            + formatSeconds(fit.predictedStep) + " predicted before";
+        std::string error;
+        if (!dtsim::writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
+            return QString::fromStdString(error);
+        return pointScenarioAt(overlayPath);
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+QString MeasurementImport::pointScenarioAt(const QString& overlayPath)
+{
+    // Named relative to the scenario when it sits beside it; one undo step.
+    const QString scenarioDir = m_doc->path().isEmpty() ? QString() : QFileInfo(m_doc->path()).absolutePath();
+    CalibrationOverlay named = loadCalibrationOverlay(overlayPath.toStdString());
+    named.file = (scenarioDir.isEmpty() ? QFileInfo(overlayPath).absoluteFilePath() : QDir(scenarioDir).relativeFilePath(overlayPath)).toStdString();
+    m_doc->edit("calibration", [named](Scenario& s) { s.calibration = named; }, false);
+    return {};
 }
 
 QString MeasurementImport::useNcclLog(const QString& logPath, MeasuredTier tier, const QString& overlayPath)
@@ -156,12 +228,7 @@ QString MeasurementImport::useNcclLog(const QString& logPath, MeasuredTier tier,
         std::string error;
         if (!dtsim::writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
             return QString::fromStdString(error);
-        // Named relative to the scenario when it sits beside it.
-        const QString scenarioDir = m_doc->path().isEmpty() ? QString() : QFileInfo(m_doc->path()).absolutePath();
-        CalibrationOverlay named = loadCalibrationOverlay(overlayPath.toStdString());
-        named.file = (scenarioDir.isEmpty() ? QFileInfo(overlayPath).absoluteFilePath() : QDir(scenarioDir).relativeFilePath(overlayPath)).toStdString();
-        m_doc->edit("calibration", [named](Scenario& s) { s.calibration = named; }, false);
-        return {};
+        return pointScenarioAt(overlayPath);
     } catch (const InputError& e) {
         return QString::fromUtf8(e.what());
     }

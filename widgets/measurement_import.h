@@ -2,7 +2,9 @@
 // File > Import measurements: a PyTorch profiler trace, read on a worker thread with a
 // progress bar and cancel, summarized; or an nccl-tests log, fitted, and on request put
 // into the scenario's calibration overlay for the tier it measured.
+#include "simcore/calibration.h"
 #include "simcore/calibration_overlay.h"
+#include "simcore/measure/profile_summary.h"
 
 #include <QObject>
 #include <QString>
@@ -20,7 +22,7 @@ class ScenarioDocument;
 class MeasurementImport : public QObject {
     Q_OBJECT
 public:
-    MeasurementImport(ScenarioDocument* doc, QWidget* parent);
+    MeasurementImport(ScenarioDocument* doc, Calibration calibration, QWidget* parent);
 
     // Asks for a file, then reads it (a dialog reports the outcome).
     void chooseAndImport();
@@ -35,13 +37,27 @@ public:
     // for `tier`, and the scenario pointed at it. Returns "" or why not.
     QString useNcclLog(const QString& logPath, MeasuredTier tier, const QString& overlayPath);
     QString defaultOverlayPath() const; // next to the scenario file, or "" when unsaved
+    // The last trace read, fitted to the open scenario (dtsim-cli calibrate TRACE
+    // --scenario FILE -o OVERLAY): its kernel speeds go into the overlay at
+    // `overlayPath`, and the scenario points at it, in one undo step. "" or why not.
+    QString calibrateFromTrace(const QString& overlayPath);
+    bool hasTrace() const { return m_trace.steps > 0 || !m_trace.file.empty(); }
 
 signals:
     void finished();
 
 private:
     void finish(const QString& summary, bool failed, bool offerNccl, const QString& path);
+    void askForTier(const QString& path);
+    void askForTraceOverlay();
+    QString pointScenarioAt(const QString& overlayPath); // one undo step; "" or why not
+    struct Trace {
+        std::string file, device;
+        ProfileSummary summary;
+        int steps = 0;
+    } m_trace; // the last trace read
     ScenarioDocument* m_doc;
+    Calibration m_calibration;
     QWidget* m_parent;
     QString m_summary;
     bool m_failed = false;
