@@ -73,6 +73,13 @@ void Dashboard::setPinned(const QString& name, std::optional<Report> a, bool cou
     m_pinnedSamples = countsSamples;
     if (!m_pinned)
         m_compare->setSteadyText(unpinnedText());
+    m_compare->setVisible(m_pinned.has_value() || !m_presenting);
+}
+
+void Dashboard::setPresenting(bool on)
+{
+    m_presenting = on;
+    m_compare->setVisible(m_pinned.has_value() || !on);
 }
 
 QString Dashboard::unpinnedText() const

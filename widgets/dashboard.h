@@ -29,7 +29,10 @@ public:
     // A pinned scenario A: every headline number of A and B's change from it, under the tiles.
     // `countsSamples`: A is a layer table (samples/s), which no tokens/s figure compares with.
     void setPinned(const QString& name, std::optional<Report> a, bool countsSamples = false);
-    QString compareNote() const; // "80% of 9 similar published runs measured: MFU 35.8-41.0% ..." or why none
+    QString compareNote() const;
+    // On stage the line that says how to pin A gives its room to the views (it is shown
+    // only with A pinned); at a desk it stays, so pinning moves nothing.
+    void setPresenting(bool on); // "80% of 9 similar published runs measured: MFU 35.8-41.0% ..." or why none
     // As narrow as its widest tile: narrower windows take more rows of tiles.
     QSize minimumSizeHint() const override;
 
@@ -61,6 +64,7 @@ private:
     std::optional<Report> m_pinned;
     QString m_pinnedName;
     bool m_pinnedSamples = false;
+    bool m_presenting = false;
     int m_columns = 0;
 };
 

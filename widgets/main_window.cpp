@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "lecture_bar.h"
+
 #include "palette_colors.h"
 
 #include "breakdown_view.h"
@@ -81,6 +83,8 @@ namespace {
 const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster", "whatif" };
 }
 
+std::vector<std::string> MainWindow::tabNames() { return { std::begin(kTabNames), std::end(kTabNames) }; }
+
 MainWindow::MainWindow(AppData data, QWidget* parent)
     : QMainWindow(parent)
     , m_data(std::move(data))
@@ -110,6 +114,12 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_dashboard = new Dashboard(central);
     m_dashboard->setResiduals(m_data.residuals);
     column->addWidget(m_dashboard);
+    m_lectureBar = new LectureBar(central);
+    m_lectureBar->hide();
+    column->addWidget(m_lectureBar);
+    connect(m_lectureBar, &LectureBar::nextRequested, this, [this] { showLectureStep(m_lectureIndex + 1); });
+    connect(m_lectureBar, &LectureBar::previousRequested, this, [this] { showLectureStep(m_lectureIndex - 1); });
+    connect(m_lectureBar, &LectureBar::closeRequested, this, &MainWindow::closeLecture);
 
     auto* split = new QSplitter(Qt::Horizontal, central);
     m_panel = new ParameterPanel(scenarioFields(m_data.catalog, gridRegions(m_data.costRates)), split);
@@ -409,6 +419,24 @@ void MainWindow::buildMenus()
         a->setData(QString(kTabNames[i]));
         m_presentationTabs.push_back(a);
     }
+    // Lectures: shipped scripts, any script file, and stepping by a presenter's clicker.
+    QMenu* lectures = view->addMenu(tr("&Lectures"));
+    for (const QString& name : lectureNames())
+        lectures->addAction(name, this, [this, name] {
+            if (maybeSave() && openLecture(name))
+                setPresentationMode(true);
+        });
+    lectures->addAction(tr("Open lecture script..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open lecture script"), lecturesDir(), tr("Lecture scripts (*.yaml)"));
+        if (!path.isEmpty() && maybeSave() && openLecture(path))
+            setPresentationMode(true);
+    });
+    lectures->addSeparator();
+    m_nextStep = lectures->addAction(tr("Next step"), QKeySequence(Qt::Key_PageDown), this, [this] { showLectureStep(m_lectureIndex + 1); });
+    m_previousStep = lectures->addAction(tr("Previous step"), QKeySequence(Qt::Key_PageUp), this, [this] { showLectureStep(m_lectureIndex - 1); });
+    lectures->addAction(tr("Close the lecture"), this, &MainWindow::closeLecture);
+    m_nextStep->setEnabled(false); // Page Up / Page Down page the views until a lecture opens
+    m_previousStep->setEnabled(false);
     addHelpMenu(this, m_data.docsDir);
     // Every shortcut works with the menu bar hidden (presentation mode): a menu's
     // actions answer only while their menu bar is shown, the window's always.
@@ -506,6 +534,8 @@ void MainWindow::setPresentationMode(bool on)
         setWindowState(m_beforePresentation.state);
     }
     m_presenting = on;
+    m_dashboard->setPresenting(on);
+    m_reliability->setChartsFirst(on);
     const QSignalBlocker block(m_presentationAction);
     m_presentationAction->setChecked(on);
 }

@@ -13,6 +13,7 @@
 #include "autosave.h"
 #include "frontier_tab.h"
 
+#include "simcore/loader/lecture_loader.h"
 #include "simcore/report.h"
 
 #include <QFont>
@@ -84,6 +85,16 @@ public:
     bool openPreset(const QString& name);
     bool saveTo(const QString& path);       // atomic
     bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology, timeline
+    static std::vector<std::string> tabNames(); // the names selectTab takes, in tab order
+    // Lecture scripts (docs/teaching.md): a shipped one by name (presets/lectures/), or a
+    // file. Every step is checked when it opens; false with an inline error when one fails.
+    bool openLecture(const QString& nameOrPath);
+    bool showLectureStep(int index); // its preset, changes, view and caption
+    void closeLecture();
+    int lectureStep() const { return m_lectureIndex; } // -1: no lecture open
+    const LectureScript& lecture() const { return m_lecture; }
+    QStringList lectureNames() const; // the shipped scripts
+    class LectureBar* lectureBar() const { return m_lectureBar; }
     QString openError() const { return m_openError; } // why the last file did not open (empty when it did)
     QStringList presetNames() const;
     static QString userPresetsDir(); // the user's own presets, listed after the shipped ones
@@ -153,6 +164,8 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     bool maybeSave();
+    QString lecturesDir() const;
+    Scenario lectureStepScenario(const LectureScript& script, const LectureStep& step, std::string* presetText = nullptr) const;
     std::string scenarioText() const; // what Save writes: the opened file's text, patched
 
     AppData m_data;
@@ -189,6 +202,11 @@ private:
     } m_beforePresentation;
     CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
+    class LectureBar* m_lectureBar = nullptr;
+    LectureScript m_lecture;
+    int m_lectureIndex = -1;
+    QAction* m_nextStep = nullptr;     // Page Down, while a lecture is open
+    QAction* m_previousStep = nullptr; // Page Up
     StaleNote* m_staleNote = nullptr; // over the shown tab while the plan is invalid
     QString m_openError; // why the last file did not open; kept beside a recovery offer
     struct OnDisk {

@@ -26,13 +26,24 @@ inline QFont plotSmallFont(const QCustomPlot* plot)
     return f;
 }
 
+// Moves a plot's text labels off each other, once laid out: a label that would cover
+// one above it goes just below it (or above, where below leaves the plot). Labels placed
+// in data coordinates collided when the plot was short: "latency wall, realistic" over
+// "latency wall, idealized" on a 1366x768 projector.
+void separatePlotLabels(QCustomPlot* plot);
+
 // A text item in the plot's small font. The views make their labels anew on every
 // update, so a label made after presentation mode began must size itself (those made
-// with QCPItemText's fixed default stayed small on a projector).
+// with QCPItemText's fixed default stayed small on a projector). The plot keeps its
+// labels apart (separatePlotLabels) at every layout.
 inline QCPItemText* addPlotText(QCustomPlot* plot)
 {
     auto* t = new QCPItemText(plot);
     t->setFont(plotSmallFont(plot));
+    if (!plot->property("dtsim-separates-labels").toBool()) {
+        plot->setProperty("dtsim-separates-labels", true);
+        QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] { separatePlotLabels(plot); });
+    }
     return t;
 }
 

@@ -64,6 +64,16 @@ QString strategiesLine(const ReliabilityReport& r)
 
 // P50, P90 and P99 with as many decimals as tell them apart: they printed "105, 105,
 // 105 days" while the histogram spanned 104.5 to 105.6 days.
+void ReliabilityTab::setChartsFirst(bool on)
+{
+    // On stage the run's timeline is what the audience looks at: above the summary,
+    // where a 768-pixel screen shows it without scrolling.
+    m_column->removeWidget(m_summary);
+    m_column->removeWidget(m_charts);
+    m_column->addWidget(on ? static_cast<QWidget*>(m_charts) : m_summary, on ? 1 : 0);
+    m_column->addWidget(on ? static_cast<QWidget*>(m_summary) : m_charts, on ? 0 : 1);
+}
+
 QString ReliabilityTab::percentiles(double p50, double p90, double p99)
 {
     const DurationsApart d = formatDurationsApart({ p50, p90, p99 });
@@ -121,6 +131,7 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     // a readable height (at 1366 x 768 the timeline lost its axis).
     auto* content = new QWidget(this);
     auto* column = new QVBoxLayout(content);
+    m_column = column;
     column->setContentsMargins(0, 0, 0, 0);
     m_summary = new QLabel(content);
     m_summary->setTextFormat(Qt::RichText);
@@ -130,7 +141,6 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
 
     auto* split = new QSplitter(Qt::Vertical, content);
     m_timeline = new RunTimelineView(split);
-    m_timeline->setMinimumHeight(kRunTimelineMinimumHeight);
     m_histogram = new QCustomPlot(split);
     m_histogram->setMinimumHeight(kRunTimelineMinimumHeight);
     split->addWidget(m_timeline);
@@ -138,6 +148,7 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     column->addWidget(split, 1);
+    m_charts = split;
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -35,6 +35,7 @@ public:
     void showScenario(const Scenario* s); // null when the plan is invalid
     // "P50 104.9, P90 105.3, P99 105.6 days": decimals enough to tell them apart.
     static QString percentiles(double p50, double p90, double p99);
+    void setChartsFirst(bool on); // presentation mode: the timeline above the summary
     RunTimelineView* timeline() const { return m_timeline; }
     QCustomPlot* histogram() const { return m_histogram; }
     bool hasResult() const { return m_hasResult; }
@@ -63,6 +64,8 @@ private:
     QCPItemStraightLine* m_deadlineLine = nullptr;
     double m_scenarioDeadline = -1; // the scenario's, last applied to the control
     QLabel* m_summary = nullptr;
+    class QVBoxLayout* m_column = nullptr;
+    QWidget* m_charts = nullptr; // the timeline over the histogram
     RunTimelineView* m_timeline = nullptr;
     QCustomPlot* m_histogram = nullptr;
 };

@@ -1,5 +1,7 @@
 #include "run_timeline_view.h"
 
+#include <QEvent>
+
 #include "palette_colors.h"
 
 #include "simcore/units.h"
@@ -22,6 +24,7 @@ namespace {
 const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Stragglers" };
 constexpr int kLanes = 4;
 constexpr int kLabelRows = 4; // rows of event labels above the lanes
+const QColor kExpectedEndColour(213, 94, 0);
 
 QColor phaseColor(RunPhase::Kind k)
 {
@@ -68,6 +71,7 @@ void RunTimelineView::setRun(std::vector<RunPhase> phases, std::vector<ChaosEven
     m_end = std::max({ m_end, failureFree, std::isfinite(expected) ? expected : 0.0 });
     if (!m_userZoomed)
         fit();
+    setMinimumHeight(minimumSizeHint().height()); // the event labels' rows set its height
     update();
 }
 
@@ -85,6 +89,22 @@ void RunTimelineView::fit()
     m_axis.fit(m_end, 1.02);
     m_userZoomed = false;
     update();
+}
+
+void RunTimelineView::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) // presentation mode's type needs taller lanes
+        setMinimumHeight(minimumSizeHint().height());
+}
+
+QSize RunTimelineView::minimumSizeHint() const
+{
+    // The legend, the event labels, four lanes a line and a half high, and the axis with
+    // its title: in presentation mode's larger type a fixed 220 px cut the axis off.
+    const int text = fontMetrics().height();
+    const int top = (2 + std::min<int>(kLabelRows, int(m_chaos.size()))) * text + 10;
+    return { 320, top + kLanes * (text * 3 / 2) + (kLanes - 1) * 6 + 2 * text + 16 };
 }
 
 RunTimelineView::Geometry RunTimelineView::geometry(const QSize& size) const
@@ -151,6 +171,13 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         p.drawText(QPoint(lx + 16, 6 + text - 4), name);
         lx += 16 + fontMetrics().horizontalAdvance(name) + 18;
     }
+    for (const auto& [name, colour] : { std::pair { tr("failure-free end"), fg }, std::pair { tr("expected end"), kExpectedEndColour } }) {
+        p.setPen(QPen(colour, 2));
+        p.drawLine(lx + 6, 5, lx + 6, 19);
+        p.setPen(fg);
+        p.drawText(QPoint(lx + 16, 6 + text - 4), name);
+        lx += 16 + fontMetrics().horizontalAdvance(name) + 18;
+    }
 
     // Lanes: label, background, phases (at least a pixel wide, so short recoveries
     // and checkpoints stay visible; dense ones merge into a band).
@@ -211,17 +238,17 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         p.drawLine(QPointF(x, labelY - text + 4), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
         p.drawText(QPointF(x + 3, labelY), label);
     }
-    // Reference ends.
-    auto marker = [&](double t, const QString& label, const QColor& c, int row) {
+    // Reference ends, named in the legend (written beside the lines they covered the
+    // failures and stragglers lanes).
+    auto marker = [&](double t, const QColor& c) {
         if (!std::isfinite(t) || t < m_axis.start() || t > m_axis.end())
             return;
         const double x = xAt(t, g);
         p.setPen(QPen(c, 2));
         p.drawLine(QPointF(x, g.top), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
-        p.drawText(QPointF(std::min(x + 4, double(g.right) - fontMetrics().horizontalAdvance(label)), g.laneY(row) + g.laneHeight - 3), label);
     };
-    marker(m_failureFree, tr("failure-free end"), fg, 2);
-    marker(m_expected, tr("expected end"), QColor(213, 94, 0), 3);
+    marker(m_failureFree, fg);
+    marker(m_expected, kExpectedEndColour);
     p.setClipping(false);
 
     // Time axis in days (or hours when zoomed in).

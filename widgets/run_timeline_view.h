@@ -22,6 +22,7 @@ public:
     void fit();
     const RunPhase* phaseAt(const QPoint& p) const;
     void renderTo(QPainter& painter, const QSize& size);
+    QSize minimumSizeHint() const override;
     // For tests: where a lane's middle row is, and the x of a time, at the widget's size.
     int laneCentreForTest(RunPhase::Kind k) const;
     int xForTest(double seconds) const;
@@ -35,6 +36,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     struct Geometry {

@@ -70,6 +70,9 @@ int main(int argc, char** argv)
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
     p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
     p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
+    p.addOption({ "lecture", "Start a lecture script (a shipped one by name, or a file) in presentation mode; Page Down and Page Up step "
+                             "through it (docs/teaching.md).", "SCRIPT" });
+    p.addOption({ "step", "With --lecture: start at this step (1 is the first).", "N" });
     p.addOption({ "theme", "system, light or dark for this run (View > Theme remembers one).", "NAME" });
     p.addOption({ "bench-edits", "Time 200 slider edits per preset (offscreen): edit-to-screen p50/p95/max and the longest event-loop block; --preset and --tab narrow it." });
     p.addOption({ "json", "With --bench-edits: print the figures as JSON." });
@@ -165,7 +168,20 @@ int main(int argc, char** argv)
         window.teachingPanel()->selectFigure(p.value("explain"));
         window.teachingDock()->show();
     }
-    if (p.isSet("present"))
+    if (p.isSet("lecture")) {
+        if (!window.openLecture(p.value("lecture"))) {
+            std::fprintf(stderr, "dtsim: %s (shipped: %s)\n", qPrintable(window.openError()), qPrintable(window.lectureNames().join(", ")));
+            return 2;
+        }
+        bool stepOk = true;
+        const int step = p.isSet("step") ? p.value("step").toInt(&stepOk) : 1;
+        if (!stepOk || !window.showLectureStep(step - 1)) {
+            std::fprintf(stderr, "dtsim: --step: \"%s\" is not a step from 1 to %d\n", qPrintable(p.value("step")), int(window.lecture().steps.size()));
+            return 2;
+        }
+    }
+    const bool presenting = p.isSet("present") || p.isSet("lecture");
+    if (presenting)
         window.setPresentationMode(true);
 
     if (!p.isSet("screenshot")) {
@@ -187,7 +203,7 @@ int main(int argc, char** argv)
         }
     }
     window.keepSizeOnShow();
-    if (!p.isSet("present"))
+    if (!presenting)
         window.resize(size);
     window.show();
     window.flushPending();

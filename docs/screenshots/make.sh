@@ -37,4 +37,17 @@ QT_QPA_PLATFORM=offscreen "$dtsim" "$presets/llama3-405b-h100.yaml" "$presets/ll
 # A layer table: AlexNet on two GTX 580 (2012), its step and memory.
 QT_QPA_PLATFORM=offscreen "$dtsim" --preset alexnet-2012-gtx580 --tab breakdown \
   --size 1600x1000 --screenshot "$here/alexnet.png" 2> >(grep -v 'propagateSizeHints\|XDG_RUNTIME_DIR' >&2)
+# Every step of the shipped lecture scripts, in presentation mode on a laptop's screen and
+# on a 1080p projector (docs/teaching.md; tst_lecture checks the same steps).
+for script in "$presets"/lectures/*.yaml; do
+  name=$(basename "$script" .yaml)
+  steps=$(grep -c '^  - ' "$script")
+  for screen in 1366x768 1920x1080; do
+    for ((step = 1; step <= steps; step++)); do
+      mkdir -p "$here/lecture"
+      QT_QPA_PLATFORM="offscreen:configfile=$screens/$screen.json" "$dtsim" --lecture "$name" --step "$step" \
+        --screenshot "$here/lecture/$name-$screen-step$step.png" 2> >(grep -v 'propagateSizeHints\|XDG_RUNTIME_DIR' >&2)
+    done
+  done
+done
 echo "screenshots written under $here"
