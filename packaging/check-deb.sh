@@ -28,4 +28,7 @@ if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$roo
 if command -v appstreamcli >/dev/null; then appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/org.dtsim.dtsim.metainfo.xml" || true; fi
 QT_QPA_PLATFORM=offscreen "$root/usr/bin/dtsim" --preset gpt3-175b-a100 --screenshot "$root/shot.png" 2>/dev/null
 test -s "$root/shot.png"
+# The lecture scripts ship with the presets.
+QT_QPA_PLATFORM=offscreen "$root/usr/bin/dtsim" --data "$root/usr/share/dtsim" --lecture why-not-more-gpus --step 2 --screenshot "$root/lecture.png" 2>/dev/null
+test -s "$root/lecture.png"
 echo "check-deb: $deb ok ($(du -h "$deb" | cut -f1))"

@@ -10,6 +10,8 @@
 #include "widgets/scenario_document.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -109,6 +111,27 @@ private slots:
         QCOMPARE(w.lectureStep(), steps - 2);
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!w.presentationMode());
+    }
+
+    void theManualShowsEveryStep()
+    {
+        // docs/teaching.md gives every step's caption and its screenshot: edited with the
+        // scripts, not left behind.
+        QFile f(QString::fromStdString(dataPath("docs/teaching.md")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString doc = QString::fromUtf8(f.readAll()).simplified();
+        MainWindow w(appData());
+        for (const QString& name : w.lectureNames()) {
+            QVERIFY(w.openLecture(name));
+            for (std::size_t i = 0; i < w.lecture().steps.size(); ++i) {
+                const QString caption = QString::fromStdString(w.lecture().steps[i].caption).simplified();
+                QVERIFY2(doc.contains(caption), qPrintable(QString("%1 step %2: %3").arg(name).arg(i + 1).arg(caption)));
+                for (const char* screen : { "1366x768", "1920x1080" }) {
+                    const QString shot = QString("screenshots/lecture/%1-%2-step%3.png").arg(name, screen).arg(i + 1);
+                    QVERIFY2(doc.contains(shot) && QFileInfo::exists(QString::fromStdString(dataPath("docs/" + shot.toStdString()))), qPrintable(shot));
+                }
+            }
+        }
     }
 
     void aStepChangesOnlyWhatItSays()
