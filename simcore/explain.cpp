@@ -72,8 +72,8 @@ Explanation explainFigure(const std::string& key, const Scenario& s, const Repor
         e.title = "Memory per GPU";
         e.formula = "memory = weights + gradients + optimizer states + activations + logits + reserved";
         e.terms = { m.weights, m.gradients, m.optimizer, m.activations, m.logits, m.reserved };
-        e.substituted = "= " + formatBytes(m.weights) + " + " + formatBytes(m.gradients) + " + " + formatBytes(m.optimizer) + " + "
-            + formatBytes(m.activations) + " + " + formatBytes(m.logits) + " + " + formatBytes(m.reserved);
+        e.substituted = "= " + formatMemory(m.weights) + " + " + formatMemory(m.gradients) + " + " + formatMemory(m.optimizer) + " + "
+            + formatMemory(m.activations) + " + " + formatMemory(m.logits) + " + " + formatMemory(m.reserved);
         e.value = m.total;
         e.result = "= " + formatMemory(m.total) + (m.fits ? " (fits in " : " (does not fit in ") + formatMemory(m.capacity) + ")";
         e.note = "On pipeline stage " + std::to_string(m.worstStage + 1) + ", the fullest, with " + num(m.inflightMicrobatches, "%.0f")

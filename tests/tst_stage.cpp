@@ -35,6 +35,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -298,6 +299,10 @@ private slots:
         waitIdle(w);
         const QString memory = w.dashboard()->value("memory").section(" / ", 0, 0);
         QVERIFY2(w.dashboard()->compareNote().contains(memory), qPrintable(w.dashboard()->compareNote() + " vs " + memory));
+        // The formula panel's memory terms too (they read "1.2 GB + ..." = "1.41 GiB").
+        w.teachingPanel()->selectFigure("memory");
+        const QString formula = w.teachingPanel()->text();
+        QVERIFY2(formula.contains(memory) && !QRegularExpression("\\d GB\\b").match(formula).hasMatch(), qPrintable(formula));
     }
 
     void theWindowSpeaksInLabelsAndShowsValues()

@@ -248,7 +248,7 @@ int runTraceFit(const QCommandLineParser& p)
     // A trace of another GPU fits speeds that mean nothing for this one.
     if (t.deviceMemoryBytes > 0 && std::abs(t.deviceMemoryBytes / s.hardware.memoryBytes - 1) > 0.1)
         std::fprintf(stderr, "note: the trace's GPU (%s, %s) is not the scenario's %s (%s)\n", t.deviceName.c_str(),
-            formatBytes(t.deviceMemoryBytes).c_str(), s.hardware.name.c_str(), formatBytes(s.hardware.memoryBytes).c_str());
+            formatMemory(t.deviceMemoryBytes).c_str(), s.hardware.name.c_str(), formatMemory(s.hardware.memoryBytes).c_str());
     const MeasuredKernels& k = fit.kernels;
     if (p.isSet("json")) {
         QJsonObject fitted = kindsJson(fit.fitted);

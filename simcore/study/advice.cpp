@@ -101,7 +101,7 @@ Diagnosis diagnose(const Scenario& s, const Report& r)
         d.regime = Regime::Memory;
         const bool roomLeft = st.memory.capacity > 0 && st.memory.total < 0.85 * st.memory.capacity;
         d.summary = "memory-capacity-bound: recomputation, which buys memory with compute, takes " + percent(recompute)
-            + " of the step (" + formatBytes(st.memory.total) + " of " + formatBytes(st.memory.capacity) + " in use"
+            + " of the step (" + formatMemory(st.memory.total) + " of " + formatMemory(st.memory.capacity) + " in use"
             + (roomLeft ? ": room to recompute less)" : ")");
     } else {
         d.regime = Regime::Latency;

@@ -105,7 +105,7 @@ SweepResult sweep(const Scenario& base, const Calibration& c, const SweepAxis& x
             return;
         }
         if (!r.step.memory.fits) {
-            cell.issue = "out of memory: " + formatBytes(r.step.memory.total) + " of " + formatBytes(r.step.memory.capacity);
+            cell.issue = "out of memory: " + formatMemory(r.step.memory.total) + " of " + formatMemory(r.step.memory.capacity);
             return;
         }
         cell.value = headlineValue(r, metric);
