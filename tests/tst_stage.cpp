@@ -182,6 +182,8 @@ private slots:
         const Scenario before = w.document()->scenario();
         w.plansView()->applyRow(0); // the planner's best plan
         QVERIFY(!(w.document()->scenario().plan == before.plan));
+        // And a topology edit: the tiers list is rewritten, the rest of the file kept.
+        w.document()->edit("cluster.tiers.oversubscription", [](Scenario& s) { s.cluster.tiers[0].oversubscription = 4; }, false);
         QTemporaryDir dir;
         const QString path = dir.filePath("mine.yaml");
         QVERIFY(w.saveTo(path));
@@ -191,6 +193,7 @@ private slots:
             if (line.trimmed().startsWith('#'))
                 QVERIFY2(text.contains(line), qPrintable("lost the comment: " + line));
         QVERIFY2(text.count('\n') <= source.count('\n') + 3, qPrintable(text)); // no defaults written out
+        QVERIFY2(text.contains("oversubscription: 4") && text.contains("scale_out_latency: 20 us"), qPrintable(text));
         // Export > Scenario as YAML writes the same text.
         QString error;
         QVERIFY(w.exportScenario(dir.filePath("exported.yaml"), &error));

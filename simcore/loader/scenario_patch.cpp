@@ -150,7 +150,7 @@ public:
             switch (sub->kind) {
             case SectionKind::List:
             case SectionKind::Values:
-                if (!sameList(*sub, loaded, edited))
+                if (!sameList(*sub, loaded, edited) && !list(*sub, child))
                     return false;
                 break;
             case SectionKind::Group:
@@ -212,6 +212,74 @@ private:
         const std::size_t lineStart = text.rfind('\n', first.pos == 0 ? 0 : first.pos - 1);
         const std::size_t at = lineStart == std::string::npos ? 0 : lineStart + 1;
         edits.push_back({ at, at, std::string(std::size_t(first.column), ' ') + key + ": " + valueText(f, edited, {}) + "\n" });
+        return true;
+    }
+
+    // A changed list, rewritten whole where the file has it (its own comments go; the
+    // rest of the file stays as it was).
+    bool list(const SectionDef& sec, const YAML::Node& node)
+    {
+        if (!node || !node.IsSequence() || sec.entries(edited) == 0 || node.Mark().pos < 0 || std::size_t(node.Mark().pos) >= text.size())
+            return false;
+        const std::size_t from = std::size_t(node.Mark().pos);
+        if (node.Style() == YAML::EmitterStyle::Flow) {
+            if (text[from] != '[')
+                return false;
+            int depth = 0;
+            char quote = 0;
+            for (std::size_t i = from; i < text.size(); ++i) {
+                const char c = text[i];
+                if (quote) {
+                    if (c == quote)
+                        quote = 0;
+                } else if (c == '"' || c == '\'') {
+                    quote = c;
+                } else if (c == '[') {
+                    ++depth;
+                } else if (c == ']' && --depth == 0) {
+                    edits.push_back({ from, i + 1, listYaml(edited, sec, true) });
+                    return true;
+                }
+            }
+            return false;
+        }
+        // Block style: from the first "- " to the last line indented under it.
+        const std::size_t column = std::size_t(node.Mark().column);
+        const std::size_t start = from - column;
+        if (text.compare(start, column, std::string(column, ' ')) != 0)
+            return false; // the list starts on its key's line: not ours to re-indent
+        std::size_t end = text.find('\n', from);
+        end = end == std::string::npos ? text.size() : end + 1;
+        for (std::size_t line = end; line < text.size();) {
+            std::size_t next = text.find('\n', line);
+            next = next == std::string::npos ? text.size() : next + 1;
+            const std::size_t first = text.find_first_not_of(" \t\r\n", line);
+            const bool blank = first == std::string::npos || first >= next;
+            if (!blank && text[first] != '#') {
+                const std::size_t indent = first - line;
+                if (indent < column || (indent == column && text[first] != '-'))
+                    break;
+                end = next; // a line of the list
+            }
+            line = next;
+        }
+        // An entry the file had keeps to the keys it wrote, and those the edit changed: the
+        // rest would read back as their defaults anyway (the readback checks it).
+        const int before = sec.entries(loaded);
+        const ListFieldFilter keep = [&](const FieldDef& f, int i) {
+            if (i >= before || i >= int(node.size()))
+                return true;
+            return bool(node[std::size_t(i)][std::string(keyOf(f.path))]) || !sameValue(f, loaded, edited, i);
+        };
+        std::string block;
+        const std::string emitted = listYaml(edited, sec, false, keep);
+        for (std::size_t at = 0; at < emitted.size();) {
+            std::size_t eol = emitted.find('\n', at);
+            eol = eol == std::string::npos ? emitted.size() : eol;
+            block += std::string(column, ' ') + emitted.substr(at, eol - at) + "\n";
+            at = eol + 1;
+        }
+        edits.push_back({ start, end, block });
         return true;
     }
 

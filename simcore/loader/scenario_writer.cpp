@@ -116,7 +116,35 @@ void writeFields(YAML::Emitter& y, const Scenario& s, const SectionDef& section,
         writeSubsection(y, s, *sub);
 }
 
+void writeList(YAML::Emitter& y, const Scenario& s, const SectionDef& sub, bool flow, const ListFieldFilter& keep)
+{
+    if (flow)
+        y << YAML::Flow;
+    y << YAML::BeginSeq;
+    for (int i = 0; i < sub.entries(s); ++i) {
+        if (sub.kind == SectionKind::Values) {
+            writeValue(y, s, *fieldsIn(sub.path).front(), i);
+            continue;
+        }
+        y << YAML::BeginMap;
+        for (const FieldDef* f : fieldsIn(sub.path))
+            if (!keep || keep(*f, i))
+                writeField(y, s, *f, i);
+        for (const SectionDef* inner : sectionsIn(sub.path))
+            writeSubsection(y, s, *inner);
+        y << YAML::EndMap;
+    }
+    y << YAML::EndSeq;
+}
+
 } // namespace
+
+std::string listYaml(const Scenario& s, const SectionDef& list, bool flow, const ListFieldFilter& keep)
+{
+    YAML::Emitter y;
+    writeList(y, s, list, flow, keep);
+    return y.c_str();
+}
 
 std::string fieldValueText(const Scenario& s, const FieldDef& f, int entry)
 {
