@@ -35,7 +35,9 @@ cp "$here"/tests/profiles/handmade/overlap.json corpus/trace/
 head -c 20000 < <(gzip -dc "$here"/tests/profiles/a100-alexnet-forward.json.gz) > corpus/trace/alexnet-head.json
 cp "$here"/tests/profiles/a100-alexnet-forward.json.gz corpus/trace/
 # Measurement inputs, the first byte choosing the reader (0 nccl-tests log, 1 layer table,
-# 2 calibration overlay): the shipped logs and tables, an overlay, and issue 38's cases.
+# 2 calibration overlay, 3 lecture script): the shipped logs, tables and lectures, an
+# overlay, and issue 38's cases.
+for script in "$here"/presets/lectures/*.yaml; do { printf '\x03'; cat "$script"; } > "corpus/measure/lecture-$(basename "$script")"; done
 for log in "$here"/tests/nccl/*.log; do { printf '\x00'; cat "$log"; } > "corpus/measure/nccl-$(basename "$log")"; done
 { printf '\x00'; printf '# size count busbw c0 c1 time\n8 2 0.5\n16 4 0.9\n'; } > corpus/measure/nccl-late-time
 { printf '\x01'; cat "$here"/resources/workloads/alexnet-2012.yaml; } > corpus/measure/table-alexnet

@@ -1,5 +1,7 @@
 #include "whatif_tab.h"
 
+#include "steady_label.h"
+
 #include "evaluator.h"
 #include "palette_colors.h"
 #include "plot_style.h"
@@ -93,8 +95,9 @@ WhatIfTab::WhatIfTab(Evaluator* evaluator, std::vector<HardwareSpec> catalog, QW
     , m_catalog(std::move(catalog))
 {
     auto* layout = new QVBoxLayout(this);
-    m_regime = new QLabel(this);
-    m_regime->setWordWrap(true);
+    // Its height holds as the diagnosis changes: Apply never moves the table under the
+    // pointer.
+    m_regime = new SteadyLabel(this);
     m_regime->setTextFormat(Qt::RichText);
     layout->addWidget(m_regime);
 
@@ -227,7 +230,7 @@ void WhatIfTab::requestSweep()
 void WhatIfTab::showAdvice(const Advice& a)
 {
     m_advice = a;
-    m_regime->setText(tr("<b>%1</b><br>%2. Time to train %3.")
+    m_regime->setSteadyText(tr("<b>%1</b><br>%2. Time to train %3.")
                           .arg(QString::fromStdString(a.diagnosis.summary).toHtmlEscaped(),
                               QString::fromStdString(a.diagnosis.reading).toHtmlEscaped().replace(0, 1, QString::fromStdString(a.diagnosis.reading).left(1).toUpper()),
                               a.fits ? QString::fromStdString(formatDuration(a.timeToTrain)) : tr("none: the run cannot start")));

@@ -52,7 +52,7 @@ private:
 
     Evaluator* m_evaluator;
     std::vector<HardwareSpec> m_catalog;
-    QLabel* m_regime = nullptr;
+    class SteadyLabel* m_regime = nullptr;
     QTableWidget* m_table = nullptr;
     QComboBox *m_x = nullptr, *m_y = nullptr, *m_metric = nullptr;
     QPushButton* m_export = nullptr;

@@ -56,7 +56,9 @@ LectureScript loadLectureScript(const std::string& path, const std::vector<std::
         if (const YAML::Node set = r.child(n, field, "set")) {
             r.expectMap(set, field + ".set");
             for (const auto& kv : set) {
-                const std::string key = kv.first.as<std::string>();
+                if (!kv.first.IsScalar())
+                    r.fail(kv.first, field + ".set", "a field path, such as cluster.gpus");
+                const std::string key = kv.first.Scalar();
                 if (!findField(key))
                     r.fail(kv.first, field + ".set." + key, "the scenario has no field \"" + key + "\" (docs/scenario.md lists them)");
                 if (!kv.second.IsScalar())

@@ -1,5 +1,6 @@
 // libFuzzer target: arbitrary bytes as the files a user measures with (issue 38): an
-// nccl-tests log, a layer table, a calibration overlay. The first byte picks which. A
+// nccl-tests log, a layer table, a calibration overlay; and a lecture script (issue 41).
+// The first byte picks which. A
 // file is refused with an InputError or read to values that can be: a fit with finite,
 // positive times, a table whose costs are finite, an overlay whose links are not free.
 // Never a crash, a hang or unbounded memory.
@@ -9,6 +10,7 @@
 #include "simcore/layers/layer_table.h"
 #include "simcore/loader/calibration_overlay_loader.h"
 #include "simcore/loader/layer_table_loader.h"
+#include "simcore/loader/lecture_loader.h"
 #include "simcore/measure/nccl_tests.h"
 
 #include <cmath>
@@ -71,6 +73,17 @@ void overlay(const std::string& text)
     loadCalibrationOverlay(path);
 }
 
+void lecture(const std::string& text)
+{
+    using namespace dtsim;
+    static const std::string path = fuzz::scratchPath("lecture");
+    fuzz::writeScratch(path, text.data(), text.size());
+    const LectureScript script = loadLectureScript(path, { "frontier", "scaling", "reliability" });
+    require(!script.steps.empty(), "a lecture with no step");
+    for (const LectureStep& step : script.steps)
+        require(!step.preset.empty() && !step.caption.empty(), "a step without its preset or caption");
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t size)
@@ -79,10 +92,11 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t si
         return 0;
     const std::string text(reinterpret_cast<const char*>(bytes) + 1, size - 1);
     dtsim::fuzz::refusalsOnly([&] {
-        switch (bytes[0] % 3) {
+        switch (bytes[0] % 4) {
         case 0: ncclLog(text); break;
         case 1: layerTable(text); break;
-        default: overlay(text); break;
+        case 2: overlay(text); break;
+        default: lecture(text); break;
         }
     });
     return 0;
