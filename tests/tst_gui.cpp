@@ -4,6 +4,7 @@
 #include "simcore/step.h"
 #include "simcore/units.h"
 #include "file_size_limit.h"
+#include "gui_test_support.h"
 #include "test_data.h"
 #include "widgets/dashboard.h"
 #include "widgets/evaluator.h"
@@ -75,25 +76,8 @@ using namespace dtsim::gui;
 
 namespace {
 
-AppData appData()
-{
-    return { test::catalog(), test::calibration(), QString::fromStdString(test::dataPath("presets")), test::topologies(), test::failureRates(), test::costRates(),
-        test::frontierAnchors(), QString(), {}, QString::fromStdString(test::dataPath("docs")),
-        loadResiduals(test::dataPath("resources/validation/residuals.yaml")) };
-}
-
-// Background work takes longer under the sanitizers (packaging/sanitize.sh sets
-// DTSIM_TIME_SCALE) and beside other tests: wait that much longer.
-void waitIdle(MainWindow& w, int ms = 20000)
-{
-    const int scale = qEnvironmentVariableIntValue("DTSIM_TIME_SCALE");
-    ms *= scale > 0 ? scale : 1;
-    w.flushPending();
-    QElapsedTimer t;
-    t.start();
-    while (w.evaluator()->busy() && t.elapsed() < ms)
-        QTest::qWait(20);
-}
+using test::appData; // gui_test_support.h
+using test::waitIdle;
 
 // A window on `preset` at 1600x1000, shown, on `tab` (if given), with its work done.
 bool showPreset(MainWindow& w, const char* preset, const char* tab = nullptr)

@@ -97,7 +97,8 @@ private slots:
     {
         // Items 2 and 12: the Breakdown chart's ticks and titles read "..." at 1366x768,
         // the Cost tab's pie legend and "thousand U...".
-        for (const char* preset : { "alexnet-2012-gtx580", "llama3-405b-h100", "gtx580-2012" })
+        // (The 405B preset's cost study takes seconds and its labels are no longer: two small ones.)
+        for (const char* preset : { "alexnet-2012-gtx580", "gtx580-2012" })
             for (bool presenting : { false, true }) {
                 MainWindow w(appData());
                 QVERIFY(w.openPreset(preset));
@@ -268,7 +269,7 @@ private slots:
         w.show();
         const qreal normal = w.font().pointSizeF();
         w.setPresentationMode(true);
-        for (const char* tab : { "frontier", "scaling", "breakdown", "timeline", "reliability", "cost", "whatif" }) {
+        for (const char* tab : { "scaling", "breakdown", "reliability", "cost" }) { // QCustomPlot and Qt Charts
             QVERIFY(w.selectTab(tab));
             waitIdle(w);
             w.document()->edit("training.global_batch", [](Scenario& s) { s.training.globalBatch *= 2; }, false);

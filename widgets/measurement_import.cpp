@@ -191,18 +191,26 @@ QString MeasurementImport::calibrateFromTrace(const QString& overlayPath)
         if (!fit.converged())
             return tr("The traced kernels cannot be reproduced with speeds within ten times the model's: is the trace of this "
                       "scenario (its model, batch and sequence) on this GPU?");
-        CalibrationOverlay o = QFileInfo::exists(overlayPath) ? loadCalibrationOverlay(overlayPath.toStdString()) : CalibrationOverlay();
-        o.kernels = fit.kernels;
-        o.kernels.source = "fit to " + std::to_string(fit.steps) + " steps of " + m_trace.file + " (" + m_trace.device
+        MeasuredKernels kernels = fit.kernels;
+        kernels.source = "fit to " + std::to_string(fit.steps) + " steps of " + m_trace.file + " (" + m_trace.device
             + ") on scenario \"" + s.name + "\", imported in the app: step " + formatSeconds(fit.measuredStep) + " traced, "
             + formatSeconds(fit.predictedStep) + " predicted before";
-        std::string error;
-        if (!dtsim::writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
-            return QString::fromStdString(error);
-        return pointScenarioAt(overlayPath);
+        return addToOverlay(overlayPath, [&](CalibrationOverlay& o) { o.kernels = kernels; });
     } catch (const InputError& e) {
         return QString::fromUtf8(e.what());
     }
+}
+
+QString MeasurementImport::addToOverlay(const QString& overlayPath, const std::function<void(CalibrationOverlay&)>& add)
+{
+    // The overlay there (or a new one) with the measurement added, written atomically, and
+    // the scenario pointed at it.
+    CalibrationOverlay o = QFileInfo::exists(overlayPath) ? loadCalibrationOverlay(overlayPath.toStdString()) : CalibrationOverlay();
+    add(o);
+    std::string error;
+    if (!dtsim::writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
+        return QString::fromStdString(error);
+    return pointScenarioAt(overlayPath);
 }
 
 QString MeasurementImport::pointScenarioAt(const QString& overlayPath)
@@ -221,14 +229,9 @@ QString MeasurementImport::useNcclLog(const QString& logPath, MeasuredTier tier,
         const std::string file = logPath.toStdString();
         const NcclTestsLog log = parseNcclTestsLog(file, readTextFile(file, "nccl-tests log"));
         const NcclFit fit = fitNcclTests(log);
-        CalibrationOverlay o = QFileInfo::exists(overlayPath) ? loadCalibrationOverlay(overlayPath.toStdString()) : CalibrationOverlay();
         MeasuredCollective m = measuredCollective(log, fit, tier);
         m.source += ", imported in the app";
-        o.put(std::move(m));
-        std::string error;
-        if (!dtsim::writeFileAtomically(overlayPath.toStdString(), calibrationOverlayText(o), &error))
-            return QString::fromStdString(error);
-        return pointScenarioAt(overlayPath);
+        return addToOverlay(overlayPath, [&](CalibrationOverlay& o) { o.put(std::move(m)); });
     } catch (const InputError& e) {
         return QString::fromUtf8(e.what());
     }

@@ -50,6 +50,7 @@ private:
     void finish(const QString& summary, bool failed, bool offerNccl, const QString& path);
     void askForTier(const QString& path);
     void askForTraceOverlay();
+    QString addToOverlay(const QString& overlayPath, const std::function<void(CalibrationOverlay&)>& add); // "" or why not
     QString pointScenarioAt(const QString& overlayPath); // one undo step; "" or why not
     struct Trace {
         std::string file, device;
