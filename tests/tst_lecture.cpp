@@ -162,7 +162,7 @@ private slots:
                                        << "steps[0].set.model.depth";
         QTest::newRow("unknown preset") << head + "  - preset: gtx-9000\n    tab: frontier\n    caption: c\n" << "no preset \"gtx-9000\"";
         QTest::newRow("bad value") << head + "  - preset: gtx580-2012\n    tab: frontier\n    caption: c\n    set: { parallel.tp: many }\n"
-                                   << "parallel.tp";
+                                   << ":7: steps[0].set.parallel.tp";
     }
 
     void aBadScriptSaysWhereAndWhy()

@@ -61,7 +61,10 @@ Scenario MainWindow::lectureStepScenario(const LectureScript& script, const Lect
     try {
         return loadScenarioText(file, preset, m_data.catalog, step.sets, m_data.topologies);
     } catch (const InputError& e) {
-        // The step's change is to blame: say which step of the script.
+        // The step's change is to blame: say which, on its line of the script.
+        for (std::size_t i = 0; i < step.sets.size(); ++i)
+            if (step.sets[i].path == e.field())
+                throw InputError(script.file, step.setLines[i], "steps[" + std::to_string(step.index) + "].set." + e.field(), e.reason());
         throw InputError(script.file, step.line, e.field(), e.reason());
     }
 }

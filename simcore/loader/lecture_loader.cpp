@@ -41,6 +41,7 @@ LectureScript loadLectureScript(const std::string& path, const std::vector<std::
         r.expectMap(n, field);
         r.checkKeys(n, field, { "preset", "tab", "set", "caption" });
         LectureStep step;
+        step.index = int(i);
         step.line = n.Mark().line + 1;
         if (const YAML::Node p = r.child(n, field, "preset"))
             preset = r.string(p, field + ".preset");
@@ -64,6 +65,7 @@ LectureScript loadLectureScript(const std::string& path, const std::vector<std::
                 if (!kv.second.IsScalar())
                     r.fail(kv.second, field + ".set." + key, "a value, written as in the scenario file");
                 step.sets.push_back({ key, kv.second.Scalar() });
+                step.setLines.push_back(kv.second.Mark().line + 1);
             }
         }
         script.steps.push_back(std::move(step));

@@ -24,7 +24,9 @@ struct LectureStep {
     std::string tab;
     std::vector<Override> sets;
     std::string caption;
-    int line = 0; // in the script, for messages about the step
+    int index = 0;             // 0 for the first step
+    int line = 0;              // in the script, for messages about the step
+    std::vector<int> setLines; // each change's line
 };
 
 struct LectureScript {
