@@ -50,6 +50,18 @@ inline void laptopWindow(gui::MainWindow& w, bool presenting)
     waitIdle(w);
 }
 
+// A preset on a laptop's maximised window, on `tab`, its work done.
+inline bool laptopWindowOn(gui::MainWindow& w, const char* preset, const char* tab)
+{
+    if (!w.openPreset(preset))
+        return false;
+    laptopWindow(w, false);
+    if (!w.selectTab(tab))
+        return false;
+    waitIdle(w);
+    return true;
+}
+
 inline QString readAll(const QString& path)
 {
     QFile f(path);

@@ -145,10 +145,7 @@ private slots:
     {
         // Item 4: "this scenario" over "sync wall" one doubling apart.
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gtx580-2012"));
-        laptopWindow(w, false);
-        QVERIFY(w.selectTab("scaling"));
-        waitIdle(w);
+        QVERIFY(laptopWindowOn(w, "gtx580-2012", "scaling"));
         ScalingView& view = *w.scalingView();
         ScalingCurves c;
         for (long long g = 1; g <= 4096; g *= 2) {
@@ -229,10 +226,7 @@ private slots:
         // Item 7: pinning A added a line, Apply made it wrap: the table moved down
         // between two clicks.
         MainWindow w(appData());
-        QVERIFY(w.openPreset("gtx580-2012"));
-        laptopWindow(w, false);
-        QVERIFY(w.selectTab("whatif"));
-        waitIdle(w);
+        QVERIFY(laptopWindowOn(w, "gtx580-2012", "whatif"));
         QTableWidget* table = w.whatIfTab()->suggestionTable();
         const QPoint at = table->mapTo(&w, QPoint(0, 0));
         QVERIFY(w.pinAsA());
