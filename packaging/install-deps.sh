@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6svg6 qt6-svg-dev qt6-charts-dev
   libqcustomplot-dev libyaml-cpp-dev
+  # framework configs: Hugging Face and DeepSpeed JSON, torchtitan TOML (dtsim-cli import)
+  nlohmann-json3-dev libtomlplusplus-dev
   # gzip-compressed profiler traces (dtsim-cli calibrate); zlib is already Qt's own dependency.
   zlib1g-dev
   libgl-dev libxkbcommon-dev

@@ -58,6 +58,7 @@ EngineData loadEngineData(const QCommandLineParser& p)
     d.topologies = loadTopologyCatalog(d.paths.topologiesDir());
     d.failureRates = loadFailureRates(d.paths.reliabilityFile());
     d.costRates = loadCostRates(d.paths.costFile());
+    d.models = loadModelCatalogue(d.paths.modelCatalogueFile());
     return d;
 }
 
@@ -81,6 +82,7 @@ Scenario loadScenarioNamed(const QString& fileOrPreset, const QCommandLineParser
     std::vector<Override> overrides;
     for (const QString& s : p.values("set"))
         overrides.push_back(parseOverride(s.toStdString()));
+    expandCatalogueModels(overrides, d.models);
     ScenarioSource source;
     Scenario s = loadScenarioFile(resolveScenarioPath(fileOrPreset, d.paths), d.catalog, overrides, d.topologies, &source);
     checkOverlay(s, d.calibration); // a measured speed within what the GPU can do

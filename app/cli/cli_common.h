@@ -8,6 +8,7 @@
 #include "simcore/hardware.h"
 #include "simcore/input_error.h"
 #include "simcore/loader/field_locator.h"
+#include "simcore/loader/model_catalogue_loader.h"
 #include "simcore/loader/topology_loader.h"
 #include "simcore/cost/cost.h"
 #include "simcore/reliability/reliability.h"
@@ -31,6 +32,7 @@ struct EngineData {
     std::vector<Topology> topologies;
     FailureRates failureRates;
     CostRates costRates;
+    std::vector<CatalogueModel> models; // resources/models/catalogue.yaml (--set model=ID)
 };
 EngineData loadEngineData(const QCommandLineParser& p); // throws InputError
 

@@ -31,6 +31,9 @@ int runDiff(const QStringList& args);   // two scenarios: their inputs and resul
 int runFields(const QStringList& args);  // the scenario fields (--markdown: the docs tables)
 int runCalibrate(const QStringList& args); // what a profiler trace measured
 int runLayers(const QStringList& args);    // a layer-table step, layer by layer
-int runGemm(const QStringList& args);      // one matrix product's time as the step model prices it
+int runGemm(const QStringList& args);
+int runImport(const QStringList& args);    // framework configs -> a scenario
+int runExport(const QStringList& args);    // a scenario -> a framework's launch config
+int runModels(const QStringList& args);    // the model catalogue      // one matrix product's time as the step model prices it
 
 } // namespace dtsim::cli

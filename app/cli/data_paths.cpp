@@ -15,6 +15,7 @@ std::string DataPaths::calibrationFile() const
 }
 std::string DataPaths::presetsDir() const { return QDir(root).filePath("presets").toStdString(); }
 std::string DataPaths::topologiesDir() const { return QDir(root).filePath("resources/topologies").toStdString(); }
+std::string DataPaths::modelCatalogueFile() const { return QDir(root).filePath("resources/models/catalogue.yaml").toStdString(); }
 std::string DataPaths::costFile() const { return QDir(root).filePath("resources/cost/cost.yaml").toStdString(); }
 std::string DataPaths::reliabilityFile() const { return QDir(root).filePath("resources/reliability/reliability.yaml").toStdString(); }
 std::string DataPaths::anchorsFile() const { return QDir(root).filePath("resources/anchors/epoch.yaml").toStdString(); }

@@ -17,6 +17,7 @@ struct DataPaths {
     std::string anchorsFile() const; // Epoch AI's published frontier readings
     std::string residualsFile() const; // dtsim's errors on the published runs (error bands)
     std::string costFile() const;
+    std::string modelCatalogueFile() const; // resources/models/catalogue.yaml
 };
 
 // Search order: --data DIR, $DTSIM_DATA_DIR, <bin>/../share/dtsim, the source tree.

@@ -37,7 +37,11 @@ void usage(FILE* to)
         "  diff A B [--set path=value] [--json]            what differs between two scenarios, inputs and results\n"
         "  bench [--json]                                  speed figures of the engine\n"
         "  validate FILE [--json]                          compare predictions with published runs\n"
-        "  calibrate TRACE [--json]                        what a PyTorch profiler trace measured\n\n"
+        "  calibrate TRACE [--json]                        what a PyTorch profiler trace measured\n"
+        "  import FILE... [-o OUT] [--base S] [--var N=V]  framework configs (config.json, launch script, TOML,\n"
+        "                                                  DeepSpeed JSON, NeMo YAML) -> a scenario\n"
+        "  export FILE --to megatron|torchtitan|deepspeed|nemo [-o OUT]   the scenario as a launch config\n"
+        "  models [--json]                                 the catalogue of public models (--set model=ID)\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
 }
@@ -114,6 +118,12 @@ int dispatch(const QString& command, QStringList& args)
             return dtsim::cli::runLayers(args);
         if (command == "gemm")
             return dtsim::cli::runGemm(args);
+        if (command == "import")
+            return dtsim::cli::runImport(args);
+        if (command == "export")
+            return dtsim::cli::runExport(args);
+        if (command == "models")
+            return dtsim::cli::runModels(args);
         if (command == "diff")
             return dtsim::cli::runDiff(args);
         if (command == "bench")
