@@ -106,6 +106,8 @@ void importMegatron(ImportContext& c)
                 c.note(v, "a launcher setting: no effect on the step");
             continue;
         }
+        if (auto old = given.find(v.key); old != given.end() && old->second->text == v.text)
+            continue; // the same flag again (a variable expanded into a second command): its first line counts
         if (auto old = given.find(v.key); old != given.end() && old->second->text != v.text)
             throw InputError(v.file.empty() ? d.file : v.file, v.line, v.key, "given again with another value (" + v.text + "; "
                     + c.origin(*old->second).file + ":" + std::to_string(old->second->line) + " gives " + old->second->text + "); Megatron would take the last");
@@ -124,6 +126,10 @@ void importMegatron(ImportContext& c)
         c.setDefault("model.position", "learned", "(Megatron's default --position-embedding-type learned_absolute)");
         c.setDefault("model.norm", "layernorm", "(Megatron's default --normalization LayerNorm)");
         c.setDefault("model.activation", "gelu", "(Megatron's GELU MLP)");
+        if (!at("--hidden-dropout") && !at("--attention-dropout"))
+            c.note(*at(at("--num-layers") ? "--num-layers" : "--hidden-size"),
+                "Megatron's default dropout (0.1) is left off (model.dropout false), as in dtsim's validation of Megatron's 2020-2022 "
+                "runs (simcore/validation/framework_facts.h); set model.dropout to price its masks");
     }
     const bool describesPlan = at("--tensor-model-parallel-size") || at("--pipeline-model-parallel-size") || at("--micro-batch-size");
     if (describesPlan) {

@@ -265,4 +265,12 @@ int trainedVocab(const RunRecord& r, int vocab, int tp)
     return int((vocab + unit - 1) / unit * unit);
 }
 
+bool buildsMegatronGpt(const RunRecord& r)
+{
+    const FrameworkStack f = parseFrameworkStack(r.framework);
+    const bool gptShape = !r.ffnHidden || !r.hidden || *r.ffnHidden == 4 * *r.hidden;
+    return f.megatronLm && !f.megatronCore && (f.megatronLmMajor == 1 || (f.megatronLmYear >= 2020 && f.megatronLmYear <= 2022)) && gptShape
+        && !(r.experts && *r.experts > 0);
+}
+
 } // namespace dtsim

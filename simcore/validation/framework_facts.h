@@ -60,5 +60,13 @@ bool runsReplicaBatchInOnePass(const RunRecord& r);
 bool reducesGradientsAfterBackward(const RunRecord& r);
 // GPT-NeoX before its 2023 rewrite logged TFLOP/s as (6 x parameters + 60 s h L) per token.
 bool logsNeoxFlops(const RunRecord& r);
+// Megatron-LM's own GPT (2020-2022 releases, before Megatron-Core): tied input and output
+// embeddings, biases on every linear layer, learned absolute positions, all by default
+// (megatron/arguments.py, megatron/model/language_model.py). Its hidden and attention
+// dropout also default to 0.1, but with dtsim's dropout on these 15 runs come out 5-16%
+// slower than measured (4% faster to 5% slower with it off): the unfused attention's
+// dropout passes over the s x s scores would need a measurement of their own before they
+// are charged, so the rows (and dtsim-cli import) leave model.dropout off.
+bool buildsMegatronGpt(const RunRecord& r);
 
 } // namespace dtsim

@@ -281,6 +281,11 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     m.gatedMlp = m.ffnHidden != 4 * m.hidden;
     m.norm = m.gatedMlp ? NormKind::RmsNorm : NormKind::LayerNorm;
     m.vocab = r.vocab.value_or(kDefaultVocab);
+    if (buildsMegatronGpt(r)) {
+        m.tiedEmbeddings = m.linearBias = true;
+        m.position = PositionKind::Learned;
+        // Dropout (0.1 by default) stays off: see framework_facts.h.
+    }
     if (r.experts && *r.experts > 0) {
         m.moe.experts = *r.experts;
         m.moe.topK = r.topK.value_or(1);
