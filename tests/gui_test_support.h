@@ -22,7 +22,7 @@ inline gui::AppData appData()
 {
     return { catalog(), calibration(), QString::fromStdString(dataPath("presets")), topologies(), failureRates(), costRates(),
         frontierAnchors(), QString(), {}, QString::fromStdString(dataPath("docs")),
-        loadResiduals(dataPath("resources/validation/residuals.yaml")) };
+        loadResiduals(dataPath("resources/validation/residuals.yaml")), loadModelCatalogue(dataPath("resources/models/catalogue.yaml")) };
 }
 
 // Background work takes longer under the sanitizers (DTSIM_TIME_SCALE): wait longer.

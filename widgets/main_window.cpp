@@ -7,6 +7,8 @@
 #include "breakdown_view.h"
 #include "dashboard.h"
 #include "evaluator.h"
+#include "framework_import.h"
+#include "simcore/frameworks/import_scenario.h"
 #include "measurement_import.h"
 #include "frontier_view.h"
 #include "parameter_fields.h"
@@ -91,6 +93,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
 {
     m_doc = new ScenarioDocument(this);
     m_import = new MeasurementImport(m_doc, m_data.calibration, this);
+    m_frameworkImport = new FrameworkConfigImport(m_doc, &m_data.catalog, &m_data.topologies, &m_data.models, this);
     m_autosave = new Autosave(m_doc, m_data.autosaveFolder, this);
     connect(m_autosave, &Autosave::failed, this, [this](const QString& why) {
         showBanner(tr("Could not write the recovery copy of your unsaved changes: %1. Until it can be written, "
@@ -200,6 +203,15 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(m_panel, &ParameterPanel::edited, this, &MainWindow::applyField);
     connect(m_panel, &ParameterPanel::fixRequested, this, &MainWindow::applyFix);
+    m_plans->setModelCatalogue(m_data.models, m_data.catalog);
+    m_panel->setModelCatalogue(m_data.models);
+    connect(m_panel, &ParameterPanel::modelChosen, this, [this](const QString& id) {
+        const CatalogueModel* m = findCatalogueModel(m_data.models, id.toStdString());
+        if (!m)
+            return;
+        const ModelSpec spec = catalogueModelSpec(*m, m_data.catalog);
+        m_doc->edit("model", [spec](Scenario& s) { s.model = spec; }, false);
+    });
     connect(m_plans, &PlansView::applyPlan, this, [this](const ParallelPlan& plan, int micro) {
         m_doc->edit("plan", [&](Scenario& s) {
             s.plan = plan;
@@ -368,6 +380,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     // A profiler trace summarized, or an nccl-tests log fitted into the scenario's overlay.
     file->addAction(tr("&Import measurements..."), this, [this] { m_import->chooseAndImport(); });
+    file->addAction(tr("Import &framework config..."), this, [this] { m_frameworkImport->chooseAndImport(); });
     file->addSeparator();
     // Ctrl+Q on every platform (QKeySequence::Quit is empty on some, offscreen included).
     file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);

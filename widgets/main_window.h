@@ -5,6 +5,7 @@
 #include "simcore/study/error_band.h"
 #include "simcore/calibration.h"
 #include "simcore/hardware.h"
+#include "simcore/loader/model_catalogue_loader.h"
 #include "simcore/loader/topology_loader.h"
 #include "simcore/cost/cost.h"
 #include "simcore/planner/frontier_anchors.h"
@@ -66,6 +67,7 @@ struct AppData {
     std::function<QByteArray(const Scenario&, const Report&)> reportJson;
     QString docsDir; // the manual (README.md and docs/), shipped with the package: Help opens it offline
     std::vector<Residual> residuals; // dtsim's errors on the published runs: the dashboard's error bands
+    std::vector<CatalogueModel> models; // public models' dimensions (resources/models/catalogue.yaml)
 };
 
 class MainWindow : public QMainWindow {
@@ -120,6 +122,7 @@ public:
     // For tests and screenshots.
     ScenarioDocument* document() const { return m_doc; }
     class MeasurementImport* measurementImport() const { return m_import; }
+    class FrameworkConfigImport* frameworkImport() const { return m_frameworkImport; }
     ParameterPanel* panel() const { return m_panel; }
     Dashboard* dashboard() const { return m_dashboard; }
     Evaluator* evaluator() const { return m_evaluator; }
@@ -171,6 +174,7 @@ private:
     AppData m_data;
     ScenarioDocument* m_doc = nullptr;
     class MeasurementImport* m_import = nullptr;
+    class FrameworkConfigImport* m_frameworkImport = nullptr;
     ParameterPanel* m_panel = nullptr;
     Dashboard* m_dashboard = nullptr;
     Evaluator* m_evaluator = nullptr;

@@ -235,6 +235,17 @@ ParameterPanel::ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent)
     m_keepGpus->setToolTip(tr("Moving tensor, pipeline or context parallelism gives data parallelism the GPUs they "
                               "leave. Off: each degree moves alone and the plan rules say what to fix."));
     outer->addWidget(m_keepGpus);
+    m_models = new QComboBox(this);
+    m_models->setToolTip(tr("Replace the model with a public model's dimensions (each with its source in "
+                            "resources/models/catalogue.yaml); the batch, plan and cluster stay. Undo takes it back."));
+    m_models->hide(); // until there is a catalogue
+    outer->addWidget(m_models);
+    connect(m_models, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_models->itemData(index).toString();
+        m_models->setCurrentIndex(0);
+        if (!id.isEmpty())
+            emit modelChosen(id);
+    });
 
     auto* scroll = new QScrollArea(this);
     m_scroll = scroll;
@@ -267,6 +278,16 @@ ParameterPanel::ParameterPanel(std::vector<FieldSpec> fields, QWidget* parent)
     column->addStretch(1);
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
+}
+
+void ParameterPanel::setModelCatalogue(const std::vector<CatalogueModel>& models)
+{
+    m_models->clear();
+    m_models->addItem(tr("Start from a public model..."));
+    for (const CatalogueModel& m : models)
+        m_models->addItem(tr("%1 (%2, %3B)").arg(QString::fromStdString(m.name)).arg(m.year).arg(m.parameters / 1e9, 0, 'f', m.parameters < 1e10 ? 1 : 0),
+            QString::fromStdString(m.id));
+    m_models->setVisible(!models.empty());
 }
 
 const FieldSpec* ParameterPanel::field(const QString& id) const

@@ -2,6 +2,7 @@
 // The left-hand panel: one row per scenario field (slider + spin box with unit, or a
 // choice), grouped in collapsible sections, filtered by a search box, with an inline
 // error and a one-click fix under any field the plan rules reject.
+#include "simcore/loader/model_catalogue_loader.h"
 #include "parameter_fields.h"
 
 #include <QHash>
@@ -14,6 +15,7 @@ class QLabel;
 class QPushButton;
 class QGroupBox;
 class QCheckBox;
+class QComboBox;
 class QScrollArea;
 
 namespace dtsim::gui {
@@ -38,10 +40,14 @@ public:
     // "Keep the GPU count": moving TP, PP or CP rebalances DP (on by default).
     bool keepsGpuCount() const;
     QCheckBox* keepGpuCountBox() const { return m_keepGpus; }
+    // The list of public models a what-if can start from (resources/models/catalogue.yaml).
+    void setModelCatalogue(const std::vector<CatalogueModel>& models);
+    QComboBox* modelCatalogueBox() const { return m_models; }
 
 signals:
     void edited(const QString& id, double storedValue, bool merge);
     void fixRequested(const QString& id);
+    void modelChosen(const QString& catalogueId); // the scenario's model becomes that one
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -55,6 +61,7 @@ private:
     QList<QGroupBox*> m_groups;
     QLineEdit* m_search = nullptr;
     QCheckBox* m_keepGpus = nullptr;
+    QComboBox* m_models = nullptr;
     QScrollArea* m_scroll = nullptr;
 };
 

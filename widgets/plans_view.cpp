@@ -2,7 +2,12 @@
 
 #include "evaluator.h"
 
+#include "simcore/frameworks/import_scenario.h"
 #include "simcore/units.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMenu>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -42,12 +47,77 @@ PlansView::PlansView(Evaluator* evaluator, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { applyRow(row); });
+    // A row as the framework's own launch configuration, to paste into a script.
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const int row = m_table->rowAt(at.y());
+        if (row < 0)
+            return;
+        QMenu menu(this);
+        for (ExportTarget t : { ExportTarget::Megatron, ExportTarget::Torchtitan, ExportTarget::DeepSpeed, ExportTarget::NeMo })
+            menu.addAction(copyLabel(t), this, [this, row, t] { copyRowAs(row, t); });
+        menu.exec(m_table->viewport()->mapToGlobal(at));
+    });
+}
+
+QString PlansView::copyLabel(ExportTarget t)
+{
+    switch (t) {
+    case ExportTarget::Megatron: return tr("Copy as Megatron-LM arguments");
+    case ExportTarget::Torchtitan: return tr("Copy as torchtitan TOML");
+    case ExportTarget::DeepSpeed: return tr("Copy as DeepSpeed JSON");
+    case ExportTarget::NeMo: return tr("Copy as NeMo recipe overrides");
+    }
+    return {};
+}
+
+QString PlansView::rowAs(int row, ExportTarget target) const
+{
+    const QTableWidgetItem* rank = m_table->item(row, 0);
+    if (!rank)
+        return {};
+    const int index = rank->data(Qt::UserRole).toInt() - 1;
+    if (index < 0 || index >= int(m_result.top.size()))
+        return {};
+    // The scenario as Apply would make it.
+    Scenario s = m_scenario;
+    s.plan = m_result.top[index].plan;
+    s.training.microBatch = m_result.top[index].microBatch;
+    s.cluster.gpus = s.plan.gpus();
+    const FrameworkExport out = exportScenario(s, target, m_catalogueId);
+    QString text = QString::fromStdString(out.text);
+    if (target == ExportTarget::DeepSpeed && !out.unexpressed.empty()) // JSON has no comments: say it beside
+        for (const std::string& g : out.unexpressed)
+            text += "\n// not expressed: " + QString::fromStdString(g);
+    return text;
+}
+
+void PlansView::copyRowAs(int row, ExportTarget target)
+{
+    const QString text = rowAs(row, target);
+    if (!text.isEmpty())
+        QGuiApplication::clipboard()->setText(text);
+}
+
+void PlansView::setModelCatalogue(const std::vector<CatalogueModel>& models, const std::vector<HardwareSpec>& hardware)
+{
+    m_catalogue.clear();
+    for (const CatalogueModel& m : models)
+        m_catalogue.emplace_back(m.id, catalogueModelSpec(m, hardware));
 }
 
 void PlansView::follow(const TabInput& in, TabMoment when)
 {
     if (when != TabMoment::Pause || !in.valid)
         return;
+    m_scenario = *in.valid;
+    m_catalogueId.clear();
+    for (const auto& [id, spec] : m_catalogue) {
+        ModelSpec a = spec;
+        a.name = m_scenario.model.name;
+        if (a == m_scenario.model)
+            m_catalogueId = id;
+    }
     SearchOptions o;
     o.topN = 25;
     m_evaluator->requestSearch(*in.valid, o);

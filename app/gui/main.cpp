@@ -7,6 +7,7 @@
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/anchors_loader.h"
 #include "simcore/loader/residuals_loader.h"
+#include "simcore/loader/model_catalogue_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
@@ -103,6 +104,7 @@ int main(int argc, char** argv)
         data.costRates = dtsim::loadCostRates(d.costFile());
         data.frontierAnchors = dtsim::loadFrontierAnchors(d.anchorsFile());
         data.residuals = dtsim::loadResiduals(d.residualsFile());
+        data.models = dtsim::loadModelCatalogue(d.modelCatalogueFile());
     } catch (const dtsim::InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;

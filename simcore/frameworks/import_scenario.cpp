@@ -51,6 +51,11 @@ std::string defaultImportBase()
            "parallel: {}\n";
 }
 
+ModelSpec catalogueModelSpec(const CatalogueModel& m, const std::vector<HardwareSpec>& hardware)
+{
+    return loadScenarioText(defaultImportBase(), "model catalogue", hardware, { { "model", m.modelYaml } }).model;
+}
+
 std::vector<Override> importedOverrides(const FrameworkImport& import, const ImportInputs& in)
 {
     std::vector<Override> overrides = importOverrides(import);
@@ -65,8 +70,15 @@ std::vector<Override> importedOverrides(const FrameworkImport& import, const Imp
         return all;
     // The batch facts need the plan's data-parallel degree: load once without them (and
     // without a stated global batch, which is checked against them below).
-    if (settingFor(import, "@per_replica_batch") || settingFor(import, "@accumulation"))
+    if (settingFor(import, "@per_replica_batch") || settingFor(import, "@accumulation")) {
         all.erase(std::remove_if(all.begin(), all.end(), [](const Override& o) { return o.path == "training.global_batch"; }), all.end());
+        // A stand-in batch every plan divides (GPUs x micro-batch) while DP is found.
+        const Scenario base = load(in, {}, import);
+        const ImportSetting* gpus = settingFor(import, "cluster.gpus");
+        const ImportSetting* micro = settingFor(import, "training.micro_batch");
+        const long long standIn = (gpus ? std::stoll(gpus->value) : base.cluster.gpus) * (micro ? std::stoll(micro->value) : base.training.microBatch);
+        all.insert(all.begin(), { "training.global_batch", std::to_string(standIn) });
+    }
     const Scenario first = load(in, all, import);
     std::vector<Override> batch = importBatchOverrides(import, first.plan.dp, first.training.globalBatch, first.training.seqLen);
     if (const ImportSetting* samples = settingFor(import, "@samples"))

@@ -31,6 +31,9 @@ Scenario importedScenario(const FrameworkImport& import, const ImportInputs& in)
 // comments for the head of the written scenario.
 std::string importReport(const FrameworkImport& import);
 
+// A catalogue model as the scenario's model section reads it (checked like a --set).
+ModelSpec catalogueModelSpec(const CatalogueModel& m, const std::vector<HardwareSpec>& hardware);
+
 // A scenario for an import that starts from nothing: 8 H100s in one node, a trillion
 // tokens; every other field the import gives or its default.
 std::string defaultImportBase();
