@@ -203,6 +203,69 @@ private slots:
         QVERIFY(QFile::exists(dir.filePath("x.png")));
     }
 #endif
+
+    // --- Issue 42: dtsim-cli import and export -----------------------------------------
+    // A file with an unknown or a contradictory key: exit 2, "file:line: key: why", and
+    // nothing written; one case per format.
+    void importRefusesUnknownAndContradictoryKeys_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected"); // after the file's path
+        QTest::newRow("hf unknown") << "config.json" << QByteArray("{\n  \"model_type\": \"llama\",\n  \"hiden_size\": 4096\n}\n") << ":3: hiden_size: not a key";
+        QTest::newRow("hf twice") << "config.json" << QByteArray("{\"model_type\": \"llama\",\n\"num_hidden_layers\": 2,\n\"num_hidden_layers\": 4}\n")
+                                  << ":3: num_hidden_layers: the key appears twice";
+        QTest::newRow("megatron unknown") << "run.sh" << QByteArray("torchrun pretrain_gpt.py \\\n  --num-layer 4\n") << ":2: --num-layer: not a key";
+        QTest::newRow("megatron contradiction") << "run.sh" << QByteArray("python pretrain_gpt.py --micro-batch-size 1\npython pretrain_gpt.py --micro-batch-size 2\n")
+                                                << ":2: --micro-batch-size: given again with another value";
+        QTest::newRow("torchtitan unknown") << "job.toml" << QByteArray("[training]\nlocal_batchsize = 8\n") << ":2: training.local_batchsize: not a key";
+        QTest::newRow("deepspeed unknown") << "ds.json" << QByteArray("{\"train_batch_size\": 8,\n \"zero_optimization\": {\"stag\": 1}}\n")
+                                           << ":2: zero_optimization.stag: not a key";
+        QTest::newRow("deepspeed contradiction") << "ds.json"
+                                                 << QByteArray("{\"train_batch_size\": 100,\n \"train_micro_batch_size_per_gpu\": 3}\n")
+                                                 << ":1: train_batch_size: gives training.global_batch = 100";
+        QTest::newRow("nemo unknown") << "recipe.yaml" << QByteArray("model:\n  num_layers: 4\n  hiden_size: 512\n") << ":3: model.hiden_size: not a key";
+        QTest::newRow("nemo bad value") << "recipe.yaml" << QByteArray("model:\n  tensor_model_parallel_size: two\n") << ":2: model.tensor_model_parallel_size: expected a number";
+    }
+    void importRefusesUnknownAndContradictoryKeys()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name), out = dir.filePath("out.yaml");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        const Run r = cli({ "import", path, "-o", out });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(path + expected), r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    // Import writes a scenario that loads, with each value's origin at its head; export
+    // of it says what the framework cannot express.
+    void importWritesAScenarioThatLoads()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("imported.yaml");
+        const QString hf = QString(DTSIM_SOURCE_DATA_DIR) + "/tests/frameworks/hf/mixtral-8x7b.json";
+        const Run r = cli({ "import", hf, "-o", out, "--set", "cluster.gpus=64", "--set", "parallel.ep=8" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const Run sim = cli({ "simulate", out });
+        QVERIFY2(sim.code == 0, sim.err.constData());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains("model.moe.experts = 8   <- " + hf + ":"));
+        const Run ex = cli({ "export", out, "--to", "deepspeed" });
+        QCOMPARE(ex.code, 0);
+        QVERIFY(ex.err.contains("not expressed: parallel: TP 1, PP 1, CP 1, EP 8"));
+        QCOMPARE(cli({ "export", out, "--to", "jax" }).code, 2);
+        QCOMPARE(cli({ "import", hf, "--var", "NOEQUALS" }).code, 2);
+        QCOMPARE(cli({ "import", hf, "--set", "model=no-such-model" }).code, 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliMessages)

@@ -10,17 +10,16 @@ namespace dtsim {
 
 namespace {
 
-// A key of DeepSpeed's config, or inside one of its free-form sections (optimizer.params).
+// A key of DeepSpeed's config, or inside one of its free-form sections (an optimizer's
+// or a scheduler's own parameters).
 bool deepspeedKey(const std::string& key)
 {
-    for (std::string k = key;;) {
-        if (tableHasKey(deepspeedKeyTable(), k))
+    if (tableHasKey(deepspeedKeyTable(), key))
+        return true;
+    for (const char* freeForm : { "optimizer.params.", "scheduler.params.", "zero_optimization.offload_optimizer.", "zero_optimization.offload_param." })
+        if (key.rfind(freeForm, 0) == 0)
             return true;
-        const auto dot = k.rfind('.');
-        if (dot == std::string::npos)
-            return false;
-        k = k.substr(0, dot);
-    }
+    return false;
 }
 
 } // namespace
