@@ -38,6 +38,11 @@ cp "$here"/tests/profiles/a100-alexnet-forward.json.gz corpus/trace/
 # 2 calibration overlay, 3 lecture script): the shipped logs, tables and lectures, an
 # overlay, and issue 38's cases.
 for script in "$here"/presets/lectures/*.yaml; do { printf '\x03'; cat "$script"; } > "corpus/measure/lecture-$(basename "$script")"; done
+for f in "$here"/tests/frameworks/hf/*.json; do { printf '\x04'; cat "$f"; } > "corpus/measure/hf-$(basename "$f")"; done
+for f in "$here"/tests/frameworks/megatron/*.sh; do { printf '\x05'; cat "$f"; } > "corpus/measure/megatron-$(basename "$f")"; done
+for f in "$here"/tests/frameworks/torchtitan/*.toml; do { printf '\x06'; cat "$f"; } > "corpus/measure/torchtitan-$(basename "$f")"; done
+for f in "$here"/tests/frameworks/deepspeed/*.json; do { printf '\x07'; cat "$f"; } > "corpus/measure/deepspeed-$(basename "$f")"; done
+for f in "$here"/tests/frameworks/nemo/*.yaml; do { printf '\x08'; cat "$f"; } > "corpus/measure/nemo-$(basename "$f")"; done
 for log in "$here"/tests/nccl/*.log; do { printf '\x00'; cat "$log"; } > "corpus/measure/nccl-$(basename "$log")"; done
 { printf '\x00'; printf '# size count busbw c0 c1 time\n8 2 0.5\n16 4 0.9\n'; } > corpus/measure/nccl-late-time
 { printf '\x01'; cat "$here"/resources/workloads/alexnet-2012.yaml; } > corpus/measure/table-alexnet

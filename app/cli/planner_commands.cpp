@@ -17,6 +17,8 @@
 #include "simcore/step.h"
 #include "simcore/timeline/timeline.h"
 #include "simcore/loader/anchors_loader.h"
+#include "simcore/frameworks/config_document.h"
+#include "simcore/measure/json_reader.h"
 #include "simcore/measure/profile_summary.h"
 
 #include <filesystem>
@@ -379,7 +381,10 @@ int runBench(const QStringList& args)
 
         // A 200 MB profiler trace (issue 23's bound: under 5 s and 1 GB): written here from
         // kernel, launch and step events shaped as Kineto writes them, then read and summarized.
-        const double traceImportMs = [] {
+        // The same file tokenized by the hand-written reader and by nlohmann-json's SAX
+        // reader (issue 42: which JSON reader the traces should use), MB/s each.
+        double handWrittenMBps = 0, nlohmannMBps = 0;
+        const double traceImportMs = [&] {
             const std::string path = (std::filesystem::temp_directory_path() / ("dtsim-bench-trace-" + std::to_string(::getpid()) + ".json")).string();
             {
                 std::ofstream f(path);
@@ -402,6 +407,15 @@ int runBench(const QStringList& args)
             const auto t = std::chrono::steady_clock::now();
             const ProfileSummary s = summarizeProfile(readKinetoTrace(path));
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+            const double mb = double(std::filesystem::file_size(path)) / 1e6;
+            auto t1 = std::chrono::steady_clock::now();
+            const std::size_t handValues = countJsonValues(path);
+            handWrittenMBps = mb / std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+            t1 = std::chrono::steady_clock::now();
+            const std::size_t nlohmannValues = countJsonValuesStreamed(path);
+            nlohmannMBps = mb / std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+            if (handValues != nlohmannValues)
+                handWrittenMBps = nlohmannMBps = -1; // they disagree: no figure
             std::filesystem::remove(path);
             return s.activities > 0 ? ms : -1;
         }();
@@ -418,7 +432,7 @@ int runBench(const QStringList& args)
                                      { "search_plans", double(sr.considered()) }, { "frontier_ms", frontierMs },
                                      { "frontier_points", int(fr.points.size()) }, { "trace_ms", traceMs },
                                      { "trace_events", double(trace.events.size()) },
-                                     { "draft_trace_ms", draftMs }, { "trace_import_200mb_ms", traceImportMs }, { "draft_trace_events", double(draftTrace.events.size()) },
+                                     { "draft_trace_ms", draftMs }, { "trace_import_200mb_ms", traceImportMs }, { "json_hand_written_mb_per_s", handWrittenMBps }, { "json_nlohmann_sax_mb_per_s", nlohmannMBps }, { "draft_trace_events", double(draftTrace.events.size()) },
                                      { "montecarlo_10k_ms", monteCarloMs }, { "montecarlo_failures_per_trial", mc.failuresMean },
                                      { "montecarlo_in_memory_10k_ms", monteCarloMemoryMs },
                                      { "sweep_32x32_ms", sweepMs }, { "sweep_cells_simulated", sweepCells },
@@ -434,6 +448,8 @@ int runBench(const QStringList& args)
             out << QString("timeline          %1 ms for one llama3-405b-h100 step (%2 events)\n").arg(traceMs, 0, 'f', 1).arg(trace.events.size());
             out << QString("timeline draft    %1 ms for gpt3-175b-a100 at 65,536 sequences, whole passes (%2 events)\n").arg(draftMs, 0, 'f', 1).arg(draftTrace.events.size());
             out << QString("trace import      %1 ms for a 200 MB profiler trace, read and summarized (target: under 5 s)\n").arg(traceImportMs, 0, 'f', 0);
+            out << QString("JSON reading      %1 MB/s hand-written (simcore/measure), %2 MB/s nlohmann-json's SAX, the same trace tokenized\n")
+                       .arg(handWrittenMBps, 0, 'f', 0).arg(nlohmannMBps, 0, 'f', 0);
             out << QString("Monte Carlo       %1 ms for 10,000 trials of a 90-day run on %2 GPUs (%3 failures each; target: under 1 s)\n")
                        .arg(monteCarloMs, 0, 'f', 1).arg(rr.gpus).arg(mc.failuresMean, 0, 'f', 0);
             out << QString("Monte Carlo       %1 ms for the same with in-memory checkpoints (segments of %2 steps)\n")

@@ -37,6 +37,10 @@ ConfigDocument readTomlDocument(const std::string& path, const std::string& text
 ConfigDocument readYamlDocument(const std::string& path, const std::string& text);
 ConfigDocument readShellDocument(const std::string& path, const std::string& text, ShellState& state);
 
+// Values in a JSON file as nlohmann-json's SAX reader streams them from disk, for
+// `dtsim-cli bench` to compare with the profiler-trace reader (simcore/measure).
+std::size_t countJsonValuesStreamed(const std::string& path);
+
 // The format a file is in: from its name and its first keys. Empty message: found;
 // else why not (the caller names the file and asks for --format).
 ConfigFormat detectFormat(const std::string& path, const std::string& text, std::string& problem);

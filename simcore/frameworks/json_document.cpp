@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <iterator>
 
 namespace dtsim {
@@ -177,6 +178,29 @@ private:
 };
 
 } // namespace
+
+std::size_t countJsonValuesStreamed(const std::string& path)
+{
+    struct Count : nlohmann::json_sax<nlohmann::json> {
+        std::size_t n = 0;
+        bool null() override { return ++n; }
+        bool boolean(bool) override { return ++n; }
+        bool number_integer(number_integer_t) override { return ++n; }
+        bool number_unsigned(number_unsigned_t) override { return ++n; }
+        bool number_float(number_float_t, const string_t&) override { return ++n; }
+        bool string(string_t&) override { return ++n; }
+        bool binary(binary_t&) override { return ++n; }
+        bool start_object(std::size_t) override { return true; }
+        bool end_object() override { return true; }
+        bool start_array(std::size_t) override { return true; }
+        bool end_array() override { return true; }
+        bool key(string_t&) override { return true; }
+        bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+    } sax;
+    std::ifstream in(path, std::ios::binary);
+    nlohmann::json::sax_parse(in, &sax);
+    return sax.n;
+}
 
 ConfigDocument readJsonDocument(const std::string& path, const std::string& text, ConfigFormat format)
 {

@@ -283,4 +283,15 @@ void JsonReader::skip(Token first)
             fail("", "not JSON: the file ends early");
 }
 
+std::size_t countJsonValues(const std::string& path)
+{
+    CompressedFile file(path);
+    JsonReader r(file);
+    std::size_t n = 0;
+    for (JsonReader::Token t = r.next(); t != JsonReader::Token::End; t = r.next())
+        n += t == JsonReader::Token::String || t == JsonReader::Token::Number || t == JsonReader::Token::True
+            || t == JsonReader::Token::False || t == JsonReader::Token::Null;
+    return n;
+}
+
 } // namespace dtsim

@@ -58,4 +58,7 @@ private:
 
 const char* jsonTokenName(JsonReader::Token t);
 
+// Scalar values in a JSON file, read token by token (bench: against nlohmann-json).
+std::size_t countJsonValues(const std::string& path);
+
 } // namespace dtsim

@@ -1,5 +1,6 @@
 // libFuzzer target: arbitrary bytes as the files a user measures with (issue 38): an
-// nccl-tests log, a layer table, a calibration overlay; and a lecture script (issue 41).
+// nccl-tests log, a layer table, a calibration overlay; a lecture script (issue 41); and a
+// framework configuration in each of the five formats dtsim-cli import reads (issue 42).
 // The first byte picks which. A
 // file is refused with an InputError or read to values that can be: a fit with finite,
 // positive times, a table whose costs are finite, an overlay whose links are not free.
@@ -10,6 +11,8 @@
 #include "simcore/layers/layer_table.h"
 #include "simcore/loader/calibration_overlay_loader.h"
 #include "simcore/loader/layer_table_loader.h"
+#include "simcore/frameworks/framework_export.h"
+#include "simcore/frameworks/import_scenario.h"
 #include "simcore/loader/lecture_loader.h"
 #include "simcore/measure/nccl_tests.h"
 
@@ -84,6 +87,35 @@ void lecture(const std::string& text)
         require(!step.preset.empty() && !step.caption.empty(), "a step without its preset or caption");
 }
 
+// A framework configuration (issue 42) in one of the five formats: imported onto the
+// default base, then exported to every framework and the export imported again.
+void frameworkConfig(const std::string& text, int which)
+{
+    using namespace dtsim;
+    static const char* suffix[] = { ".json", ".sh", ".toml", ".json", ".yaml" };
+    static const ConfigFormat format[] = { ConfigFormat::HuggingFace, ConfigFormat::Megatron, ConfigFormat::Torchtitan,
+        ConfigFormat::DeepSpeed, ConfigFormat::NeMo };
+    const std::string path = fuzz::scratchPath("framework") + suffix[which];
+    fuzz::writeScratch(path, text.data(), text.size());
+    ImportOptions o;
+    o.format = format[which];
+    o.shellVariables = { "MODEL_SIZE=18B" };
+    const FrameworkImport imp = importFrameworkFiles({ path }, o);
+    ImportInputs in;
+    in.baseText = defaultImportBase();
+    in.baseOrigin = "base";
+    in.hardware = &fuzz::data().catalog;
+    in.topologies = &fuzz::data().topologies;
+    const Scenario s = importedScenario(imp, in);
+    for (ExportTarget t : { ExportTarget::Megatron, ExportTarget::Torchtitan, ExportTarget::DeepSpeed, ExportTarget::NeMo }) {
+        const FrameworkExport out = exportScenario(s, t);
+        const std::string back = fuzz::scratchPath("export") + exportFileSuffix(t);
+        fuzz::writeScratch(back, out.text.data(), out.text.size());
+        in.baseText = defaultImportBase();
+        importedScenario(importFrameworkFiles({ back }, {}), in);
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t size)
@@ -92,11 +124,12 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t si
         return 0;
     const std::string text(reinterpret_cast<const char*>(bytes) + 1, size - 1);
     dtsim::fuzz::refusalsOnly([&] {
-        switch (bytes[0] % 4) {
+        switch (bytes[0] % 9) {
         case 0: ncclLog(text); break;
         case 1: layerTable(text); break;
         case 2: overlay(text); break;
-        default: lecture(text); break;
+        case 3: lecture(text); break;
+        default: frameworkConfig(text, bytes[0] % 9 - 4); break;
         }
     });
     return 0;

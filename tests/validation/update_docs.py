@@ -393,6 +393,20 @@ def trace_fit_rows(cli, folder, results):
     return rows
 
 
+def catalogue_blocks(cli):
+    """The model catalogue: each model's published count beside dtsim's count of it."""
+    models = json.loads(subprocess.run([cli, "models", "--json"], capture_output=True, text=True, check=True).stdout)
+    lines = ["| id | model | year | published | dtsim counts | difference |", "|---|---|---:|---:|---:|---:|"]
+    for m in models:
+        diff = m["dtsim_parameters"] / m["parameters"] - 1
+        lines.append(f"| `{m['id']}` | {m['name']} | {m['year']} | {m['parameters'] / 1e9:,.2f}B | "
+                     f"{m['dtsim_parameters'] / 1e9:,.2f}B | {100 * diff:+.1f}% |")
+    close = sum(1 for m in models if abs(m["dtsim_parameters"] / m["parameters"] - 1) < 0.02)
+    lines.append("")
+    lines.append(f"{len(models)} models; {close} within 2% of their published count.")
+    return {"model-catalogue": lines}
+
+
 def rewrite(path, blocks, check):
     with open(path) as f:
         text = f.read()
@@ -439,6 +453,7 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), extrapolation_blocks(json.loads(x.stdout)), check)
     changed |= rewrite(os.path.join(ROOT, "docs/reliability.md"), reliability_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/validation.md"), one_gpu_blocks(cli), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/frameworks.md"), catalogue_blocks(cli), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
     changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
