@@ -35,6 +35,7 @@ PlansView::PlansView(Evaluator* evaluator, QWidget* parent)
     connect(m_evaluator, &Evaluator::searchReady, this, &PlansView::showResult);
     auto* layout = new QVBoxLayout(this);
     m_summary = new QLabel(tr("Searching..."), this);
+    m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     m_table = new QTableWidget(this);
     const QStringList headers { tr("rank"), tr("GPUs"), tr("TP"), tr("PP"), tr("DP"), tr("CP"), tr("EP"), tr("schedule"),
@@ -169,7 +170,8 @@ void PlansView::showResult(const SearchResult& r)
         m_table->setCellWidget(i, col, apply);
     }
     m_table->setSortingEnabled(true);
-    m_summary->setText(tr("%1 plans considered, %2 valid and fitting; %3 rejected for memory.%4")
+    m_summary->setText(tr("%1 plans considered, %2 valid and fitting; %3 rejected for memory.%4 Right-click a row to copy it "
+                          "as a Megatron-LM, torchtitan, DeepSpeed or NeMo configuration.")
                            .arg(r.considered()).arg(r.evaluated).arg(r.rejectedMemory)
                            .arg(r.baseline ? tr(" Your plan: %1.").arg(QString::fromStdString(formatDuration(r.baseline->timeToTrain)))
                                            : tr(" Your plan is not valid or does not fit.")));

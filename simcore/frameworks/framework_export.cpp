@@ -37,10 +37,10 @@ const char* exportFileSuffix(ExportTarget t)
 
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
-const char* yes(bool b) { return b ? "true" : "false"; }
+std::string exportNumber(long long v) { return std::to_string(v); }
+const char* tomlBool(bool b) { return b ? "true" : "false"; }
 
-long long steps(const Scenario& s)
+long long exportSteps(const Scenario& s)
 {
     const double perStep = double(s.training.globalBatch) * s.training.seqLen;
     return perStep > 0 ? static_cast<long long>(s.training.tokens / perStep + 0.5) : 0;
@@ -67,25 +67,27 @@ void commonGaps(const Scenario& s, std::vector<std::string>& gaps)
         gaps.push_back("training.precision fp4: not a training precision of this framework");
 }
 
-FrameworkExport megatron(const Scenario& s)
+// Megatron-LM's flags in order, "--flag value" or a bare switch.
+struct ArgumentList {
+    std::vector<std::string> items;
+    void operator()(const std::string& flag, const std::string& value = {}) { items.push_back(value.empty() ? flag : flag + " " + value); }
+};
+
+// The model's flags: dimensions, MLP, norms, positions, vocabulary, dropout, experts, MLA.
+void megatronModelArguments(const Scenario& s, ArgumentList& arg, std::vector<std::string>& gaps)
 {
-    FrameworkExport out;
-    commonGaps(s, out.unexpressed);
     const ModelSpec& m = s.model;
     const ParallelPlan& p = s.plan;
-    const TrainingSpec& t = s.training;
-    std::vector<std::string> a;
-    auto arg = [&](const std::string& flag, const std::string& value = {}) { a.push_back(value.empty() ? flag : flag + " " + value); };
-    arg("--num-layers", str(m.layers));
-    arg("--hidden-size", str(m.hidden));
-    arg("--num-attention-heads", str(m.heads));
+    arg("--num-layers", exportNumber(m.layers));
+    arg("--hidden-size", exportNumber(m.hidden));
+    arg("--num-attention-heads", exportNumber(m.heads));
     if (m.kvHeads != m.heads) {
         arg("--group-query-attention");
-        arg("--num-query-groups", str(m.kvHeads));
+        arg("--num-query-groups", exportNumber(m.kvHeads));
     }
     if (m.headDim * m.heads != m.hidden)
-        arg("--kv-channels", str(m.headDim));
-    arg("--ffn-hidden-size", str(m.ffnHidden));
+        arg("--kv-channels", exportNumber(m.headDim));
+    arg("--ffn-hidden-size", exportNumber(m.ffnHidden));
     if (m.gatedMlp)
         arg("--swiglu");
     if (!m.tiedEmbeddings)
@@ -95,12 +97,12 @@ FrameworkExport megatron(const Scenario& s)
     arg("--normalization", m.norm == NormKind::RmsNorm ? "RMSNorm" : "LayerNorm");
     arg("--position-embedding-type", m.position == PositionKind::Rotary ? "rope" : "learned_absolute");
     // Megatron pads the vocabulary to a multiple of this x TP; 1 keeps dtsim's size when TP divides it.
-    arg("--vocab-size", str(m.vocab));
+    arg("--vocab-size", exportNumber(m.vocab));
     arg("--make-vocab-size-divisible-by", "1");
     if (m.vocab % p.tp != 0)
-        out.unexpressed.push_back("model.vocab " + str(m.vocab) + ": Megatron pads it to a multiple of TP (" + str(p.tp) + ")");
+        gaps.push_back("model.vocab " + exportNumber(m.vocab) + ": Megatron pads it to a multiple of TP (" + exportNumber(p.tp) + ")");
     if (m.activation == Activation::GeluTanhOps)
-        out.unexpressed.push_back("model.activation gelu_new: Megatron's GELU is one fused kernel");
+        gaps.push_back("model.activation gelu_new: Megatron's GELU is one fused kernel");
     if (m.dropout) {
         arg("--hidden-dropout", "0.1");
         arg("--attention-dropout", "0.1");
@@ -109,56 +111,67 @@ FrameworkExport megatron(const Scenario& s)
         arg("--attention-dropout", "0");
     }
     if (m.isMoe()) {
-        arg("--num-experts", str(m.moe.experts));
-        arg("--moe-router-topk", str(m.moe.topK));
-        arg("--moe-ffn-hidden-size", str(m.moe.expertFfnHidden));
+        arg("--num-experts", exportNumber(m.moe.experts));
+        arg("--moe-router-topk", exportNumber(m.moe.topK));
+        arg("--moe-ffn-hidden-size", exportNumber(m.moe.expertFfnHidden));
         if (m.moe.sharedExperts > 0)
-            arg("--moe-shared-expert-intermediate-size", str(static_cast<long long>(m.moe.sharedExperts) * m.moe.expertFfnHidden));
+            arg("--moe-shared-expert-intermediate-size", exportNumber(static_cast<long long>(m.moe.sharedExperts) * m.moe.expertFfnHidden));
         if (m.moe.firstDenseLayers > 0 || m.moe.layerInterval > 1) {
             if (m.moe.layerInterval > 1 && m.moe.firstDenseLayers > 0)
-                out.unexpressed.push_back("model.moe: leading dense layers with an interval; exported as the interval only");
+                gaps.push_back("model.moe: leading dense layers with an interval; exported as the interval only");
             if (m.moe.layerInterval > 1)
-                arg("--moe-layer-freq", str(m.moe.layerInterval));
+                arg("--moe-layer-freq", exportNumber(m.moe.layerInterval));
             else
-                arg("--moe-layer-freq", "'([0]*" + str(m.moe.firstDenseLayers) + "+[1]*" + str(m.layers - m.moe.firstDenseLayers) + ")'");
+                arg("--moe-layer-freq", "'([0]*" + exportNumber(m.moe.firstDenseLayers) + "+[1]*" + exportNumber(m.layers - m.moe.firstDenseLayers) + ")'");
         }
         if (m.moe.capacityFactor != 1.0)
-            out.unexpressed.push_back("model.moe.capacity_factor: Megatron drops tokens only with --moe-expert-capacity-factor and a drop policy; set them by hand");
+            gaps.push_back("model.moe.capacity_factor: Megatron drops tokens only with --moe-expert-capacity-factor and a drop policy; set them by hand");
         if (m.moe.maxNodesPerToken > 0)
-            out.unexpressed.push_back("model.moe.max_nodes_per_token: set --moe-router-num-groups to the expert-parallel nodes and --moe-router-group-topk");
+            gaps.push_back("model.moe.max_nodes_per_token: set --moe-router-num-groups to the expert-parallel nodes and --moe-router-group-topk");
     }
     if (m.isMla()) {
         arg("--multi-latent-attention");
         if (m.mla.qLoraRank > 0)
-            arg("--q-lora-rank", str(m.mla.qLoraRank));
-        arg("--kv-lora-rank", str(m.mla.kvLoraRank));
-        arg("--qk-head-dim", str(m.mla.qkNopeDim));
-        arg("--qk-pos-emb-head-dim", str(m.mla.qkRopeDim));
-        arg("--v-head-dim", str(m.mla.vHeadDim));
+            arg("--q-lora-rank", exportNumber(m.mla.qLoraRank));
+        arg("--kv-lora-rank", exportNumber(m.mla.kvLoraRank));
+        arg("--qk-head-dim", exportNumber(m.mla.qkNopeDim));
+        arg("--qk-pos-emb-head-dim", exportNumber(m.mla.qkRopeDim));
+        arg("--v-head-dim", exportNumber(m.mla.vHeadDim));
     }
-    arg("--seq-length", str(t.seqLen));
-    arg("--max-position-embeddings", str(t.seqLen));
-    arg("--micro-batch-size", str(t.microBatch));
-    arg("--global-batch-size", str(t.globalBatch));
-    if (const long long n = steps(s); n > 0)
-        arg("--train-iters", str(n));
-    arg("--tensor-model-parallel-size", str(p.tp));
-    arg("--pipeline-model-parallel-size", str(p.pp));
+}
+
+FrameworkExport megatron(const Scenario& s)
+{
+    FrameworkExport out;
+    commonGaps(s, out.unexpressed);
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const TrainingSpec& t = s.training;
+    ArgumentList arg;
+    megatronModelArguments(s, arg, out.unexpressed);
+    arg("--seq-length", exportNumber(t.seqLen));
+    arg("--max-position-embeddings", exportNumber(t.seqLen));
+    arg("--micro-batch-size", exportNumber(t.microBatch));
+    arg("--global-batch-size", exportNumber(t.globalBatch));
+    if (const long long n = exportSteps(s); n > 0)
+        arg("--train-iters", exportNumber(n));
+    arg("--tensor-model-parallel-size", exportNumber(p.tp));
+    arg("--pipeline-model-parallel-size", exportNumber(p.pp));
     if (p.cp > 1)
-        arg("--context-parallel-size", str(p.cp));
+        arg("--context-parallel-size", exportNumber(p.cp));
     if (p.ep > 1)
-        arg("--expert-model-parallel-size", str(p.ep));
+        arg("--expert-model-parallel-size", exportNumber(p.ep));
     if (p.expertTp > 0 && p.expertTp != p.tp)
-        arg("--expert-tensor-parallel-size", str(p.expertTp));
+        arg("--expert-tensor-parallel-size", exportNumber(p.expertTp));
     if (p.sequenceParallel)
         arg("--sequence-parallel");
     if (const int chunk = layersPerChunk(s); chunk > 0)
-        arg("--num-layers-per-virtual-pipeline-stage", str(chunk));
+        arg("--num-layers-per-virtual-pipeline-stage", exportNumber(chunk));
     if (p.unevenStages()) {
         if (p.firstStageLayers > 0)
-            arg("--decoder-first-pipeline-num-layers", str(p.firstStageLayers));
+            arg("--decoder-first-pipeline-num-layers", exportNumber(p.firstStageLayers));
         if (p.lastStageLayers > 0)
-            arg("--decoder-last-pipeline-num-layers", str(p.lastStageLayers));
+            arg("--decoder-last-pipeline-num-layers", exportNumber(p.lastStageLayers));
     }
     if (p.pp > 1 && p.schedule == Schedule::GPipe)
         out.unexpressed.push_back("parallel.schedule gpipe: Megatron-LM runs 1F1B (or interleaved)");
@@ -171,7 +184,7 @@ FrameworkExport megatron(const Scenario& s)
         arg("--recompute-granularity", "full");
         if (p.recomputeLayers > 0) {
             arg("--recompute-method", "block");
-            arg("--recompute-num-layers", str(p.recomputeLayers));
+            arg("--recompute-num-layers", exportNumber(p.recomputeLayers));
         } else {
             arg("--recompute-method", "uniform");
             arg("--recompute-num-layers", "1");
@@ -208,7 +221,7 @@ FrameworkExport megatron(const Scenario& s)
     if (p.zeroStage >= 1)
         arg("--use-distributed-optimizer");
     if (p.zeroStage >= 2)
-        out.unexpressed.push_back("parallel.zero " + str(p.zeroStage) + ": Megatron's distributed optimizer shards optimizer states (ZeRO-1); "
+        out.unexpressed.push_back("parallel.zero " + exportNumber(p.zeroStage) + ": Megatron's distributed optimizer shards optimizer states (ZeRO-1); "
             + (p.zeroStage == 3 ? "ZeRO-3 is Megatron FSDP (--use-megatron-fsdp), a different code path" : "gradients are reduce-scattered into it"));
     if (p.overlapGradReduce)
         arg("--overlap-grad-reduce");
@@ -229,7 +242,7 @@ FrameworkExport megatron(const Scenario& s)
         os << "# not expressed: " << g << "\n";
     const long long nodes = (s.cluster.gpus + s.cluster.gpusPerNode - 1) / std::max(1, s.cluster.gpusPerNode);
     os << "torchrun --nnodes " << nodes << " --nproc_per_node " << s.cluster.gpusPerNode << " pretrain_gpt.py";
-    for (const std::string& x : a)
+    for (const std::string& x : arg.items)
         os << " \\\n    " << x;
     os << "\n";
     out.text = os.str();
@@ -252,10 +265,10 @@ FrameworkExport torchtitan(const Scenario& s, const std::string& catalogueId)
     else if (catalogueId == "qwen3-8b") name = "qwen3", flavor = "8B";
     else if (catalogueId == "qwen3-235b-a22b") name = "qwen3", flavor = "235B-A22B";
     if (name.empty())
-        out.unexpressed.push_back("model: torchtitan trains its own model flavors; this model (" + str(s.model.layers) + " layers, hidden "
-            + str(s.model.hidden) + ") is none of them; add a flavor to torchtitan/models/llama3/__init__.py");
+        out.unexpressed.push_back("model: torchtitan trains its own model flavors; this model (" + exportNumber(s.model.layers) + " layers, hidden "
+            + exportNumber(s.model.hidden) + ") is none of them; add a flavor to torchtitan/models/llama3/__init__.py");
     if (p.zeroStage == 1 || p.zeroStage == 2)
-        out.unexpressed.push_back("parallel.zero " + str(p.zeroStage) + ": torchtitan shards everything (FSDP2, ZeRO-3) or nothing");
+        out.unexpressed.push_back("parallel.zero " + exportNumber(p.zeroStage) + ": torchtitan shards everything (FSDP2, ZeRO-3) or nothing");
     if (p.recompute == Recompute::Selective || p.recompute == Recompute::Projections)
         out.unexpressed.push_back(std::string("parallel.recompute ") + std::string(recomputeName(p.recompute))
             + ": torchtitan's selective checkpointing is per-op or every N layers");
@@ -282,7 +295,7 @@ FrameworkExport torchtitan(const Scenario& s, const std::string& catalogueId)
         os << "global_batch_size = " << t.globalBatch << "\n";
     }
     os << "seq_len = " << t.seqLen << "\n";
-    if (const long long n = steps(s); n > 0)
+    if (const long long n = exportSteps(s); n > 0)
         os << "steps = " << n << "\n";
     os << "mixed_precision_param = \"" << (t.precision == Precision::FP32 ? "float32" : "bfloat16") << "\"\n";
     if (t.precision == Precision::FP16)
@@ -292,7 +305,7 @@ FrameworkExport torchtitan(const Scenario& s, const std::string& catalogueId)
     os << "data_parallel_shard_degree = " << (p.zeroStage == 3 ? dp : 1) << "\n";
     os << "tensor_parallel_degree = " << p.tp << "\n";
     if (p.tp > 1)
-        os << "enable_async_tensor_parallel = " << yes(p.tpCommOverlap) << "\n";
+        os << "enable_async_tensor_parallel = " << tomlBool(p.tpCommOverlap) << "\n";
     os << "pipeline_parallel_degree = " << p.pp << "\n";
     if (p.pp > 1) {
         const char* sched = p.schedule == Schedule::GPipe ? "GPipe" : p.schedule == Schedule::Interleaved1F1B ? "Interleaved1F1B"
@@ -309,11 +322,11 @@ FrameworkExport torchtitan(const Scenario& s, const std::string& catalogueId)
     os << "mode = \"" << (p.recompute == Recompute::None ? "none" : p.recompute == Recompute::PerOp ? "selective" : "full") << "\"\n";
     if (p.recompute == Recompute::PerOp)
         os << "selective_ac_option = \"op\"\n";
-    os << "\n[compile]\nenable = " << yes(t.fusedKernels) << "\n";
+    os << "\n[compile]\nenable = " << tomlBool(t.fusedKernels) << "\n";
     if (t.precision == Precision::FP8) {
         os << "\n[quantize.linear.float8]\n";
         os << "recipe_name = \"" << (t.scaling == ScalingRecipe::Rowwise ? "rowwise" : "tensorwise") << "\"\n";
-        os << "enable_fsdp_float8_all_gather = " << yes(t.fp8ParamGather) << "\n";
+        os << "enable_fsdp_float8_all_gather = " << tomlBool(t.fp8ParamGather) << "\n";
     }
     out.text = os.str();
     return out;
@@ -326,7 +339,7 @@ FrameworkExport deepspeed(const Scenario& s)
     const ParallelPlan& p = s.plan;
     const TrainingSpec& t = s.training;
     if (p.tp > 1 || p.pp > 1 || p.cp > 1 || p.ep > 1)
-        out.unexpressed.push_back("parallel: TP " + str(p.tp) + ", PP " + str(p.pp) + ", CP " + str(p.cp) + ", EP " + str(p.ep)
+        out.unexpressed.push_back("parallel: TP " + exportNumber(p.tp) + ", PP " + exportNumber(p.pp) + ", CP " + exportNumber(p.cp) + ", EP " + exportNumber(p.ep)
             + ": DeepSpeed's JSON holds the data-parallel side; the model-parallel degrees go to the training script "
               "(Megatron-DeepSpeed's --tensor-model-parallel-size, --pipeline-model-parallel-size)");
     if (p.recompute != Recompute::None)
@@ -340,9 +353,9 @@ FrameworkExport deepspeed(const Scenario& s)
     os << "  \"train_batch_size\": " << t.globalBatch << ",\n";
     os << "  \"train_micro_batch_size_per_gpu\": " << t.microBatch << ",\n";
     os << "  \"gradient_accumulation_steps\": " << accumulation << ",\n";
-    os << "  \"zero_optimization\": {\n    \"stage\": " << p.zeroStage << ",\n    \"overlap_comm\": " << yes(p.overlapGradReduce) << "\n  },\n";
-    os << "  \"bf16\": {\n    \"enabled\": " << yes(t.precision == Precision::BF16) << "\n  },\n";
-    os << "  \"fp16\": {\n    \"enabled\": " << yes(t.precision == Precision::FP16) << "\n  },\n";
+    os << "  \"zero_optimization\": {\n    \"stage\": " << p.zeroStage << ",\n    \"overlap_comm\": " << tomlBool(p.overlapGradReduce) << "\n  },\n";
+    os << "  \"bf16\": {\n    \"enabled\": " << tomlBool(t.precision == Precision::BF16) << "\n  },\n";
+    os << "  \"fp16\": {\n    \"enabled\": " << tomlBool(t.precision == Precision::FP16) << "\n  },\n";
     os << "  \"communication_data_type\": \"" << std::string(precisionName(t.gradReduce)) << "\",\n";
     os << "  \"optimizer\": {\n    \"type\": \"" << (t.optimizer == Optimizer::Sgd ? "SGD" : "AdamW") << "\"\n  }\n";
     os << "}\n";
@@ -363,7 +376,7 @@ FrameworkExport nemo(const Scenario& s)
     if (p.pp > 1 && (p.schedule == Schedule::GPipe || p.schedule == Schedule::DualPipe))
         out.unexpressed.push_back("parallel.schedule " + std::string(scheduleName(p.schedule)) + ": NeMo runs Megatron-Core's 1F1B or interleaved");
     if (p.zeroStage >= 2)
-        out.unexpressed.push_back("parallel.zero " + str(p.zeroStage) + ": NeMo's distributed optimizer is ZeRO-1");
+        out.unexpressed.push_back("parallel.zero " + exportNumber(p.zeroStage) + ": NeMo's distributed optimizer is ZeRO-1");
     if (m.isMla())
         out.unexpressed.push_back("model.mla: set NeMo's MLA config (q_lora_rank, kv_lora_rank, ...) in the model class");
     for (const std::string& g : out.unexpressed)
@@ -372,7 +385,7 @@ FrameworkExport nemo(const Scenario& s)
     const long long nodes = (s.cluster.gpus + s.cluster.gpusPerNode - 1) / std::max(1, s.cluster.gpusPerNode);
     os << "trainer:\n  num_nodes: " << nodes << "\n  devices: " << s.cluster.gpusPerNode << "\n";
     os << "  precision: " << (t.precision == Precision::FP16 ? "16-mixed" : t.precision == Precision::FP32 ? "32" : "bf16-mixed") << "\n";
-    if (const long long n = steps(s); n > 0)
+    if (const long long n = exportSteps(s); n > 0)
         os << "  max_steps: " << n << "\n";
     os << "model:\n";
     os << "  micro_batch_size: " << t.microBatch << "\n  global_batch_size: " << t.globalBatch << "\n";
@@ -383,15 +396,15 @@ FrameworkExport nemo(const Scenario& s)
     os << "  context_parallel_size: " << p.cp << "\n";
     if (p.ep > 1)
         os << "  expert_model_parallel_size: " << p.ep << "\n";
-    os << "  sequence_parallel: " << yes(p.sequenceParallel) << "\n";
+    os << "  sequence_parallel: " << tomlBool(p.sequenceParallel) << "\n";
     os << "  num_layers: " << m.layers << "\n  hidden_size: " << m.hidden << "\n  ffn_hidden_size: " << m.ffnHidden << "\n";
     os << "  num_attention_heads: " << m.heads << "\n  num_query_groups: " << m.kvHeads << "\n  kv_channels: " << m.headDim << "\n";
     os << "  vocab_size: " << m.vocab << "\n";
     os << "  activation: " << (m.gatedMlp ? "fast-swiglu" : "gelu") << "\n";
-    os << "  bias: " << yes(m.linearBias) << "\n";
+    os << "  bias: " << tomlBool(m.linearBias) << "\n";
     os << "  normalization: " << (m.norm == NormKind::RmsNorm ? "rmsnorm" : "layernorm") << "\n";
     os << "  position_embedding_type: " << (m.position == PositionKind::Rotary ? "rope" : "learned_absolute") << "\n";
-    os << "  share_embeddings_and_output_weights: " << yes(m.tiedEmbeddings) << "\n";
+    os << "  share_embeddings_and_output_weights: " << tomlBool(m.tiedEmbeddings) << "\n";
     os << "  hidden_dropout: " << (m.dropout ? "0.1" : "0.0") << "\n  attention_dropout: " << (m.dropout ? "0.1" : "0.0") << "\n";
     if (m.isMoe()) {
         os << "  num_moe_experts: " << m.moe.experts << "\n  moe_router_topk: " << m.moe.topK << "\n";
@@ -406,15 +419,15 @@ FrameworkExport nemo(const Scenario& s)
         os << "  activations_checkpoint_method: " << (p.recomputeLayers > 0 ? "block" : "uniform") << "\n";
         os << "  activations_checkpoint_num_layers: " << (p.recomputeLayers > 0 ? p.recomputeLayers : 1) << "\n";
     }
-    os << "  fp8: " << yes(t.precision == Precision::FP8) << "\n";
+    os << "  fp8: " << tomlBool(t.precision == Precision::FP8) << "\n";
     if (t.fp8ParamGather)
         os << "  fp8_params: true\n";
-    os << "  ub_tp_comm_overlap: " << yes(p.tpCommOverlap) << "\n";
+    os << "  ub_tp_comm_overlap: " << tomlBool(p.tpCommOverlap) << "\n";
     os << "  optim:\n    name: " << (p.zeroStage >= 1 ? "distributed_fused_adam" : "fused_adam") << "\n";
     os << "    grad_sync_dtype: " << std::string(precisionName(t.gradReduce)) << "\n";
-    os << "    overlap_grad_sync: " << yes(p.overlapGradReduce) << "\n";
+    os << "    overlap_grad_sync: " << tomlBool(p.overlapGradReduce) << "\n";
     if (p.zeroStage >= 1)
-        os << "    overlap_param_sync: " << yes(p.overlapParamGather) << "\n";
+        os << "    overlap_param_sync: " << tomlBool(p.overlapParamGather) << "\n";
     out.text = os.str();
     return out;
 }

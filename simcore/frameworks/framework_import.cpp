@@ -97,12 +97,12 @@ bool ImportContext::flag(const ConfigValue& v) const
 
 namespace {
 
-bool endsWith(const std::string& s, const std::string& tail)
+bool nameEndsWith(const std::string& s, const std::string& tail)
 {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-void combine(FrameworkImport& into, const ImportSetting& s)
+void combineSetting(FrameworkImport& into, const ImportSetting& s)
 {
     for (ImportSetting& old : into.settings) {
         if (old.field != s.field)
@@ -161,7 +161,7 @@ FrameworkImport importDocuments(const std::vector<ConfigDocument>& given)
             if (std::find(all.files.begin(), all.files.end(), d.file) == all.files.end() && (d.file == doc.file || d.format == doc.format))
                 all.files.push_back(d.file);
         for (const ImportSetting& s : one.settings)
-            combine(all, s);
+            combineSetting(all, s);
         all.notes.insert(all.notes.end(), one.notes.begin(), one.notes.end());
     }
     return all;
@@ -170,13 +170,13 @@ FrameworkImport importDocuments(const std::vector<ConfigDocument>& given)
 ConfigFormat detectFormat(const std::string& path, const std::string& text, std::string& problem)
 {
     const std::string lower = lowerText(path);
-    if (endsWith(lower, ".toml"))
+    if (nameEndsWith(lower, ".toml"))
         return ConfigFormat::Torchtitan;
-    if (endsWith(lower, ".sh") || endsWith(lower, ".bash") || endsWith(lower, ".slurm") || endsWith(lower, ".sbatch"))
+    if (nameEndsWith(lower, ".sh") || nameEndsWith(lower, ".bash") || nameEndsWith(lower, ".slurm") || nameEndsWith(lower, ".sbatch"))
         return ConfigFormat::Megatron;
-    if (endsWith(lower, ".yaml") || endsWith(lower, ".yml"))
+    if (nameEndsWith(lower, ".yaml") || nameEndsWith(lower, ".yml"))
         return ConfigFormat::NeMo;
-    if (endsWith(lower, ".json")) {
+    if (nameEndsWith(lower, ".json")) {
         // Hugging Face configs name their architecture; DeepSpeed's have batch and ZeRO keys.
         for (const char* k : { "\"model_type\"", "\"architectures\"", "\"num_hidden_layers\"", "\"n_layer\"" })
             if (text.find(k) != std::string::npos)

@@ -73,13 +73,33 @@ long long paddedVocab(long long vocab, long long divisibleBy, long long tp)
     return (vocab + multiple - 1) / multiple * multiple;
 }
 
-} // namespace
+// One script's flags (after the launchers' flags and repeats are sorted out), mapped
+// group by group.
+class MegatronFlags {
+public:
+    explicit MegatronFlags(ImportContext& c) : c(c) {}
+    void run();
 
-void importMegatron(ImportContext& c)
+private:
+    bool mapModel(const std::string& flag, const ConfigValue& v);
+    bool mapPlan(const std::string& flag, const ConfigValue& v);
+    bool mapPrecision(const std::string& flag, const ConfigValue& v);
+    bool mapExperts(const std::string& flag, const ConfigValue& v);
+    bool mapOther(const std::string& flag, const ConfigValue& v);
+    const ConfigValue* at(const char* flag) const
+    {
+        const auto it = given.find(flag);
+        return it == given.end() ? nullptr : it->second;
+    }
+    long long integer(const char* flag, long long min = 1) const { return c.integer(*at(flag), min); }
+
+    ImportContext& c;
+    std::map<std::string, const ConfigValue*> given; // each flag's first occurrence
+};
+
+void MegatronFlags::run()
 {
     const ConfigDocument& d = c.doc;
-    // The flags that take a value keep the token after them; a switch gives it back.
-    std::map<std::string, const ConfigValue*> given;
     long long nodes = 0, perNode = 0;
     const ConfigValue* nodesAt = nullptr;
     for (const ConfigValue& v : d.values) {
@@ -116,8 +136,6 @@ void importMegatron(ImportContext& c)
     if (nodes > 0)
         c.set(*nodesAt, "cluster.gpus", std::to_string(nodes * (perNode > 0 ? perNode : 8)));
 
-    auto at = [&](const char* flag) -> const ConfigValue* { auto it = given.find(flag); return it == given.end() ? nullptr : it->second; };
-    auto integer = [&](const char* flag, long long min = 1) { return c.integer(*at(flag), min); };
     const bool describesModel = at("--num-layers") || at("--hidden-size");
     if (describesModel) {
         c.setDefault("@replace_model", "1", "(the script describes the whole model)");
@@ -138,144 +156,198 @@ void importMegatron(ImportContext& c)
         c.setDefault("parallel.overlap_param_gather", "false", "(Megatron gathers parameters before forward unless --overlap-param-gather)");
         c.setDefault("training.precision", "fp32", "(Megatron trains in FP32 unless --fp16 or --bf16)");
     }
-    long long tp = 1;
-    for (const auto& [flag, vp] : given) {
-        const ConfigValue& v = *vp;
-        auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
-        auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
-        if (flag == "--num-layers") setInt("model.layers");
-        else if (flag == "--hidden-size") setInt("model.hidden");
-        else if (flag == "--num-attention-heads") setInt("model.heads");
-        else if (flag == "--num-query-groups") { if (at("--group-query-attention")) setInt("model.kv_heads"); else c.note(v, "ignored by Megatron without --group-query-attention"); }
-        else if (flag == "--group-query-attention") { if (!at("--num-query-groups")) c.note(v, "without --num-query-groups Megatron keeps one group per head"); }
-        else if (flag == "--kv-channels") setInt("model.head_dim");
-        else if (flag == "--ffn-hidden-size") setInt("model.ffn_hidden");
-        else if (flag == "--swiglu") set("model.gated_mlp", "true");
-        else if (flag == "--untie-embeddings-and-output-weights") set("model.tied_embeddings", "false");
-        else if (flag == "--disable-bias-linear") set("model.linear_bias", "false");
-        else if (flag == "--add-qkv-bias") c.note(v, "biases on Q, K and V only; dtsim's model.linear_bias is all or none");
-        else if (flag == "--normalization") {
-            const std::string n = lowerText(c.text(v));
-            if (n == "rmsnorm") set("model.norm", "rmsnorm");
-            else if (n == "layernorm") set("model.norm", "layernorm");
-            else c.refuse(v, "dtsim models LayerNorm and RMSNorm");
-        } else if (flag == "--position-embedding-type") {
-            const std::string p = lowerText(c.text(v));
-            if (p == "rope" || p == "yarn" || p == "mrope") set("model.position", "rotary");
-            else if (p == "learned_absolute") set("model.position", "learned");
-            else c.note(v, "no position parameters; dtsim prices it as rotary"), set("model.position", "rotary");
-        } else if (flag == "--use-rotary-position-embeddings") set("model.position", "rotary");
-        else if (flag == "--seq-length") setInt("training.seq_len");
-        else if (flag == "--max-position-embeddings") c.note(v, "the position table's size; with learned positions dtsim sizes it by training.seq_len");
-        else if (flag == "--vocab-size") set("model.vocab", std::to_string(paddedVocab(c.integer(v),
-                 at("--make-vocab-size-divisible-by") ? integer("--make-vocab-size-divisible-by") : 128,
-                 at("--tensor-model-parallel-size") ? integer("--tensor-model-parallel-size") : 1)));
-        else if (flag == "--merge-file" && !at("--vocab-size")) {
-            const ConfigValue* tok = at("--tokenizer-type");
-            if (!tok || c.text(*tok) == "GPT2BPETokenizer")
-                set("model.vocab", std::to_string(paddedVocab(kGpt2Vocab,
-                        at("--make-vocab-size-divisible-by") ? integer("--make-vocab-size-divisible-by") : 128,
-                        at("--tensor-model-parallel-size") ? integer("--tensor-model-parallel-size") : 1)));
-            c.note(v, "GPT-2's BPE files: 50,257 tokens, padded by Megatron to a multiple of 128 x TP");
-        } else if (flag == "--tensor-model-parallel-size") { tp = c.integer(v); setInt("parallel.tp"); }
-        else if (flag == "--pipeline-model-parallel-size") setInt("parallel.pp");
-        else if (flag == "--context-parallel-size") setInt("parallel.cp");
-        else if (flag == "--expert-model-parallel-size") setInt("parallel.ep");
-        else if (flag == "--expert-tensor-parallel-size") setInt("parallel.expert_tp");
-        else if (flag == "--sequence-parallel") set("parallel.sequence_parallel", "true");
-        else if (flag == "--virtual-pipeline-model-parallel-size") { setInt("parallel.virtual_stages"); set("parallel.schedule", "interleaved"); }
-        else if (flag == "--num-layers-per-virtual-pipeline-stage") {
-            const long long layers = at("--num-layers") ? integer("--num-layers") : 0;
-            const long long pp = at("--pipeline-model-parallel-size") ? integer("--pipeline-model-parallel-size") : 1;
-            const long long per = c.integer(v);
-            if (layers == 0 || layers % (pp * per) != 0)
-                c.refuse(v, "needs --num-layers divisible by pipeline stages x this");
-            set("parallel.virtual_stages", std::to_string(layers / (pp * per)));
-            set("parallel.schedule", "interleaved");
-        } else if (flag == "--decoder-first-pipeline-num-layers") setInt("parallel.first_stage_layers");
-        else if (flag == "--decoder-last-pipeline-num-layers") setInt("parallel.last_stage_layers");
-        else if (flag == "--micro-batch-size") setInt("training.micro_batch");
-        else if (flag == "--global-batch-size") setInt("training.global_batch");
-        else if (flag == "--train-iters") c.set(v, "@steps", std::to_string(c.integer(v)));
-        else if (flag == "--train-samples") c.set(v, "@samples", std::to_string(c.integer(v)));
-        else if (flag == "--rampup-batch-size" || flag == "--step-batch-size-schedule")
-            c.note(v, "a batch that grows during the run: dtsim prices the final --global-batch-size");
-        else if (flag == "--recompute-granularity") {
-            const std::string g = lowerText(c.text(v));
-            if (g == "full" || g == "selective") set("parallel.recompute", g);
-            else c.refuse(v, "Megatron's granularities are full and selective");
-        } else if (flag == "--recompute-method" || flag == "--activations-checkpoint-method") {
-            const std::string m = lowerText(c.text(v));
-            if (m != "uniform" && m != "block") c.refuse(v, "Megatron's methods are uniform and block");
-            set("parallel.recompute", "full");
-            const char* count = flag == "--recompute-method" ? "--recompute-num-layers" : "--activations-checkpoint-num-layers";
-            if (m == "block" && at(count)) c.set(*at(count), "parallel.recompute_layers", std::to_string(integer(count)));
-        } else if (flag == "--checkpoint-activations") set("parallel.recompute", "full");
-        else if (flag == "--recompute-num-layers" || flag == "--activations-checkpoint-num-layers") {
-            const ConfigValue* method = at(flag == "--recompute-num-layers" ? "--recompute-method" : "--activations-checkpoint-method");
-            if (!method || lowerText(method->text) != "block")
-                c.note(v, "uniform recomputation: every layer's input is kept, every layer recomputed (the group size does not change the work)");
-        } else if ((flag == "--fp16" || flag == "--bf16") && at("--fp8-format"))
-            c.note(v, "the format of everything but the FP8 matrix products (dtsim's fp8 precision keeps 16-bit weights and activations)");
-        else if (flag == "--fp16") set("training.precision", "fp16");
-        else if (flag == "--bf16") set("training.precision", "bf16");
-        else if (flag == "--fp8-format") set("training.precision", "fp8");
-        else if (flag == "--fp8-recipe") {
-            const std::string r = lowerText(c.text(v));
-            if (r == "delayed" || r == "tensorwise") set("training.scaling", "tensorwise");
-            else if (r == "mxfp8" || r == "blockwise") set("training.scaling", r);
-            else c.refuse(v, "dtsim's FP8 recipes: delayed/tensorwise, blockwise, mxfp8");
-        } else if (flag == "--fp8-param-gather") set("training.fp8_param_gather", "true");
-        else if (flag == "--grad-reduce-in-bf16") set("training.grad_reduce", "bf16");
-        else if (flag == "--accumulate-allreduce-grads-in-fp32") set("training.grad_reduce", "fp32");
-        else if (flag == "--use-distributed-optimizer") set("parallel.zero", "1");
-        else if (flag == "--overlap-grad-reduce") set("parallel.overlap_grad_reduce", "true");
-        else if (flag == "--overlap-param-gather") set("parallel.overlap_param_gather", "true");
-        else if (flag == "--tp-comm-overlap") set("parallel.tp_comm_overlap", "true");
-        else if (flag == "--overlap-moe-expert-parallel-comm") set("parallel.overlap_ep_comm", "true");
-        else if (flag == "--moe-enable-deepep") set("parallel.ep_dispatcher", "deepep");
-        else if (flag == "--moe-token-dispatcher-type") {
-            const std::string t = lowerText(c.text(v));
-            if (t == "flex") set("parallel.ep_dispatcher", "deepep");
-            else if (t == "alltoall" || t == "allgather") set("parallel.ep_dispatcher", "alltoall");
-            else c.refuse(v, "Megatron's dispatchers are allgather, alltoall and flex");
-        } else if (flag == "--use-flash-attn") set("training.attention_kernel", "flash2");
-        else if (flag == "--attention-backend") {
-            const std::string b = lowerText(c.text(v));
-            if (b == "flash" || b == "fused" || b == "auto") set("training.attention_kernel", "flash2");
-            else if (b == "unfused" || b == "local") set("training.attention_kernel", "unfused");
-            else c.refuse(v, "Megatron's attention backends are flash, fused, unfused, local and auto");
-        } else if (flag == "--num-experts") setInt("model.moe.experts");
-        else if (flag == "--moe-router-topk") setInt("model.moe.top_k");
-        else if (flag == "--moe-ffn-hidden-size") setInt("model.moe.expert_ffn_hidden");
-        else if (flag == "--moe-shared-expert-intermediate-size") {
-            const ConfigValue* width = at("--moe-ffn-hidden-size");
-            const long long w = width ? c.integer(*width) : (at("--ffn-hidden-size") ? integer("--ffn-hidden-size") : 0);
-            if (w <= 0 || c.integer(v) % w != 0)
-                c.refuse(v, "dtsim counts shared experts of the routed experts' width; this is not a multiple of it");
-            set("model.moe.shared_experts", std::to_string(c.integer(v) / w));
-        } else if (flag == "--moe-expert-capacity-factor") set("model.moe.capacity_factor", c.text(v));
-        else if (flag == "--moe-layer-freq") {
-            const std::string f = c.text(v);
-            if (f.find_first_not_of("0123456789") == std::string::npos) setInt("model.moe.layer_interval");
-            else c.note(v, "a per-layer pattern; dtsim places dense layers first (model.moe.first_dense_layers)");
-        } else if (flag == "--moe-router-group-topk") setInt("model.moe.max_nodes_per_token", 0);
-        else if (flag == "--multi-latent-attention") { if (!at("--kv-lora-rank")) c.refuse(v, "needs --kv-lora-rank"); }
-        else if (flag == "--q-lora-rank") setInt("model.mla.q_lora_rank", 0);
-        else if (flag == "--kv-lora-rank") setInt("model.mla.kv_lora_rank");
-        else if (flag == "--qk-head-dim") setInt("model.mla.qk_nope_head_dim");
-        else if (flag == "--qk-pos-emb-head-dim") setInt("model.mla.qk_rope_head_dim", 0);
-        else if (flag == "--v-head-dim") setInt("model.mla.v_head_dim");
-        else if (flag == "--make-vocab-size-divisible-by" || flag == "--tokenizer-type" || flag == "--use-mcore-models")
-            c.note(v, flag == "--tokenizer-type" ? "the tokenizer; the vocabulary size is what counts" : "read with the vocabulary or the model");
-        else if (flag == "--DDP-impl")
-            c.note(v, "local or torch DistributedDataParallel: dtsim's parallel.overlap_grad_reduce says whether the reduce overlaps backward");
-        else if (flag == "--hidden-dropout" || flag == "--attention-dropout") {
-            if (c.number(v) > 0) set("model.dropout", "true");
-        } else
-            c.note(v, reasonFor(flag));
+    for (const auto& [flag, vp] : given)
+        if (!mapModel(flag, *vp) && !mapPlan(flag, *vp) && !mapPrecision(flag, *vp) && !mapExperts(flag, *vp) && !mapOther(flag, *vp))
+            c.note(*vp, reasonFor(flag));
+}
+
+// The model: its dimensions, MLP, norms, positions, vocabulary.
+bool MegatronFlags::mapModel(const std::string& flag, const ConfigValue& v)
+{
+    auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
+    auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
+    if (flag == "--num-layers") setInt("model.layers");
+    else if (flag == "--hidden-size") setInt("model.hidden");
+    else if (flag == "--num-attention-heads") setInt("model.heads");
+    else if (flag == "--num-query-groups") { if (at("--group-query-attention")) setInt("model.kv_heads"); else c.note(v, "ignored by Megatron without --group-query-attention"); }
+    else if (flag == "--group-query-attention") { if (!at("--num-query-groups")) c.note(v, "without --num-query-groups Megatron keeps one group per head"); }
+    else if (flag == "--kv-channels") setInt("model.head_dim");
+    else if (flag == "--ffn-hidden-size") setInt("model.ffn_hidden");
+    else if (flag == "--swiglu") set("model.gated_mlp", "true");
+    else if (flag == "--untie-embeddings-and-output-weights") set("model.tied_embeddings", "false");
+    else if (flag == "--disable-bias-linear") set("model.linear_bias", "false");
+    else if (flag == "--add-qkv-bias") c.note(v, "biases on Q, K and V only; dtsim's model.linear_bias is all or none");
+    else if (flag == "--normalization") {
+        const std::string n = lowerText(c.text(v));
+        if (n == "rmsnorm") set("model.norm", "rmsnorm");
+        else if (n == "layernorm") set("model.norm", "layernorm");
+        else c.refuse(v, "dtsim models LayerNorm and RMSNorm");
+    } else if (flag == "--position-embedding-type") {
+        const std::string p = lowerText(c.text(v));
+        if (p == "rope" || p == "yarn" || p == "mrope") set("model.position", "rotary");
+        else if (p == "learned_absolute") set("model.position", "learned");
+        else c.note(v, "no position parameters; dtsim prices it as rotary"), set("model.position", "rotary");
+    } else if (flag == "--use-rotary-position-embeddings") set("model.position", "rotary");
+    else if (flag == "--seq-length") setInt("training.seq_len");
+    else if (flag == "--max-position-embeddings") c.note(v, "the position table's size; with learned positions dtsim sizes it by training.seq_len");
+    else if (flag == "--vocab-size") set("model.vocab", std::to_string(paddedVocab(c.integer(v),
+             at("--make-vocab-size-divisible-by") ? integer("--make-vocab-size-divisible-by") : 128,
+             at("--tensor-model-parallel-size") ? integer("--tensor-model-parallel-size") : 1)));
+    else if (flag == "--merge-file" && !at("--vocab-size")) {
+        const ConfigValue* tok = at("--tokenizer-type");
+        if (!tok || c.text(*tok) == "GPT2BPETokenizer")
+            set("model.vocab", std::to_string(paddedVocab(kGpt2Vocab,
+                    at("--make-vocab-size-divisible-by") ? integer("--make-vocab-size-divisible-by") : 128,
+                    at("--tensor-model-parallel-size") ? integer("--tensor-model-parallel-size") : 1)));
+        c.note(v, "GPT-2's BPE files: 50,257 tokens, padded by Megatron to a multiple of 128 x TP");
     }
-    (void)tp;
+    else
+        return false;
+    return true;
+}
+
+// The plan: degrees, stages, batch, recomputation.
+bool MegatronFlags::mapPlan(const std::string& flag, const ConfigValue& v)
+{
+    auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
+    auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
+    if (flag == "--tensor-model-parallel-size") { setInt("parallel.tp"); }
+    else if (flag == "--pipeline-model-parallel-size") setInt("parallel.pp");
+    else if (flag == "--context-parallel-size") setInt("parallel.cp");
+    else if (flag == "--expert-model-parallel-size") setInt("parallel.ep");
+    else if (flag == "--expert-tensor-parallel-size") setInt("parallel.expert_tp");
+    else if (flag == "--sequence-parallel") set("parallel.sequence_parallel", "true");
+    else if (flag == "--virtual-pipeline-model-parallel-size") { setInt("parallel.virtual_stages"); set("parallel.schedule", "interleaved"); }
+    else if (flag == "--num-layers-per-virtual-pipeline-stage") {
+        const long long layers = at("--num-layers") ? integer("--num-layers") : 0;
+        const long long pp = at("--pipeline-model-parallel-size") ? integer("--pipeline-model-parallel-size") : 1;
+        const long long per = c.integer(v);
+        if (layers == 0 || layers % (pp * per) != 0)
+            c.refuse(v, "needs --num-layers divisible by pipeline stages x this");
+        set("parallel.virtual_stages", std::to_string(layers / (pp * per)));
+        set("parallel.schedule", "interleaved");
+    } else if (flag == "--decoder-first-pipeline-num-layers") setInt("parallel.first_stage_layers");
+    else if (flag == "--decoder-last-pipeline-num-layers") setInt("parallel.last_stage_layers");
+    else if (flag == "--micro-batch-size") setInt("training.micro_batch");
+    else if (flag == "--global-batch-size") setInt("training.global_batch");
+    else if (flag == "--train-iters") c.set(v, "@steps", std::to_string(c.integer(v)));
+    else if (flag == "--train-samples") c.set(v, "@samples", std::to_string(c.integer(v)));
+    else if (flag == "--rampup-batch-size" || flag == "--step-batch-size-schedule")
+        c.note(v, "a batch that grows during the run: dtsim prices the final --global-batch-size");
+    else if (flag == "--recompute-granularity") {
+        const std::string g = lowerText(c.text(v));
+        if (g == "full" || g == "selective") set("parallel.recompute", g);
+        else c.refuse(v, "Megatron's granularities are full and selective");
+    } else if (flag == "--recompute-method" || flag == "--activations-checkpoint-method") {
+        const std::string m = lowerText(c.text(v));
+        if (m != "uniform" && m != "block") c.refuse(v, "Megatron's methods are uniform and block");
+        set("parallel.recompute", "full");
+        const char* count = flag == "--recompute-method" ? "--recompute-num-layers" : "--activations-checkpoint-num-layers";
+        if (m == "block" && at(count)) c.set(*at(count), "parallel.recompute_layers", std::to_string(integer(count)));
+    } else if (flag == "--checkpoint-activations") set("parallel.recompute", "full");
+    else if (flag == "--recompute-num-layers" || flag == "--activations-checkpoint-num-layers") {
+        const ConfigValue* method = at(flag == "--recompute-num-layers" ? "--recompute-method" : "--activations-checkpoint-method");
+        if (!method || lowerText(method->text) != "block")
+            c.note(v, "uniform recomputation: every layer's input is kept, every layer recomputed (the group size does not change the work)");
+    }
+    else
+        return false;
+    return true;
+}
+
+// Precision, optimizer sharding, overlaps, kernels.
+bool MegatronFlags::mapPrecision(const std::string& flag, const ConfigValue& v)
+{
+    auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
+    if ((flag == "--fp16" || flag == "--bf16") && at("--fp8-format"))
+        c.note(v, "the format of everything but the FP8 matrix products (dtsim's fp8 precision keeps 16-bit weights and activations)");
+    else if (flag == "--fp16") set("training.precision", "fp16");
+    else if (flag == "--bf16") set("training.precision", "bf16");
+    else if (flag == "--fp8-format") set("training.precision", "fp8");
+    else if (flag == "--fp8-recipe") {
+        const std::string r = lowerText(c.text(v));
+        if (r == "delayed" || r == "tensorwise") set("training.scaling", "tensorwise");
+        else if (r == "mxfp8" || r == "blockwise") set("training.scaling", r);
+        else c.refuse(v, "dtsim's FP8 recipes: delayed/tensorwise, blockwise, mxfp8");
+    } else if (flag == "--fp8-param-gather") set("training.fp8_param_gather", "true");
+    else if (flag == "--grad-reduce-in-bf16") set("training.grad_reduce", "bf16");
+    else if (flag == "--accumulate-allreduce-grads-in-fp32") set("training.grad_reduce", "fp32");
+    else if (flag == "--use-distributed-optimizer") set("parallel.zero", "1");
+    else if (flag == "--overlap-grad-reduce") set("parallel.overlap_grad_reduce", "true");
+    else if (flag == "--overlap-param-gather") set("parallel.overlap_param_gather", "true");
+    else if (flag == "--tp-comm-overlap") set("parallel.tp_comm_overlap", "true");
+    else if (flag == "--overlap-moe-expert-parallel-comm") set("parallel.overlap_ep_comm", "true");
+    else if (flag == "--moe-enable-deepep") set("parallel.ep_dispatcher", "deepep");
+    else if (flag == "--moe-token-dispatcher-type") {
+        const std::string t = lowerText(c.text(v));
+        if (t == "flex") set("parallel.ep_dispatcher", "deepep");
+        else if (t == "alltoall" || t == "allgather") set("parallel.ep_dispatcher", "alltoall");
+        else c.refuse(v, "Megatron's dispatchers are allgather, alltoall and flex");
+    } else if (flag == "--use-flash-attn") set("training.attention_kernel", "flash2");
+    else if (flag == "--attention-backend") {
+        const std::string b = lowerText(c.text(v));
+        if (b == "flash" || b == "fused" || b == "auto") set("training.attention_kernel", "flash2");
+        else if (b == "unfused" || b == "local") set("training.attention_kernel", "unfused");
+        else c.refuse(v, "Megatron's attention backends are flash, fused, unfused, local and auto");
+    }
+    else
+        return false;
+    return true;
+}
+
+// Mixture of experts and multi-head latent attention.
+bool MegatronFlags::mapExperts(const std::string& flag, const ConfigValue& v)
+{
+    auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
+    auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
+    if (flag == "--num-experts") setInt("model.moe.experts");
+    else if (flag == "--moe-router-topk") setInt("model.moe.top_k");
+    else if (flag == "--moe-ffn-hidden-size") setInt("model.moe.expert_ffn_hidden");
+    else if (flag == "--moe-shared-expert-intermediate-size") {
+        const ConfigValue* width = at("--moe-ffn-hidden-size");
+        const long long w = width ? c.integer(*width) : (at("--ffn-hidden-size") ? integer("--ffn-hidden-size") : 0);
+        if (w <= 0 || c.integer(v) % w != 0)
+            c.refuse(v, "dtsim counts shared experts of the routed experts' width; this is not a multiple of it");
+        set("model.moe.shared_experts", std::to_string(c.integer(v) / w));
+    } else if (flag == "--moe-expert-capacity-factor") set("model.moe.capacity_factor", c.text(v));
+    else if (flag == "--moe-layer-freq") {
+        const std::string f = c.text(v);
+        if (f.find_first_not_of("0123456789") == std::string::npos) setInt("model.moe.layer_interval");
+        else c.note(v, "a per-layer pattern; dtsim places dense layers first (model.moe.first_dense_layers)");
+    } else if (flag == "--moe-router-group-topk") setInt("model.moe.max_nodes_per_token", 0);
+    else if (flag == "--multi-latent-attention") { if (!at("--kv-lora-rank")) c.refuse(v, "needs --kv-lora-rank"); }
+    else if (flag == "--q-lora-rank") setInt("model.mla.q_lora_rank", 0);
+    else if (flag == "--kv-lora-rank") setInt("model.mla.kv_lora_rank");
+    else if (flag == "--qk-head-dim") setInt("model.mla.qk_nope_head_dim");
+    else if (flag == "--qk-pos-emb-head-dim") setInt("model.mla.qk_rope_head_dim", 0);
+    else if (flag == "--v-head-dim") setInt("model.mla.v_head_dim");
+    else
+        return false;
+    return true;
+}
+
+// What the tokenizer, dropout and the legacy flags say.
+bool MegatronFlags::mapOther(const std::string& flag, const ConfigValue& v)
+{
+    auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
+    if (flag == "--make-vocab-size-divisible-by" || flag == "--tokenizer-type" || flag == "--use-mcore-models")
+        c.note(v, flag == "--tokenizer-type" ? "the tokenizer; the vocabulary size is what counts" : "read with the vocabulary or the model");
+    else if (flag == "--DDP-impl")
+        c.note(v, "local or torch DistributedDataParallel: dtsim's parallel.overlap_grad_reduce says whether the reduce overlaps backward");
+    else if (flag == "--hidden-dropout" || flag == "--attention-dropout") {
+        if (c.number(v) > 0) set("model.dropout", "true");
+        else c.note(v, "no dropout, as dtsim's model.dropout false");
+    }
+    else
+        return false;
+    return true;
+}
+
+} // namespace
+
+void importMegatron(ImportContext& c)
+{
+    MegatronFlags(c).run();
 }
 
 } // namespace dtsim

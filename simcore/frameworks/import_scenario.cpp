@@ -27,7 +27,7 @@ namespace {
     throw e;
 }
 
-Scenario load(const ImportInputs& in, const std::vector<Override>& overrides, const FrameworkImport& import)
+Scenario loadOnBase(const ImportInputs& in, const std::vector<Override>& overrides, const FrameworkImport& import)
 {
     try {
         return loadScenarioText(in.baseText, in.baseOrigin, *in.hardware, overrides, in.topologies ? *in.topologies : std::vector<Topology> {});
@@ -73,13 +73,13 @@ std::vector<Override> importedOverrides(const FrameworkImport& import, const Imp
     if (settingFor(import, "@per_replica_batch") || settingFor(import, "@accumulation")) {
         all.erase(std::remove_if(all.begin(), all.end(), [](const Override& o) { return o.path == "training.global_batch"; }), all.end());
         // A stand-in batch every plan divides (GPUs x micro-batch) while DP is found.
-        const Scenario base = load(in, {}, import);
+        const Scenario base = loadOnBase(in, {}, import);
         const ImportSetting* gpus = settingFor(import, "cluster.gpus");
         const ImportSetting* micro = settingFor(import, "training.micro_batch");
         const long long standIn = (gpus ? std::stoll(gpus->value) : base.cluster.gpus) * (micro ? std::stoll(micro->value) : base.training.microBatch);
         all.insert(all.begin(), { "training.global_batch", std::to_string(standIn) });
     }
-    const Scenario first = load(in, all, import);
+    const Scenario first = loadOnBase(in, all, import);
     std::vector<Override> batch = importBatchOverrides(import, first.plan.dp, first.training.globalBatch, first.training.seqLen);
     if (const ImportSetting* samples = settingFor(import, "@samples"))
         batch.push_back({ "training.tokens", std::to_string(std::stoll(samples->value) * static_cast<long long>(first.training.seqLen)) });
@@ -90,7 +90,7 @@ std::vector<Override> importedOverrides(const FrameworkImport& import, const Imp
 
 Scenario importedScenario(const FrameworkImport& import, const ImportInputs& in)
 {
-    return load(in, importedOverrides(import, in), import);
+    return loadOnBase(in, importedOverrides(import, in), import);
 }
 
 std::string importReport(const FrameworkImport& import)

@@ -17,13 +17,13 @@ namespace dtsim {
 
 namespace {
 
-struct Word {
+struct ShellWord {
     std::string raw;
     int line = 0;
 };
 
-struct Statement {
-    std::vector<Word> words;
+struct ShellStatement {
+    std::vector<ShellWord> words;
     int line = 0;
     bool sbatchDirective = false;
 };
@@ -33,10 +33,10 @@ bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 // Words and statements, as the shell splits them: quotes, ${...}, $(...) and backticks
 // keep their spaces; `\` at a line's end continues it; `#` starts a comment; an array
 // assignment's parentheses hold newlines.
-std::vector<Statement> splitStatements(const std::string& s, const std::string& file)
+std::vector<ShellStatement> splitStatements(const std::string& s, const std::string& file)
 {
-    std::vector<Statement> out;
-    Statement cur;
+    std::vector<ShellStatement> out;
+    ShellStatement cur;
     std::string word;
     int wordLine = 0, line = 1, parens = 0;
     bool inWord = false;
@@ -167,13 +167,13 @@ std::vector<Statement> splitStatements(const std::string& s, const std::string& 
     return out;
 }
 
-class Shell {
+class ShellRunner {
 public:
-    Shell(ShellState& state, ConfigDocument& doc) : state(state), doc(doc) {}
+    ShellRunner(ShellState& state, ConfigDocument& doc) : state(state), doc(doc) {}
 
-    void run(const std::vector<Statement>& statements)
+    void run(const std::vector<ShellStatement>& statements)
     {
-        for (const Statement& st : statements)
+        for (const ShellStatement& st : statements)
             execute(st);
     }
 
@@ -270,7 +270,7 @@ private:
     // A word's whitespace-separated pieces (quotes and brackets kept whole), each with
     // its own line, each expanded and split again: the tokens a program would receive,
     // as far as flags go.
-    std::vector<std::pair<std::string, int>> tokens(const Word& word)
+    std::vector<std::pair<std::string, int>> tokens(const ShellWord& word)
     {
         std::vector<std::pair<std::string, int>> out;
         std::string piece;
@@ -338,7 +338,7 @@ private:
                 value = toks[i + 1].first; // the importer decides whether the flag takes it
                 hasValue = true;
             }
-            ConfigValue v { key, hasValue ? value : "", hasValue ? ConfigValue::Kind::Text : ConfigValue::Kind::Empty, toks[i].second };
+            ConfigValue v { key, hasValue ? value : "", hasValue ? ConfigValue::Kind::Text : ConfigValue::Kind::Empty, toks[i].second, {} };
             bool seen = false;
             for (const ConfigValue& old : doc.values)
                 seen = seen || (old.key == v.key && old.text == v.text && old.kind == v.kind);
@@ -370,14 +370,14 @@ private:
         } else
             known = false;
         if (!known) {
-            doc.values.push_back({ "(condition)", "", ConfigValue::Kind::Empty, line });
+            doc.values.push_back({ "(condition)", "", ConfigValue::Kind::Empty, line, {} });
             return false;
         }
         return result != negate;
     }
 
     // `[ a == b ] || [[ c == d ]]`: the tests of one if-line, joined left to right.
-    bool evalCondition(const Statement& st, std::size_t from)
+    bool evalCondition(const ShellStatement& st, std::size_t from)
     {
         bool value = false;
         std::string join = "||";
@@ -404,7 +404,7 @@ private:
         return value;
     }
 
-    void assign(const Statement& st, std::size_t at)
+    void assign(const ShellStatement& st, std::size_t at)
     {
         const std::string& raw = st.words[at].raw;
         const auto eq = raw.find('=');
@@ -419,7 +419,7 @@ private:
                 value += (value.empty() ? "" : " ") + expand(st.words[i].raw);
             }
         } else {
-            const Word w { raw.substr(eq + 1), st.words[at].line };
+            const ShellWord w { raw.substr(eq + 1), st.words[at].line };
             toks = tokens(w);
             value = expand(w.raw);
         }
@@ -444,7 +444,7 @@ private:
         return true;
     }
 
-    void execute(const Statement& st)
+    void execute(const ShellStatement& st)
     {
         std::size_t at = 0;
         while (at < st.words.size() && (st.words[at].raw == "then" || st.words[at].raw == "do"))
@@ -470,7 +470,7 @@ private:
             b.active = b.outerActive && !b.taken;
             b.taken = true;
             if (at + 1 < st.words.size()) {
-                Statement rest { { st.words.begin() + long(at) + 1, st.words.end() }, st.line, false };
+                ShellStatement rest { { st.words.begin() + long(at) + 1, st.words.end() }, st.line, false };
                 execute(rest);
             }
             return;
@@ -484,7 +484,7 @@ private:
             return;
         if (st.sbatchDirective) {
             std::vector<std::pair<std::string, int>> toks;
-            for (const Word& w : st.words)
+            for (const ShellWord& w : st.words)
                 for (const auto& t : tokens(w))
                     toks.push_back(t);
             scan(toks);
@@ -525,7 +525,7 @@ ConfigDocument readShellDocument(const std::string& path, const std::string& tex
     ConfigDocument doc;
     doc.file = path;
     doc.format = ConfigFormat::Megatron;
-    Shell shell(state, doc);
+    ShellRunner shell(state, doc);
     shell.run(splitStatements(text, path));
     return doc;
 }
