@@ -201,6 +201,27 @@ private slots:
         QCOMPARE(s.model.mla.kvLoraRank, 512);
     }
 
+    // A ViT's config names dtsim's layer table of its size; another size is refused.
+    void aVitIsItsLayerTable()
+    {
+        // The keys of google/vit-base-patch16-224's config.json (its labels left out).
+        const std::string vit = "{\n  \"architectures\": [\"ViTForImageClassification\"],\n  \"attention_probs_dropout_prob\": 0.0,\n"
+                                "  \"hidden_act\": \"gelu\",\n  \"hidden_dropout_prob\": 0.0,\n  \"hidden_size\": 768,\n  \"image_size\": 224,\n"
+                                "  \"initializer_range\": 0.02,\n  \"intermediate_size\": 3072,\n  \"layer_norm_eps\": 1e-12,\n"
+                                "  \"model_type\": \"vit\",\n  \"num_attention_heads\": 12,\n  \"num_channels\": 3,\n"
+                                "  \"num_hidden_layers\": 12,\n  \"patch_size\": 16,\n  \"qkv_bias\": true\n}\n";
+        const std::string path = writeTemp("vit.json", vit);
+        const Scenario s = importFiles({ path });
+        QCOMPARE(s.model.table.ref, std::string("vit-b-16"));
+        std::string big = vit;
+        big.replace(big.find("\"num_hidden_layers\": 12"), 23, "\"num_hidden_layers\": 32");
+        const std::string bigPath = writeTemp("vit-h.json", big);
+        const InputError e = importError({ bigPath });
+        QVERIFY2(e.reason().find("vit-b-16 and vit-l-16") != std::string::npos, e.what());
+        std::filesystem::remove(path);
+        std::filesystem::remove(bigPath);
+    }
+
     void unknownKeysAreRefusedAtTheirLine_data()
     {
         QTest::addColumn<QString>("name");

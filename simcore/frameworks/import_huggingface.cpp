@@ -78,6 +78,31 @@ IgnoredKeys ignoredKeys()
 
 void importHuggingFaceValue(ImportContext& c, const ConfigValue& raw, const std::string& type, const Family& fam,
     const IgnoredKeys& ignored, bool& moe, std::string& intermediate);
+
+// A ViT is priced as dtsim's layer table of its size (its patches are the sequence):
+// the config must be one of the tables' shapes (Dosovitskiy et al. 2021, Table 1).
+void importVit(ImportContext& c)
+{
+    const ConfigDocument& d = c.doc;
+    auto number = [&](const char* key, long long fallback) { const ConfigValue* v = d.find(key); return v ? c.integer(*v) : fallback; };
+    const long long layers = number("num_hidden_layers", 12), hidden = number("hidden_size", 768), heads = number("num_attention_heads", 12),
+                    patch = number("patch_size", 16), image = number("image_size", 224), ffn = number("intermediate_size", 4 * hidden);
+    std::string table;
+    if (layers == 12 && hidden == 768 && heads == 12 && patch == 16 && ffn == 3072)
+        table = "vit-b-16";
+    else if (layers == 24 && hidden == 1024 && heads == 16 && patch == 16 && ffn == 4096)
+        table = "vit-l-16";
+    const ConfigValue* type = d.find("model_type");
+    if (table.empty())
+        c.refuse(*type, "dtsim prices vision transformers as its layer tables vit-b-16 and vit-l-16; this ViT (" + std::to_string(layers)
+                + " layers, width " + std::to_string(hidden) + ", patch " + std::to_string(patch) + ") is neither");
+    c.setDefault("@replace_model", "1", "(a config.json describes the whole model)");
+    c.set(*type, "model.table", table);
+    for (const ConfigValue& v : d.values)
+        if (&v != type)
+            c.note(v, v.key == "image_size" && image != 224 ? "the table prices 224 x 224 images (196 patches and the class token)"
+                                                            : "part of the " + table + " table");
+}
 void finishHuggingFace(ImportContext& c, const std::string& type, bool moe, const std::string& intermediate);
 
 } // namespace
@@ -94,6 +119,10 @@ void importHuggingFace(ImportContext& c)
         for (const std::string& f : kFamilies)
             known += (known.empty() ? "" : ", ") + f;
         c.refuse(*typeValue, "dtsim reads these families: " + known);
+    }
+    if (type == "vit") {
+        importVit(c);
+        return;
     }
     const Family fam = familyOf(type);
     const IgnoredKeys ignored = ignoredKeys();

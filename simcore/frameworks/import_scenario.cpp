@@ -3,6 +3,8 @@
 #include "../input_error.h"
 #include "../loader/scenario_loader.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 
 namespace dtsim {
@@ -27,10 +29,30 @@ namespace {
     throw e;
 }
 
+// A model that becomes a layer table counts samples, not tokens of a sequence: the base's
+// token fields go (the samples come from the files, a --set, or the base itself).
+std::string baseFor(const ImportInputs& in, const FrameworkImport& import)
+{
+    if (!settingFor(import, "model.table"))
+        return in.baseText;
+    YAML::Node root = YAML::Load(in.baseText);
+    if (root["training"] && root["training"].IsMap() && root["training"]["tokens"]) {
+        // As many samples as the base had sequences.
+        const Scenario base = loadScenarioText(in.baseText, in.baseOrigin, *in.hardware, {}, in.topologies ? *in.topologies : std::vector<Topology> {});
+        root["training"].remove("seq_len");
+        root["training"].remove("tokens");
+        if (!root["training"]["samples"])
+            root["training"]["samples"] = std::to_string(static_cast<long long>(base.training.tokens / std::max(1, base.training.seqLen)));
+    }
+    YAML::Emitter e;
+    e << root;
+    return e.c_str();
+}
+
 Scenario loadOnBase(const ImportInputs& in, const std::vector<Override>& overrides, const FrameworkImport& import)
 {
     try {
-        return loadScenarioText(in.baseText, in.baseOrigin, *in.hardware, overrides, in.topologies ? *in.topologies : std::vector<Topology> {});
+        return loadScenarioText(baseFor(in, import), in.baseOrigin, *in.hardware, overrides, in.topologies ? *in.topologies : std::vector<Topology> {});
     } catch (const InputError& e) {
         rethrowAtOrigin(e, import);
     }
