@@ -222,6 +222,63 @@ private slots:
         std::filesystem::remove(bigPath);
     }
 
+    // In every real file, every value is accounted for: a setting or a note with its key.
+    void noValueOfARealFileIsDroppedSilently()
+    {
+        // Each file alone, but the SC21 scripts together (one sets what the next passes).
+        std::vector<std::vector<std::string>> groups { {} };
+        for (const char* dir : { "hf", "torchtitan", "deepspeed", "nemo", "megatron" })
+            for (const auto& e : std::filesystem::directory_iterator(frameworks(dir))) {
+                const std::string path = e.path().string(), ext = e.path().extension().string(), name = e.path().filename().string();
+                if (!e.is_regular_file() || name == "SOURCES.yaml" || ext == ".md" || ext == ".py")
+                    continue;
+                if (name.rfind("sc21-", 0) == 0)
+                    continue;
+                groups.push_back({ path });
+            }
+        for (const char* f : { "sc21-run_table_1.sh", "sc21-CONFIG.sh", "sc21-SBATCH.sh", "sc21-SRUN.sh" })
+            groups.front().push_back(frameworks(std::string("megatron/") + f));
+        int files = 0;
+        for (const std::vector<std::string>& group : groups) {
+            ShellState shell;
+            shell.variables["MODEL_SIZE"] = "18B";
+            shell.fixed.insert("MODEL_SIZE");
+            std::vector<ConfigDocument> docs;
+            for (const std::string& path : group) {
+                std::ifstream in(path);
+                const std::string text((std::istreambuf_iterator<char>(in)), {});
+                std::string problem;
+                const ConfigFormat format = detectFormat(path, text, problem);
+                docs.push_back(format == ConfigFormat::Torchtitan ? readTomlDocument(path, text)
+                        : format == ConfigFormat::NeMo           ? readYamlDocument(path, text)
+                        : format == ConfigFormat::Megatron       ? readShellDocument(path, text, shell)
+                                                                 : readJsonDocument(path, text, format));
+            }
+            FrameworkImport imp;
+            try {
+                imp = importDocuments(docs);
+            } catch (const InputError& e) {
+                QFAIL(e.what());
+            }
+            std::set<std::tuple<std::string, int, std::string>> seen;
+            for (const ImportSetting& s : imp.settings)
+                seen.insert({ s.origin.file, s.origin.line, s.origin.key });
+            for (const ImportNote& n : imp.notes)
+                seen.insert({ n.origin.file, n.origin.line, n.origin.key });
+            for (const ConfigDocument& doc : docs) {
+                for (const ConfigValue& v : doc.values) {
+                    // A Megatron flag repeated with the same value counts once, at its first line.
+                    bool found = seen.count({ doc.file, v.line, v.key }) > 0;
+                    for (const auto& [file, line, key] : seen)
+                        found = found || (doc.format == ConfigFormat::Megatron && key == v.key);
+                    QVERIFY2(found, (doc.file + ":" + std::to_string(v.line) + " " + v.key + " = " + v.text + " left no trace").c_str());
+                }
+                ++files;
+            }
+        }
+        QVERIFY(files >= 30);
+    }
+
     void unknownKeysAreRefusedAtTheirLine_data()
     {
         QTest::addColumn<QString>("name");

@@ -104,21 +104,25 @@ bool nameEndsWith(const std::string& s, const std::string& tail)
 
 void combineSetting(FrameworkImport& into, const ImportSetting& s)
 {
+    // A setting that loses to another still leaves its trace, when it has a line.
+    auto yields = [&](const ImportSetting& loser, const ImportSetting& winner) {
+        if (loser.origin.line > 0)
+            into.notes.push_back({ loser.origin, (loser.value == winner.value ? "the same " + loser.field + " as "
+                                                                               : "a default that " + winner.origin.text() + " overrides: ")
+                    + (loser.value == winner.value ? winner.origin.text() : loser.field + " = " + winner.value) });
+    };
     for (ImportSetting& old : into.settings) {
         if (old.field != s.field)
             continue;
-        if (old.value == s.value && old.soft && !s.soft) {
-            old = s; // the same value, now with the line that states it
-            return;
-        }
-        if (old.value == s.value || (s.soft && !old.soft))
-            return;
         if (old.soft && !s.soft) {
+            yields(old, s);
             old = s;
             return;
         }
-        if (s.soft && old.soft)
+        if (old.value == s.value || s.soft) {
+            yields(s, old);
             return;
+        }
         throw InputError(s.origin.file, s.origin.line, s.origin.key,
             "gives " + s.field + " = " + s.value + ", but " + old.origin.text() + " gives " + old.value + "; remove one of them");
     }

@@ -35,6 +35,8 @@ public:
 
     const ConfigDocument& doc;
     FrameworkImport& out() const { return m_out; }
+    // Settings and notes so far: a value that adds neither has left no trace.
+    std::size_t traces() const { return m_out.settings.size() + m_out.notes.size(); }
 
 private:
     FrameworkImport& m_out;

@@ -37,12 +37,14 @@ void importDeepSpeed(ImportContext& c)
         return (v && v->text != "none") || (legacy && c.flag(*legacy));
     }();
     for (const ConfigValue& v : d.values) {
+        const std::size_t traces = c.traces();
+        [&] {
         const std::string& k = v.key;
         if (!deepspeedKey(k))
             c.unknown(v, "DeepSpeed's configuration (tests/frameworks/deepspeed/KEYS.md)");
         if (v.text == "auto") {
             c.note(v, "\"auto\": the Hugging Face Trainer fills it in at launch; set it in the scenario");
-            continue;
+            return;
         }
         auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
         if (k == "train_batch_size") set("training.global_batch", std::to_string(c.integer(v)));
@@ -83,6 +85,9 @@ void importDeepSpeed(ImportContext& c)
                 c.note(v, "a detail of DeepSpeed's activation checkpointing that does not change the work");
         } else
             c.note(v, "not part of a training step's time, memory or traffic in dtsim");
+            }();
+        if (c.traces() == traces)
+            c.note(v, "read: the same as dtsim's default");
     }
     (void)enabled;
 }

@@ -143,8 +143,10 @@ void importHuggingFace(ImportContext& c)
     for (const ConfigValue& raw : d.values) {
         const std::size_t before = c.out().settings.size() + c.out().notes.size();
         importHuggingFaceValue(c, raw, type, fam, ignored, moe, intermediate);
-        if (c.out().settings.size() + c.out().notes.size() == before && raw.key != "model_type" && raw.key != "text_config.model_type")
-            c.note(raw, raw.isNull() ? "unset: the config class's default, as dtsim's" : "read: the same as dtsim's default");
+        if (c.out().settings.size() + c.out().notes.size() == before)
+            c.note(raw, raw.key == "model_type" || raw.key == "text_config.model_type" ? "the model's family: it decides the defaults of the keys left out"
+                    : raw.isNull()                                                ? "unset: the config class's default, as dtsim's"
+                                                                                  : "read: the same as dtsim's default");
     }
     finishHuggingFace(c, type, moe, intermediate);
 }
@@ -157,10 +159,8 @@ void importHuggingFaceValue(ImportContext& c, const ConfigValue& raw, const std:
     const ConfigDocument& d = c.doc;
     {
         // A multimodal config nests its language model under text_config.
-        ConfigValue v = raw;
-        if (v.key.rfind("text_config.", 0) == 0)
-            v.key = v.key.substr(12);
-        const std::string& k = v.key;
+        const ConfigValue& v = raw;
+        const std::string k = raw.key.rfind("text_config.", 0) == 0 ? raw.key.substr(12) : raw.key;
         const std::string base = k.substr(0, k.find_first_of(".["));
         if (k == "model_type" && raw.key != k)
             return;

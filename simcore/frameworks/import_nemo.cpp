@@ -133,12 +133,14 @@ void importNeMoResolved(ImportContext& c)
     long long nodes = 0, devices = 0;
     const ConfigValue* nodesAt = nullptr;
     for (const ConfigValue& v : d.values) {
+        const std::size_t traces = c.traces();
+        [&] {
         std::string k = v.key;
         auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
         auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
         const bool known = tableHasKey(nemoKeyTable(), k);
         if (v.isNull())
-            continue;
+            return;
         if (k == "trainer.num_nodes") { nodes = c.integer(v); nodesAt = &v; }
         else if (k == "trainer.devices") { devices = c.integer(v); set("cluster.gpus_per_node", std::to_string(devices)); }
         else if ((k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") && at("model.fp8") && c.flag(*at("model.fp8")))
@@ -192,7 +194,7 @@ void importNeMoResolved(ImportContext& c)
             set("parallel.recompute", "full");
             const char* count = k == "model.recompute_method" ? "model.recompute_num_layers" : "model.activations_checkpoint_num_layers";
             if (lowerText(c.text(v)) == "block" && at(count)) c.set(*at(count), "parallel.recompute_layers", std::to_string(integerAt(count, 0)));
-        } else if (k == "model.activations_checkpoint_num_layers" || k == "model.recompute_num_layers") continue;
+        } else if (k == "model.activations_checkpoint_num_layers" || k == "model.recompute_num_layers") return;
         else if (k == "model.fp8") { if (c.flag(v)) set("training.precision", "fp8"); }
         else if (k == "model.fp8_params" || k == "model.fp8_param_gather") { if (c.flag(v)) set("training.fp8_param_gather", "true"); }
         else if (k == "model.use_flash_attention") { if (c.flag(v)) set("training.attention_kernel", "flash2"); }
@@ -219,6 +221,9 @@ void importNeMoResolved(ImportContext& c)
             c.note(v, "not part of a training step's time, memory or traffic in dtsim");
         else
             c.unknown(v, "the NeMo / Megatron-Bridge recipe keys dtsim knows (tests/frameworks/nemo/KEYS.md)");
+            }();
+        if (c.traces() == traces)
+            c.note(v, "read with the keys it qualifies, or unset: the framework's default");
     }
     if (nodes > 0)
         c.set(*nodesAt, "cluster.gpus", std::to_string(nodes * (devices > 0 ? devices : 8)));

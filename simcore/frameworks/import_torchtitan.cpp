@@ -66,14 +66,16 @@ void importTorchtitan(ImportContext& c)
         if (v.key.rfind("model.converters", 0) == 0 && v.text == "float8")
             float8 = true, float8At = &v;
     for (const ConfigValue& v : d.values) {
+        const std::size_t traces = c.traces();
+        [&] {
         const std::string& k = v.key;
         auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
         if (!tableHasKey(torchtitanKeyTable(), k))
             c.unknown(v, "torchtitan's job config (tests/frameworks/torchtitan/KEYS.md)");
         if (k == "model.name" || k == "model.flavor")
-            continue;
+            return;
         if (k.rfind("model.converters", 0) == 0) {
-            if (v.text == "float8") continue;
+            if (v.text == "float8") return;
             else if (v.text == "mx") set("training.precision", "fp8"), set("training.scaling", "mxfp8");
             else if (v.kind != ConfigValue::Kind::Empty) c.note(v, "a model converter dtsim does not model");
         } else if (k == "training.local_batch_size" || k == "training.batch_size") {
@@ -135,7 +137,7 @@ void importTorchtitan(ImportContext& c)
                     c.note(option ? *option : v, "every " + o + "th layer fully recomputed: dtsim recomputes all the layers (it has no every-Nth policy)");
                 }
             } else c.note(v, "a memory-budget policy dtsim does not model"), set("parallel.recompute", "full");
-        } else if (k == "activation_checkpoint.selective_ac_option") continue;
+        } else if (k == "activation_checkpoint.selective_ac_option") return;
         else if (k == "compile.enable" || k == "training.compile") set("training.fused_kernels", c.flag(v) ? "true" : "false");
         else if (k == "quantize.linear.float8.enable_fsdp_float8_all_gather" || k == "float8.enable_fsdp_float8_all_gather") {
             if (c.flag(v)) set("training.fp8_param_gather", "true");
@@ -149,6 +151,9 @@ void importTorchtitan(ImportContext& c)
             if (c.flag(v)) c.note(v, "FSDP CPU offload is not modelled: the step is priced with everything on the GPU");
         } else
             c.note(v, "not part of a training step's time, memory or traffic");
+            }();
+        if (c.traces() == traces)
+            c.note(v, "read with the keys it qualifies");
     }
     if (float8) {
         c.set(*float8At, "training.precision", "fp8");
