@@ -35,10 +35,20 @@ public:
 
     const ConfigDocument& doc;
     FrameworkImport& out() const { return m_out; }
-    // Settings and notes so far: a value that adds neither has left no trace.
-    std::size_t traces() const { return m_out.settings.size() + m_out.notes.size(); }
+    // Runs `map` on one value; a value it neither sets nor notes gets `otherwise` as its
+    // note, so nothing of a file is dropped without a word.
+    template <typename Map>
+    void traced(const ConfigValue& v, const std::string& otherwise, Map&& map)
+    {
+        const std::size_t before = traces();
+        map();
+        if (traces() == before)
+            note(v, otherwise);
+    }
 
 private:
+    std::size_t traces() const { return m_out.settings.size() + m_out.notes.size(); }
+
     FrameworkImport& m_out;
 };
 

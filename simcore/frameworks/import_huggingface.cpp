@@ -140,14 +140,11 @@ void importHuggingFace(ImportContext& c)
 
     bool moe = false;
     std::string intermediate; // the config's intermediate_size, for families whose experts take it
-    for (const ConfigValue& raw : d.values) {
-        const std::size_t before = c.out().settings.size() + c.out().notes.size();
-        importHuggingFaceValue(c, raw, type, fam, ignored, moe, intermediate);
-        if (c.out().settings.size() + c.out().notes.size() == before)
-            c.note(raw, raw.key == "model_type" || raw.key == "text_config.model_type" ? "the model's family: it decides the defaults of the keys left out"
-                    : raw.isNull()                                                ? "unset: the config class's default, as dtsim's"
-                                                                                  : "read: the same as dtsim's default");
-    }
+    for (const ConfigValue& raw : d.values)
+        c.traced(raw, raw.key == "model_type" || raw.key == "text_config.model_type" ? "the model's family: it decides the defaults of the keys left out"
+                : raw.isNull()                                                ? "unset: the config class's default, as dtsim's"
+                                                                              : "read: the same as dtsim's default",
+            [&] { importHuggingFaceValue(c, raw, type, fam, ignored, moe, intermediate); });
     finishHuggingFace(c, type, moe, intermediate);
 }
 

@@ -156,13 +156,11 @@ void MegatronFlags::run()
         c.setDefault("parallel.overlap_param_gather", "false", "(Megatron gathers parameters before forward unless --overlap-param-gather)");
         c.setDefault("training.precision", "fp32", "(Megatron trains in FP32 unless --fp16 or --bf16)");
     }
-    for (const auto& [flag, vp] : given) {
-        const std::size_t traces = c.traces();
-        if (!mapModel(flag, *vp) && !mapPlan(flag, *vp) && !mapPrecision(flag, *vp) && !mapExperts(flag, *vp) && !mapOther(flag, *vp))
-            c.note(*vp, reasonFor(flag));
-        else if (c.traces() == traces)
-            c.note(*vp, "read with the flags it qualifies");
-    }
+    for (const auto& [flag, vp] : given)
+        c.traced(*vp, "read with the flags it qualifies", [&, flag = flag, vp = vp] {
+            if (!mapModel(flag, *vp) && !mapPlan(flag, *vp) && !mapPrecision(flag, *vp) && !mapExperts(flag, *vp) && !mapOther(flag, *vp))
+                c.note(*vp, reasonFor(flag));
+        });
 }
 
 // The model: its dimensions, MLP, norms, positions, vocabulary.

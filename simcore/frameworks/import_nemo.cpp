@@ -132,99 +132,95 @@ void importNeMoResolved(ImportContext& c)
         c.setDefault("@replace_parallel", "1", "(the recipe describes the whole plan)");
     long long nodes = 0, devices = 0;
     const ConfigValue* nodesAt = nullptr;
-    for (const ConfigValue& v : d.values) {
-        const std::size_t traces = c.traces();
-        [&] {
-        std::string k = v.key;
-        auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
-        auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
-        const bool known = tableHasKey(nemoKeyTable(), k);
-        if (v.isNull())
-            return;
-        if (k == "trainer.num_nodes") { nodes = c.integer(v); nodesAt = &v; }
-        else if (k == "trainer.devices") { devices = c.integer(v); set("cluster.gpus_per_node", std::to_string(devices)); }
-        else if ((k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") && at("model.fp8") && c.flag(*at("model.fp8")))
-            c.note(v, "the format of everything but the FP8 matrix products (model.fp8)");
-        else if (k == "model.hidden_dropout" || k == "model.attention_dropout") {
-            if (c.number(v) > 0) set("model.dropout", "true");
-            else c.note(v, "no dropout, as dtsim's model.dropout false");
-        } else if (k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") {
-            const std::string p = lowerText(c.text(v));
-            if (p.find("bf16") != std::string::npos) set("training.precision", "bf16");
-            else if (p == "16" || p.find("16-mixed") != std::string::npos || p.find("fp16") != std::string::npos) set("training.precision", "fp16");
-            else if (p == "32" || p == "fp32") set("training.precision", "fp32");
-            else c.refuse(v, "a precision dtsim reads: bf16, 16, 32 (and their -mixed forms)");
-            if (p.find("fp8") != std::string::npos) set("training.precision", "fp8");
-        } else if (k == "trainer.max_steps" || k == "train.train_iters") c.set(v, "@steps", std::to_string(c.integer(v)));
-        else if (k == "model.micro_batch_size" || k == "train.micro_batch_size") setInt("training.micro_batch");
-        else if (k == "model.global_batch_size" || k == "train.global_batch_size") setInt("training.global_batch");
-        else if (k == "model.encoder_seq_length" || k == "model.seq_length" || k == "dataset.sequence_length" || k == "model.seq_len") setInt("training.seq_len");
-        else if (k == "model.tensor_model_parallel_size") { setInt("parallel.tp"); }
-        else if (k == "model.pipeline_model_parallel_size") setInt("parallel.pp");
-        else if (k == "model.virtual_pipeline_model_parallel_size") { setInt("parallel.virtual_stages"); if (c.integer(v) > 1) set("parallel.schedule", "interleaved"); }
-        else if (k == "model.context_parallel_size") setInt("parallel.cp");
-        else if (k == "model.expert_model_parallel_size") setInt("parallel.ep");
-        else if (k == "model.expert_tensor_parallel_size") setInt("parallel.expert_tp");
-        else if (k == "model.sequence_parallel") set("parallel.sequence_parallel", c.flag(v) ? "true" : "false");
-        else if (k == "model.num_layers") setInt("model.layers");
-        else if (k == "model.hidden_size") setInt("model.hidden");
-        else if (k == "model.ffn_hidden_size") setInt("model.ffn_hidden");
-        else if (k == "model.num_attention_heads") setInt("model.heads");
-        else if (k == "model.num_query_groups") setInt("model.kv_heads");
-        else if (k == "model.kv_channels") setInt("model.head_dim");
-        else if (k == "model.share_embeddings_and_output_weights") set("model.tied_embeddings", c.flag(v) ? "true" : "false");
-        else if (k == "model.bias" || k == "model.add_bias_linear") set("model.linear_bias", c.flag(v) ? "true" : "false");
-        else if (k == "model.activation") {
-            const std::string a = lowerText(c.text(v));
-            set("model.gated_mlp", a.find("glu") != std::string::npos ? "true" : "false");
-        } else if (k == "model.gated_linear_unit") set("model.gated_mlp", c.flag(v) ? "true" : "false");
-        else if (k == "model.normalization") {
-            const std::string n = lowerText(c.text(v));
-            set("model.norm", n.find("rms") != std::string::npos ? "rmsnorm" : "layernorm");
-        } else if (k == "model.position_embedding_type") set("model.position", lowerText(c.text(v)) == "learned_absolute" ? "learned" : "rotary");
-        else if (k == "model.num_moe_experts") setInt("model.moe.experts");
-        else if (k == "model.moe_router_topk") setInt("model.moe.top_k");
-        else if (k == "model.moe_ffn_hidden_size") setInt("model.moe.expert_ffn_hidden");
-        else if (k == "model.vocab_size") setInt("model.vocab");
-        else if (k == "model.activations_checkpoint_granularity" || k == "model.recompute_granularity") {
-            const std::string g = lowerText(c.text(v));
-            if (g == "full" || g == "selective") set("parallel.recompute", g);
-            else c.refuse(v, "the granularities are full and selective");
-        } else if (k == "model.activations_checkpoint_method" || k == "model.recompute_method") {
-            set("parallel.recompute", "full");
-            const char* count = k == "model.recompute_method" ? "model.recompute_num_layers" : "model.activations_checkpoint_num_layers";
-            if (lowerText(c.text(v)) == "block" && at(count)) c.set(*at(count), "parallel.recompute_layers", std::to_string(integerAt(count, 0)));
-        } else if (k == "model.activations_checkpoint_num_layers" || k == "model.recompute_num_layers") return;
-        else if (k == "model.fp8") { if (c.flag(v)) set("training.precision", "fp8"); }
-        else if (k == "model.fp8_params" || k == "model.fp8_param_gather") { if (c.flag(v)) set("training.fp8_param_gather", "true"); }
-        else if (k == "model.use_flash_attention") { if (c.flag(v)) set("training.attention_kernel", "flash2"); }
-        else if (k == "model.ub_tp_comm_overlap" || k == "model.tp_comm_overlap") set("parallel.tp_comm_overlap", c.flag(v) ? "true" : "false");
-        else if (k == "model.optim.name") {
-            if (c.text(v).find("distributed") != std::string::npos) set("parallel.zero", "1");
-            else c.note(v, "the optimizer's implementation");
-        } else if (k == "model.optim.grad_sync_dtype" || k == "ddp.grad_reduce_in_fp32") {
-            const std::string t = lowerText(c.text(v));
-            if (k == "ddp.grad_reduce_in_fp32") set("training.grad_reduce", c.flag(v) ? "fp32" : "bf16");
-            else if (t == "bf16" || t == "fp16" || t == "fp32") set("training.grad_reduce", t);
-            else c.note(v, "a gradient format dtsim reads as FP32"), set("training.grad_reduce", "fp32");
-        } else if (k == "ddp.use_distributed_optimizer" || k == "optimizer.use_distributed_optimizer") { if (c.flag(v)) set("parallel.zero", "1"); }
-        else if (k == "ddp.overlap_grad_reduce" || k == "model.optim.overlap_grad_sync") set("parallel.overlap_grad_reduce", c.flag(v) ? "true" : "false");
-        else if (k == "ddp.overlap_param_gather" || k == "model.optim.overlap_param_sync") set("parallel.overlap_param_gather", c.flag(v) ? "true" : "false");
-        else if (k == "model.tokenizer.type" || k == "model.tokenizer.library" || k == "model.make_vocab_size_divisible_by") {
-            const ConfigValue* type = at("model.tokenizer.type");
-            if (k == "model.tokenizer.type" && type && c.text(*type) == "GPT2BPETokenizer" && !at("model.vocab_size"))
-                set("model.vocab", std::to_string(nemoPaddedVocab(50257, integerAt("model.make_vocab_size_divisible_by", 128),
-                                       integerAt("model.tensor_model_parallel_size", 1))));
+    for (const ConfigValue& v : d.values)
+        c.traced(v, "read with the keys it qualifies, or unset: the framework's default", [&] {
+            std::string k = v.key;
+            auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
+            auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
+            const bool known = tableHasKey(nemoKeyTable(), k);
+            if (v.isNull())
+                return;
+            if (k == "trainer.num_nodes") { nodes = c.integer(v); nodesAt = &v; }
+            else if (k == "trainer.devices") { devices = c.integer(v); set("cluster.gpus_per_node", std::to_string(devices)); }
+            else if ((k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") && at("model.fp8") && c.flag(*at("model.fp8")))
+                c.note(v, "the format of everything but the FP8 matrix products (model.fp8)");
+            else if (k == "model.hidden_dropout" || k == "model.attention_dropout") {
+                if (c.number(v) > 0) set("model.dropout", "true");
+                else c.note(v, "no dropout, as dtsim's model.dropout false");
+            } else if (k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") {
+                const std::string p = lowerText(c.text(v));
+                if (p.find("bf16") != std::string::npos) set("training.precision", "bf16");
+                else if (p == "16" || p.find("16-mixed") != std::string::npos || p.find("fp16") != std::string::npos) set("training.precision", "fp16");
+                else if (p == "32" || p == "fp32") set("training.precision", "fp32");
+                else c.refuse(v, "a precision dtsim reads: bf16, 16, 32 (and their -mixed forms)");
+                if (p.find("fp8") != std::string::npos) set("training.precision", "fp8");
+            } else if (k == "trainer.max_steps" || k == "train.train_iters") c.set(v, "@steps", std::to_string(c.integer(v)));
+            else if (k == "model.micro_batch_size" || k == "train.micro_batch_size") setInt("training.micro_batch");
+            else if (k == "model.global_batch_size" || k == "train.global_batch_size") setInt("training.global_batch");
+            else if (k == "model.encoder_seq_length" || k == "model.seq_length" || k == "dataset.sequence_length" || k == "model.seq_len") setInt("training.seq_len");
+            else if (k == "model.tensor_model_parallel_size") { setInt("parallel.tp"); }
+            else if (k == "model.pipeline_model_parallel_size") setInt("parallel.pp");
+            else if (k == "model.virtual_pipeline_model_parallel_size") { setInt("parallel.virtual_stages"); if (c.integer(v) > 1) set("parallel.schedule", "interleaved"); }
+            else if (k == "model.context_parallel_size") setInt("parallel.cp");
+            else if (k == "model.expert_model_parallel_size") setInt("parallel.ep");
+            else if (k == "model.expert_tensor_parallel_size") setInt("parallel.expert_tp");
+            else if (k == "model.sequence_parallel") set("parallel.sequence_parallel", c.flag(v) ? "true" : "false");
+            else if (k == "model.num_layers") setInt("model.layers");
+            else if (k == "model.hidden_size") setInt("model.hidden");
+            else if (k == "model.ffn_hidden_size") setInt("model.ffn_hidden");
+            else if (k == "model.num_attention_heads") setInt("model.heads");
+            else if (k == "model.num_query_groups") setInt("model.kv_heads");
+            else if (k == "model.kv_channels") setInt("model.head_dim");
+            else if (k == "model.share_embeddings_and_output_weights") set("model.tied_embeddings", c.flag(v) ? "true" : "false");
+            else if (k == "model.bias" || k == "model.add_bias_linear") set("model.linear_bias", c.flag(v) ? "true" : "false");
+            else if (k == "model.activation") {
+                const std::string a = lowerText(c.text(v));
+                set("model.gated_mlp", a.find("glu") != std::string::npos ? "true" : "false");
+            } else if (k == "model.gated_linear_unit") set("model.gated_mlp", c.flag(v) ? "true" : "false");
+            else if (k == "model.normalization") {
+                const std::string n = lowerText(c.text(v));
+                set("model.norm", n.find("rms") != std::string::npos ? "rmsnorm" : "layernorm");
+            } else if (k == "model.position_embedding_type") set("model.position", lowerText(c.text(v)) == "learned_absolute" ? "learned" : "rotary");
+            else if (k == "model.num_moe_experts") setInt("model.moe.experts");
+            else if (k == "model.moe_router_topk") setInt("model.moe.top_k");
+            else if (k == "model.moe_ffn_hidden_size") setInt("model.moe.expert_ffn_hidden");
+            else if (k == "model.vocab_size") setInt("model.vocab");
+            else if (k == "model.activations_checkpoint_granularity" || k == "model.recompute_granularity") {
+                const std::string g = lowerText(c.text(v));
+                if (g == "full" || g == "selective") set("parallel.recompute", g);
+                else c.refuse(v, "the granularities are full and selective");
+            } else if (k == "model.activations_checkpoint_method" || k == "model.recompute_method") {
+                set("parallel.recompute", "full");
+                const char* count = k == "model.recompute_method" ? "model.recompute_num_layers" : "model.activations_checkpoint_num_layers";
+                if (lowerText(c.text(v)) == "block" && at(count)) c.set(*at(count), "parallel.recompute_layers", std::to_string(integerAt(count, 0)));
+            } else if (k == "model.activations_checkpoint_num_layers" || k == "model.recompute_num_layers") return;
+            else if (k == "model.fp8") { if (c.flag(v)) set("training.precision", "fp8"); }
+            else if (k == "model.fp8_params" || k == "model.fp8_param_gather") { if (c.flag(v)) set("training.fp8_param_gather", "true"); }
+            else if (k == "model.use_flash_attention") { if (c.flag(v)) set("training.attention_kernel", "flash2"); }
+            else if (k == "model.ub_tp_comm_overlap" || k == "model.tp_comm_overlap") set("parallel.tp_comm_overlap", c.flag(v) ? "true" : "false");
+            else if (k == "model.optim.name") {
+                if (c.text(v).find("distributed") != std::string::npos) set("parallel.zero", "1");
+                else c.note(v, "the optimizer's implementation");
+            } else if (k == "model.optim.grad_sync_dtype" || k == "ddp.grad_reduce_in_fp32") {
+                const std::string t = lowerText(c.text(v));
+                if (k == "ddp.grad_reduce_in_fp32") set("training.grad_reduce", c.flag(v) ? "fp32" : "bf16");
+                else if (t == "bf16" || t == "fp16" || t == "fp32") set("training.grad_reduce", t);
+                else c.note(v, "a gradient format dtsim reads as FP32"), set("training.grad_reduce", "fp32");
+            } else if (k == "ddp.use_distributed_optimizer" || k == "optimizer.use_distributed_optimizer") { if (c.flag(v)) set("parallel.zero", "1"); }
+            else if (k == "ddp.overlap_grad_reduce" || k == "model.optim.overlap_grad_sync") set("parallel.overlap_grad_reduce", c.flag(v) ? "true" : "false");
+            else if (k == "ddp.overlap_param_gather" || k == "model.optim.overlap_param_sync") set("parallel.overlap_param_gather", c.flag(v) ? "true" : "false");
+            else if (k == "model.tokenizer.type" || k == "model.tokenizer.library" || k == "model.make_vocab_size_divisible_by") {
+                const ConfigValue* type = at("model.tokenizer.type");
+                if (k == "model.tokenizer.type" && type && c.text(*type) == "GPT2BPETokenizer" && !at("model.vocab_size"))
+                    set("model.vocab", std::to_string(nemoPaddedVocab(50257, integerAt("model.make_vocab_size_divisible_by", 128),
+                                           integerAt("model.tensor_model_parallel_size", 1))));
+                else
+                    c.note(v, "the tokenizer: its vocabulary size is what counts (set model.vocab)");
+            } else if (known || freeForm(k))
+                c.note(v, "not part of a training step's time, memory or traffic in dtsim");
             else
-                c.note(v, "the tokenizer: its vocabulary size is what counts (set model.vocab)");
-        } else if (known || freeForm(k))
-            c.note(v, "not part of a training step's time, memory or traffic in dtsim");
-        else
-            c.unknown(v, "the NeMo / Megatron-Bridge recipe keys dtsim knows (tests/frameworks/nemo/KEYS.md)");
-            }();
-        if (c.traces() == traces)
-            c.note(v, "read with the keys it qualifies, or unset: the framework's default");
-    }
+                c.unknown(v, "the NeMo / Megatron-Bridge recipe keys dtsim knows (tests/frameworks/nemo/KEYS.md)");
+        });
     if (nodes > 0)
         c.set(*nodesAt, "cluster.gpus", std::to_string(nodes * (devices > 0 ? devices : 8)));
 }

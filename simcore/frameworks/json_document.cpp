@@ -145,7 +145,7 @@ private:
     {
         if (frames.empty())
             throw InputError(doc.file, 1, "", "a configuration file holds a JSON object, not a single value");
-        doc.values.push_back({ childPath(), std::move(text), kind, childLine() });
+        doc.values.push_back({ childPath(), std::move(text), kind, childLine(), {} });
         advance();
         return true;
     }
@@ -166,7 +166,7 @@ private:
         const Frame f = frames.back();
         frames.pop_back();
         if (f.children == 0 && !frames.empty())
-            doc.values.push_back({ f.path, "", ConfigValue::Kind::Empty, f.line });
+            doc.values.push_back({ f.path, "", ConfigValue::Kind::Empty, f.line, {} });
         return true;
     }
 

@@ -15,7 +15,7 @@ void flattenYaml(const YAML::Node& node, const std::string& path, ConfigDocument
     switch (node.Type()) {
     case YAML::NodeType::Map:
         if (node.size() == 0 && !path.empty())
-            doc.values.push_back({ path, "", ConfigValue::Kind::Empty, line });
+            doc.values.push_back({ path, "", ConfigValue::Kind::Empty, line, {} });
         for (const auto& kv : node) {
             const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
             for (const ConfigValue& v : doc.values)
@@ -26,15 +26,15 @@ void flattenYaml(const YAML::Node& node, const std::string& path, ConfigDocument
         return;
     case YAML::NodeType::Sequence:
         if (node.size() == 0)
-            doc.values.push_back({ path, "", ConfigValue::Kind::Empty, line });
+            doc.values.push_back({ path, "", ConfigValue::Kind::Empty, line, {} });
         for (std::size_t i = 0; i < node.size(); ++i)
             flattenYaml(node[i], path + "[" + std::to_string(i) + "]", doc);
         return;
     case YAML::NodeType::Null:
-        doc.values.push_back({ path, "null", ConfigValue::Kind::Null, line });
+        doc.values.push_back({ path, "null", ConfigValue::Kind::Null, line, {} });
         return;
     default:
-        doc.values.push_back({ path, node.Scalar(), ConfigValue::Kind::Text, line });
+        doc.values.push_back({ path, node.Scalar(), ConfigValue::Kind::Text, line, {} });
     }
 }
 
