@@ -43,6 +43,7 @@ for f in "$here"/tests/frameworks/megatron/*.sh; do { printf '\x05'; cat "$f"; }
 for f in "$here"/tests/frameworks/torchtitan/*.toml; do { printf '\x06'; cat "$f"; } > "corpus/measure/torchtitan-$(basename "$f")"; done
 for f in "$here"/tests/frameworks/deepspeed/*.json; do { printf '\x07'; cat "$f"; } > "corpus/measure/deepspeed-$(basename "$f")"; done
 for f in "$here"/tests/frameworks/nemo/*.yaml; do { printf '\x08'; cat "$f"; } > "corpus/measure/nemo-$(basename "$f")"; done
+{ printf '\x09'; printf 'recipe.trainer.num_nodes=4 recipe.trainer.devices=8\nrecipe.trainer.strategy.tensor_model_parallel_size=2 \\\n  recipe.data.global_batch_size=512\n'; } > corpus/measure/nemo-overrides
 for log in "$here"/tests/nccl/*.log; do { printf '\x00'; cat "$log"; } > "corpus/measure/nccl-$(basename "$log")"; done
 { printf '\x00'; printf '# size count busbw c0 c1 time\n8 2 0.5\n16 4 0.9\n'; } > corpus/measure/nccl-late-time
 { printf '\x01'; cat "$here"/resources/workloads/alexnet-2012.yaml; } > corpus/measure/table-alexnet

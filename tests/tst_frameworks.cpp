@@ -279,6 +279,38 @@ private slots:
         QVERIFY(files >= 30);
     }
 
+    // NeMo 2 recipe overrides as NeMo-Run's command line takes them (key=value), read
+    // with the same mapping as NeMo 1's YAML.
+    void nemo2OverridesImport()
+    {
+        const std::string path = writeTemp("overrides.txt",
+            "# llm.llama3_8b.pretrain_recipe overrides\n"
+            "recipe.trainer.num_nodes=4 recipe.trainer.devices=8\n"
+            "recipe.trainer.strategy.tensor_model_parallel_size=2 recipe.trainer.strategy.pipeline_model_parallel_size=2 \\\n"
+            "  recipe.trainer.strategy.sequence_parallel=true recipe.trainer.plugins=bf16_mixed\n"
+            "recipe.data.global_batch_size=512 recipe.data.micro_batch_size=2 recipe.data.seq_length=8192\n"
+            "recipe.log.log_dir=/results recipe.trainer.max_steps=1000\n");
+        std::string problem;
+        QCOMPARE(int(detectFormat(path, "recipe.trainer.num_nodes=4", problem)), int(ConfigFormat::NeMo));
+        const Scenario s = importFiles({ path });
+        QCOMPARE(s.cluster.gpus, 32LL);
+        QCOMPARE(s.plan.tp, 2);
+        QCOMPARE(s.plan.pp, 2);
+        QCOMPARE(s.plan.dp, 8);
+        QVERIFY(s.plan.sequenceParallel);
+        QCOMPARE(s.training.globalBatch, 512);
+        QCOMPARE(s.training.microBatch, 2);
+        QCOMPARE(s.training.seqLen, 8192);
+        QCOMPARE(int(s.training.precision), int(Precision::BF16));
+        QCOMPARE(s.training.tokens, 1000.0 * 512 * 8192);
+        const std::string bad = writeTemp("bad.txt", "recipe.trainer.strategy.tensor_model_paralel_size=2\n");
+        const InputError e = importError({ bad });
+        QCOMPARE(e.line(), 1);
+        QCOMPARE(e.field(), std::string("recipe.trainer.strategy.tensor_model_paralel_size"));
+        std::filesystem::remove(path);
+        std::filesystem::remove(bad);
+    }
+
     void unknownKeysAreRefusedAtTheirLine_data()
     {
         QTest::addColumn<QString>("name");

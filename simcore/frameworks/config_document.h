@@ -35,6 +35,9 @@ struct ConfigDocument {
 ConfigDocument readJsonDocument(const std::string& path, const std::string& text, ConfigFormat format);
 ConfigDocument readTomlDocument(const std::string& path, const std::string& text);
 ConfigDocument readYamlDocument(const std::string& path, const std::string& text);
+// NeMo recipe overrides as the command line gives them: key=value tokens, a line or more
+// (`recipe.trainer.strategy.tensor_model_parallel_size=8 data.global_batch_size=512`).
+ConfigDocument readOverrideDocument(const std::string& path, const std::string& text);
 ConfigDocument readShellDocument(const std::string& path, const std::string& text, ShellState& state);
 
 // Values in a JSON file as nlohmann-json's SAX reader streams them from disk, for

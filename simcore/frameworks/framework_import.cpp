@@ -129,6 +129,31 @@ void combineSetting(FrameworkImport& into, const ImportSetting& s)
     into.settings.push_back(s);
 }
 
+// NeMo overrides: key=value tokens and no "key:" mapping (a .txt, .args or .overrides file).
+bool looksLikeOverrides(const std::string& path, const std::string& text)
+{
+    const std::string lower = lowerText(path);
+    if (nameEndsWith(lower, ".yaml") || nameEndsWith(lower, ".yml"))
+        return false;
+    // The first line that is not blank or a comment.
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const auto first = text.find_first_not_of(" \t\r\n", at);
+        if (first == std::string::npos)
+            return false;
+        const auto lineEnd = text.find('\n', first);
+        const std::string line = text.substr(first, lineEnd == std::string::npos ? std::string::npos : lineEnd - first);
+        if (line[0] != '#') {
+            const auto eq = line.find('='), colon = line.find(": ");
+            return eq != std::string::npos && (colon == std::string::npos || eq < colon);
+        }
+        if (lineEnd == std::string::npos)
+            return false;
+        at = lineEnd + 1;
+    }
+    return false;
+}
+
 } // namespace
 
 FrameworkImport importDocuments(const std::vector<ConfigDocument>& given)
@@ -192,6 +217,10 @@ ConfigFormat detectFormat(const std::string& path, const std::string& text, std:
         problem = "a JSON file that is neither a Hugging Face config (no model_type) nor a DeepSpeed config";
         return ConfigFormat::HuggingFace;
     }
+    if (nameEndsWith(lower, ".txt") || nameEndsWith(lower, ".args") || nameEndsWith(lower, ".overrides")) {
+        if (looksLikeOverrides(path, text))
+            return ConfigFormat::NeMo;
+    }
     if (text.find("--") != std::string::npos)
         return ConfigFormat::Megatron;
     problem = "cannot tell the format from the name (.json, .toml, .yaml, .sh)";
@@ -219,7 +248,7 @@ FrameworkImport importFrameworkFiles(const std::vector<std::string>& paths, cons
         case ConfigFormat::HuggingFace:
         case ConfigFormat::DeepSpeed: docs.push_back(readJsonDocument(path, text, format)); break;
         case ConfigFormat::Torchtitan: docs.push_back(readTomlDocument(path, text)); break;
-        case ConfigFormat::NeMo: docs.push_back(readYamlDocument(path, text)); break;
+        case ConfigFormat::NeMo: docs.push_back(looksLikeOverrides(path, text) ? readOverrideDocument(path, text) : readYamlDocument(path, text)); break;
         case ConfigFormat::Megatron: docs.push_back(readShellDocument(path, text, shell)); break;
         }
     }

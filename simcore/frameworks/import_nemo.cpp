@@ -1,5 +1,6 @@
-// NeMo recipes (NeMo 1 and the NeMo Framework Launcher's YAML: trainer.*, model.*) and
-// Megatron-Bridge's YAML overrides (model.*, train.*, dataset.*) -> model, batch, plan
+// NeMo recipes (NeMo 1 and the NeMo Framework Launcher's YAML: trainer.*, model.*),
+// Megatron-Bridge's YAML overrides (model.*, train.*, dataset.*) and NeMo 2's recipe
+// overrides (key=value, as NeMo-Run's command line takes them) -> model, batch, plan
 // and precision. Their keys are Megatron-Core's TransformerConfig names with
 // underscores, so the mapping follows Megatron's.
 #include "framework_keys.h"
@@ -16,7 +17,8 @@ namespace {
 // Sections whose contents are free-form (paths, loggers, callbacks): listed, not checked.
 bool freeForm(const std::string& k)
 {
-    for (const char* p : { "run.", "exp_manager.", "hydra.", "defaults", "model.data.", "model.optim.", "model.tokenizer.", "model.nsys_profile.",
+    for (const char* p : { "run.", "exp_manager.", "hydra.", "log.", "resume.", "optim.", "model.tokenizer", "trainer.callbacks",
+             "trainer.plugins", "model.data_path", "defaults", "model.data.", "model.optim.", "model.tokenizer.", "model.nsys_profile.",
              "model.memory_profile.", "trainer.", "logger.", "checkpoint.", "profiling.", "optimizer.", "scheduler.", "ddp.", "rng.",
              "tokenizer.", "dataset.", "comm_overlap.", "mixed_precision.", "ft.", "straggler.", "nvrx_straggler.", "inprocess_restart.",
              "peft.", "model.peft.", "model.fsdp", "train.", "validation.", "dist.", "rerun_state_machine.", "model.mcore_", "env_vars.",
@@ -24,6 +26,32 @@ bool freeForm(const std::string& k)
         if (k.rfind(p, 0) == 0)
             return true;
     return false;
+}
+
+// NeMo 2's recipe paths (`recipe.trainer.strategy.tensor_model_parallel_size=8` on the
+// NeMo-Run command line, nemo/collections/llm/recipes) and Megatron-Bridge's, in the
+// NeMo 1 names the mapping reads; a key of neither stays as it is.
+std::string nemoKey(std::string k)
+{
+    while (!k.empty() && k.front() == '+')
+        k.erase(0, 1); // Hydra's "+key=" (add) and "++key=" (add or override)
+    if (k.rfind("recipe.", 0) == 0)
+        k = k.substr(7);
+    static const std::pair<const char*, const char*> prefixes[] = {
+        { "trainer.strategy.", "model." },  // parallelism lives on the Megatron strategy
+        { "model.config.", "model." },      // the model's TransformerConfig
+        { "data.", "model." },              // global_batch_size, micro_batch_size, seq_length
+    };
+    for (const auto& [from, to] : prefixes)
+        if (k.rfind(from, 0) == 0) {
+            const std::string rest = k.substr(std::string(from).size());
+            if (rest == "seq_length")
+                return "model.encoder_seq_length";
+            return to + rest;
+        }
+    if (k == "optim.config.use_distributed_optimizer")
+        return "ddp.use_distributed_optimizer";
+    return k;
 }
 
 long long nemoPaddedVocab(long long vocab, long long divisibleBy, long long tp)
@@ -118,7 +146,12 @@ void importNeMo(ImportContext& c)
 void importNeMoResolved(ImportContext& c)
 {
     const ConfigDocument& d = c.doc;
-    auto at = [&](const char* k) { return d.find(k); };
+    auto at = [&](const char* k) -> const ConfigValue* {
+        for (const ConfigValue& v : d.values)
+            if (nemoKey(v.key) == k)
+                return &v;
+        return nullptr;
+    };
     auto integerAt = [&](const char* k, long long fallback) { const ConfigValue* v = at(k); return v ? c.integer(*v) : fallback; };
     const bool describesModel = at("model.num_layers") && at("model.hidden_size");
     if (describesModel) {
@@ -130,24 +163,25 @@ void importNeMoResolved(ImportContext& c)
     }
     if (at("model.tensor_model_parallel_size") || at("model.micro_batch_size") || at("train.micro_batch_size"))
         c.setDefault("@replace_parallel", "1", "(the recipe describes the whole plan)");
-    long long nodes = 0, devices = 0;
-    const ConfigValue* nodesAt = nullptr;
     for (const ConfigValue& v : d.values)
-        c.traced(v, "read with the keys it qualifies, or unset: the framework's default", [&] {
-            std::string k = v.key;
+        c.traced(v, v.isNull() ? "unset: NeMo's default" : "read with the keys it qualifies (the settings above)", [&] {
+            const std::string k = nemoKey(v.key);
             auto set = [&](const char* field, const std::string& value) { c.set(v, field, value); };
             auto setInt = [&](const char* field, long long min = 1) { set(field, std::to_string(c.integer(v, min))); };
             const bool known = tableHasKey(nemoKeyTable(), k);
             if (v.isNull())
                 return;
-            if (k == "trainer.num_nodes") { nodes = c.integer(v); nodesAt = &v; }
-            else if (k == "trainer.devices") { devices = c.integer(v); set("cluster.gpus_per_node", std::to_string(devices)); }
-            else if ((k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") && at("model.fp8") && c.flag(*at("model.fp8")))
+            if (k == "trainer.num_nodes") {
+                const ConfigValue* perNode = at("trainer.devices");
+                set("cluster.gpus", std::to_string(c.integer(v) * (perNode ? c.integer(*perNode) : 8)));
+            }
+            else if (k == "trainer.devices") set("cluster.gpus_per_node", std::to_string(c.integer(v)));
+            else if ((k == "trainer.precision" || k == "mixed_precision" || k == "model.precision" || k == "trainer.plugins") && at("model.fp8") && c.flag(*at("model.fp8")))
                 c.note(v, "the format of everything but the FP8 matrix products (model.fp8)");
             else if (k == "model.hidden_dropout" || k == "model.attention_dropout") {
                 if (c.number(v) > 0) set("model.dropout", "true");
                 else c.note(v, "no dropout, as dtsim's model.dropout false");
-            } else if (k == "trainer.precision" || k == "mixed_precision" || k == "model.precision") {
+            } else if (k == "trainer.precision" || k == "mixed_precision" || k == "model.precision" || k == "trainer.plugins") {
                 const std::string p = lowerText(c.text(v));
                 if (p.find("bf16") != std::string::npos) set("training.precision", "bf16");
                 else if (p == "16" || p.find("16-mixed") != std::string::npos || p.find("fp16") != std::string::npos) set("training.precision", "fp16");
@@ -219,10 +253,8 @@ void importNeMoResolved(ImportContext& c)
             } else if (known || freeForm(k))
                 c.note(v, "not part of a training step's time, memory or traffic in dtsim");
             else
-                c.unknown(v, "the NeMo / Megatron-Bridge recipe keys dtsim knows (tests/frameworks/nemo/KEYS.md)");
+                c.unknown(v, "the NeMo / Megatron-Bridge recipe keys dtsim knows (resources/frameworks/nemo-keys.txt)");
         });
-    if (nodes > 0)
-        c.set(*nodesAt, "cluster.gpus", std::to_string(nodes * (devices > 0 ? devices : 8)));
 }
 
 } // namespace dtsim

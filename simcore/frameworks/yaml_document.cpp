@@ -5,6 +5,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace dtsim {
 
 namespace {
@@ -39,6 +42,46 @@ void flattenYaml(const YAML::Node& node, const std::string& path, ConfigDocument
 }
 
 } // namespace
+
+ConfigDocument readOverrideDocument(const std::string& path, const std::string& text)
+{
+    ConfigDocument doc;
+    doc.file = path;
+    doc.format = ConfigFormat::NeMo;
+    int line = 0;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string l = text.substr(start, end - start);
+        ++line;
+        start = end + 1;
+        if (const auto hash = l.find('#'); hash != std::string::npos)
+            l.erase(hash);
+        std::size_t p = 0;
+        while (p < l.size()) {
+            while (p < l.size() && (std::isspace(static_cast<unsigned char>(l[p])) || l[p] == '\\'))
+                ++p;
+            std::size_t q = p;
+            while (q < l.size() && !std::isspace(static_cast<unsigned char>(l[q])))
+                ++q;
+            if (q > p) {
+                const std::string token = l.substr(p, q - p);
+                const auto eq = token.find('=');
+                if (eq == std::string::npos || eq == 0)
+                    throw InputError(path, line, token, "a recipe override is written key=value (e.g. trainer.strategy.tensor_model_parallel_size=8)");
+                std::string value = token.substr(eq + 1);
+                if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+                    value = value.substr(1, value.size() - 2);
+                const bool null = value == "null" || value == "None" || value == "~";
+                doc.values.push_back({ token.substr(0, eq), value, null ? ConfigValue::Kind::Null : ConfigValue::Kind::Text, line, {} });
+            }
+            p = q;
+        }
+        if (end == text.size())
+            break;
+    }
+    return doc;
+}
 
 ConfigDocument readYamlDocument(const std::string& path, const std::string& text)
 {

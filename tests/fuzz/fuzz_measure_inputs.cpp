@@ -1,6 +1,7 @@
 // libFuzzer target: arbitrary bytes as the files a user measures with (issue 38): an
 // nccl-tests log, a layer table, a calibration overlay; a lecture script (issue 41); and a
-// framework configuration in each of the five formats dtsim-cli import reads (issue 42).
+// framework configuration in each of the five formats dtsim-cli import reads, and NeMo's
+// key=value overrides (issue 42).
 // The first byte picks which. A
 // file is refused with an InputError or read to values that can be: a fit with finite,
 // positive times, a table whose costs are finite, an overlay whose links are not free.
@@ -92,9 +93,9 @@ void lecture(const std::string& text)
 void frameworkConfig(const std::string& text, int which)
 {
     using namespace dtsim;
-    static const char* suffix[] = { ".json", ".sh", ".toml", ".json", ".yaml" };
+    static const char* suffix[] = { ".json", ".sh", ".toml", ".json", ".yaml", ".txt" };
     static const ConfigFormat format[] = { ConfigFormat::HuggingFace, ConfigFormat::Megatron, ConfigFormat::Torchtitan,
-        ConfigFormat::DeepSpeed, ConfigFormat::NeMo };
+        ConfigFormat::DeepSpeed, ConfigFormat::NeMo, ConfigFormat::NeMo };
     const std::string path = fuzz::scratchPath("framework") + suffix[which];
     fuzz::writeScratch(path, text.data(), text.size());
     ImportOptions o;
@@ -124,12 +125,12 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* bytes, std::size_t si
         return 0;
     const std::string text(reinterpret_cast<const char*>(bytes) + 1, size - 1);
     dtsim::fuzz::refusalsOnly([&] {
-        switch (bytes[0] % 9) {
+        switch (bytes[0] % 10) {
         case 0: ncclLog(text); break;
         case 1: layerTable(text); break;
         case 2: overlay(text); break;
         case 3: lecture(text); break;
-        default: frameworkConfig(text, bytes[0] % 9 - 4); break;
+        default: frameworkConfig(text, bytes[0] % 10 - 4); break; // the last: NeMo overrides (key=value)
         }
     });
     return 0;
