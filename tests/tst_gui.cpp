@@ -1701,6 +1701,26 @@ private slots:
         QVERIFY(showPreset(w, "llama3-405b-h100", "breakdown"));
         QVERIFY(!w.breakdownView()->layerChartShownForTest());
     }
+
+    // An edit that flips the saved state is one change of the scenario (one refresh of
+    // the views) and one change of the modified mark, not two changes.
+    void anEditIsOneChange()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("llama2-7b-8xa100"));
+        ScenarioDocument* doc = w.document();
+        QVERIFY(!doc->isModified());
+        QSignalSpy changes(doc, &ScenarioDocument::changed);
+        QSignalSpy marks(doc, &ScenarioDocument::modifiedChanged);
+        doc->edit("training.global_batch", [](Scenario& s) { s.training.globalBatch *= 2; }, false);
+        QCOMPARE(changes.count(), 1);
+        QCOMPARE(marks.count(), 1);
+        QVERIFY(w.windowTitle().contains('*') || w.isWindowModified());
+        doc->undoStack()->undo();
+        QCOMPARE(changes.count(), 2);
+        QCOMPARE(marks.count(), 2);
+        QVERIFY(!doc->isModified());
+    }
 };
 
 QTEST_MAIN(TestGui)

@@ -155,7 +155,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     });
     m_staleNote = new StaleNote(m_tabs);
     // Only the visible tab follows every edit; another catches up when it is shown.
-    m_tabStale.fill(true);
+    m_tabStale.assign(std::size_t(m_tabs->count()), true);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::catchUpTab);
     m_teaching = new TeachingPanel(this);
     m_teachingDock = new QDockWidget(tr("How this number is computed"), this);
@@ -201,6 +201,7 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
 
     connect(m_doc, &ScenarioDocument::changed, this, &MainWindow::refresh);
     connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_panel, &ParameterPanel::edited, this, &MainWindow::applyField);
     connect(m_panel, &ParameterPanel::fixRequested, this, &MainWindow::applyFix);
     m_plans->setModelCatalogue(m_data.models, m_data.catalog);

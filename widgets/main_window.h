@@ -220,7 +220,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer m_debounce;
     Report m_report;       // the current scenario's, when m_currentValid
-    std::array<bool, 10> m_tabStale {}; // per tab: shows an older scenario than the document's
+    std::vector<bool> m_tabStale; // per tab (as many as the tab bar has): shows an older scenario than the document's
     bool m_currentValid = false;
 };
 

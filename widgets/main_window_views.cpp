@@ -24,7 +24,7 @@ void MainWindow::refresh()
     m_panel->setScenario(s);
     m_panel->clearErrors();
     updateTitle();
-    m_tabStale.fill(true);
+    m_tabStale.assign(std::size_t(m_tabs->count()), true);
     m_currentValid = false;
     if (auto issue = checkScenario(s)) {
         const auto fix = suggestFix(s);
@@ -59,7 +59,7 @@ void MainWindow::showTab(int index, bool background)
         background ? TabMoment::Pause : TabMoment::Edit);
     if (index == m_tabs->currentIndex())
         updateStaleNote();
-    if (background)
+    if (background && index >= 0 && index < int(m_tabStale.size()))
         m_tabStale[std::size_t(index)] = false;
 }
 

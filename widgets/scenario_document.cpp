@@ -71,7 +71,9 @@ private:
 
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent)
 {
-    connect(&m_undo, &QUndoStack::cleanChanged, this, [this] { emit changed(); });
+    // Saving (or undoing back to the saved state) changes the modified mark, not the
+    // scenario: a signal of its own, so the views do not recompute for it.
+    connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
 ScenarioDocument::~ScenarioDocument()

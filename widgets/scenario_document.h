@@ -37,7 +37,8 @@ public:
     void setScenario(const Scenario& s);
 
 signals:
-    void changed();
+    void changed();                     // the scenario, once per edit, undo or redo
+    void modifiedChanged(bool modified); // the file's saved state flipped
     void pathChanged(const QString& path);
 
 private:
