@@ -393,6 +393,85 @@ def trace_fit_rows(cli, folder, results):
     return rows
 
 
+def money(usd):
+    """$1.39 M, $825 k, $83.0 M: three significant figures."""
+    for div, unit in ((1e9, " B"), (1e6, " M"), (1e3, " k"), (1, "")):
+        if usd >= div or div == 1:
+            v = usd / div
+            digits = 0 if v >= 100 else 1 if v >= 10 else 2
+            return f"${v:,.{digits}f}{unit}"
+
+
+def plan_text(p, gpus=True):
+    """A search row as the docs write a plan: 512 GPUs TP 2 PP 8 DP 16 CP 2, ZeRO 2, interleaved."""
+    parts = [f"{p['gpus']:,} GPUs"] if gpus else []
+    parts += [f"{k.upper()} {p[k]}" for k in ("tp", "pp", "dp", "cp", "ep") if p[k] > 1]
+    extras = []
+    if p.get("micro_batch", 1) > 1:
+        extras.append(f"micro-batch {p['micro_batch']}")
+    if p["zero"]:
+        extras.append(f"ZeRO {p['zero']}")
+    if p["schedule"] == "interleaved":
+        extras.append(f"interleaved v{p['virtual_stages']}")
+    elif p["schedule"] != "1f1b":
+        extras.append(p["schedule"])
+    if p["recompute"] != "none":
+        extras.append(f"{p['recompute']} recompute")
+    if p.get("sequence_parallel") and p["tp"] > 1:
+        extras.append("SP")
+    return " ".join(parts) + (", " + ", ".join(extras) if extras else "")
+
+
+COST_PRESETS = ["gpt3-175b-a100", "mixtral-8x7b-h100", "llama2-7b-8xa100", "llama3-405b-h100", "gtx580-2012"]
+
+
+def cost_blocks(cli):
+    """docs/cost.md: the cost search on the presets, and the Llama 3 run's price, energy and carbon."""
+    def run(*args):
+        return json.loads(subprocess.run([cli, *args, "--json"], capture_output=True, text=True, check=True).stdout)
+    lines = ["| preset | plan as given | naive plan | cheapest under the deadline | saving vs naive | vs given |",
+             "|---|---|---|---|---|---|"]
+    for preset in COST_PRESETS:
+        fields = run("fields", "--of", preset)
+        r = run("search", preset, "--objective", "cost")
+        deadline = fields["training.deadline"] / 86400
+        own = ", own" if fields.get("cost.ownership") == "own" else ""
+        b, n, t = r["baseline"], r["naive"], r["top"][0]
+        days = lambda p: f"{p['expected_time_s'] / 86400:.1f} days"
+        lines.append(f"| {preset} ({deadline:.0f} days{own}) | {money(b['cost_usd'])}, {days(b)} | {plan_text(n)}: {money(n['cost_usd'])} | "
+                     f"{plan_text(t)}: {money(t['cost_usd'])}, {days(t)} | {100 * r['saving_vs_naive']:.1f}% | {100 * r['saving_vs_given']:.1f}% |")
+    rent = run("cost", "llama3-405b-h100")
+    own = run("cost", "llama3-405b-h100", "--set", "cost.ownership=own")
+    llama = [
+        f"- Llama 3 405B, rented on demand: {money(rent['total_usd'])} for the preset's plan, {rent['energy_mwh']:,.0f} MWh at the wall,",
+        f"  {rent['co2e_tonnes']:,.0f} t CO2e on the U.S. grid. Meta reports 39.3 M H100-hours for the Llama 3.1",
+        "  family and 8,930 t CO2e location-based for 405B (GPU TDP only, no PUE and no hosts);",
+        f"  dtsim's {rent['gpu_hours'] / 1e6:.1f} M GPU-hours include failures and spares, and its carbon includes hosts,",
+        "  network and cooling.",
+        f"- Owning the same cluster for the run costs {money(own['total_usd'])} (amortized hardware plus",
+        f"  electricity) against {money(rent['total_usd'])} rented; dtsim does not value the hardware left afterwards",
+        "  beyond the amortization, nor the cost of capital, staff or the building.",
+    ]
+    return {"cost-presets": lines, "cost-llama3": llama}
+
+
+FRONTIER_PRESETS = ["gpt3-175b-a100", "llama3-405b-h100", "mixtral-8x7b-h100", "gtx580-2012"]
+
+
+def search_blocks(cli):
+    """docs/frontier.md: what the planner finds on the presets (time objective)."""
+    lines = ["| preset | its plan | best found | gain |", "|---|---|---|---|"]
+    notes = []
+    for preset in FRONTIER_PRESETS:
+        r = json.loads(subprocess.run([cli, "search", preset, "--json"], capture_output=True, text=True, check=True).stdout)
+        b, t = r["baseline"], r["top"][0]
+        days = lambda p: f"{p['time_to_train_s'] / 86400:.1f} days"
+        lines.append(f"| {preset} | {plan_text(b, False)}: {days(b)} | {plan_text(t, False)}: {days(t)} | {t['speedup_vs_baseline']:.2f}x |")
+        if preset == "llama3-405b-h100":
+            notes.append(f"The Llama 3 best plan's MFU ({100 * t['mfu']:.1f}%) compares with the 38-43% Meta reports for its run.")
+    return {"search-presets": lines, "search-llama3-mfu": notes}
+
+
 def catalogue_blocks(cli):
     """The model catalogue: each model's published count beside dtsim's count of it."""
     models = json.loads(subprocess.run([cli, "models", "--json"], capture_output=True, text=True, check=True).stdout)
@@ -454,6 +533,8 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "docs/reliability.md"), reliability_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/validation.md"), one_gpu_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/frameworks.md"), catalogue_blocks(cli), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/cost.md"), cost_blocks(cli), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/frontier.md"), search_blocks(cli), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
     changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
