@@ -522,6 +522,10 @@ def main():
         changed |= rewrite(os.path.join(ROOT, "README.md"), {"readme-fidelity": readme_fidelity(json.loads(out.stdout), shared)}, check)
     lt = subprocess.run([cli, "validate", LAYER_RUNS, "--json"], capture_output=True, text=True, check=True)
     changed |= rewrite(os.path.join(ROOT, "docs/validation.md"), layer_table_blocks(json.loads(lt.stdout)), check)
+    g = json.loads(lt.stdout)["good"]
+    changed |= rewrite(os.path.join(ROOT, "README.md"), {"readme-layer-tables": [
+        f"`docs/validation.md` checks {g['count']} published runs of ResNet-50, BERT-large, DLRM and AlexNet "
+        f"(\"Beyond transformers\": median error {pct(g['median_abs_rel_error'])}, p90 {pct(g['p90_abs_rel_error'])})."]}, check)
     bc = json.loads(out.stdout)["band_coverage"]
     changed |= rewrite(os.path.join(ROOT, "docs/advice.md"), {"band-coverage": [
         f"Leave-one-out on the project's good rows: {bc['rows']} of {bc['good_rows']} have a band, and "
