@@ -166,13 +166,6 @@ private slots:
             QVERIFY(!imp.settings.empty());
             const Scenario s = importedScenario(imp, inputs(defaultImportBase(), extra));
             QVERIFY(s.model.layers > 0 && s.training.globalBatch > 0);
-            // Nothing is dropped silently: every value is a setting or a note.
-            std::size_t values = 0;
-            ShellState shell;
-            for (const std::string& p : paths)
-                if (p.size() > 3 && p.substr(p.size() - 3) == ".sh")
-                    values = 1; // scripts: values are flags, counted by the Megatron tests
-            QVERIFY(values > 0 || imp.notes.size() + imp.settings.size() > 0);
         } catch (const InputError& e) {
             QFAIL(e.what());
         }

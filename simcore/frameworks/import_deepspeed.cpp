@@ -27,10 +27,6 @@ bool deepspeedKey(const std::string& key)
 void importDeepSpeed(ImportContext& c)
 {
     const ConfigDocument& d = c.doc;
-    auto enabled = [&](const char* key) {
-        const ConfigValue* v = d.find(key);
-        return v && v->text != "auto" && c.flag(*v);
-    };
     const bool offloadOptimizer = [&] {
         const ConfigValue* v = d.find("zero_optimization.offload_optimizer.device");
         const ConfigValue* legacy = d.find("zero_optimization.cpu_offload");
@@ -85,7 +81,6 @@ void importDeepSpeed(ImportContext& c)
             } else
                 c.note(v, "not part of a training step's time, memory or traffic in dtsim");
         });
-    (void)enabled;
 }
 
 } // namespace dtsim

@@ -157,7 +157,6 @@ void importTorchtitan(ImportContext& c)
         if (tp > 1)
             c.setDefault("training.fp8_tp_all_gather", "true", "(torchao's Float8 tensor parallelism all-gathers in FP8)");
     }
-    (void)pp;
 }
 
 } // namespace dtsim
