@@ -38,7 +38,7 @@ const char* exportFileSuffix(ExportTarget t)
 namespace {
 
 std::string exportNumber(long long v) { return std::to_string(v); }
-const char* tomlBool(bool b) { return b ? "true" : "false"; }
+const char* boolText(bool b) { return b ? "true" : "false"; }
 
 long long exportSteps(const Scenario& s)
 {
@@ -305,7 +305,7 @@ FrameworkExport torchtitan(const Scenario& s, const std::string& catalogueId)
     os << "data_parallel_shard_degree = " << (p.zeroStage == 3 ? dp : 1) << "\n";
     os << "tensor_parallel_degree = " << p.tp << "\n";
     if (p.tp > 1)
-        os << "enable_async_tensor_parallel = " << tomlBool(p.tpCommOverlap) << "\n";
+        os << "enable_async_tensor_parallel = " << boolText(p.tpCommOverlap) << "\n";
     os << "pipeline_parallel_degree = " << p.pp << "\n";
     if (p.pp > 1) {
         const char* sched = p.schedule == Schedule::GPipe ? "GPipe" : p.schedule == Schedule::Interleaved1F1B ? "Interleaved1F1B"
@@ -322,11 +322,11 @@ FrameworkExport torchtitan(const Scenario& s, const std::string& catalogueId)
     os << "mode = \"" << (p.recompute == Recompute::None ? "none" : p.recompute == Recompute::PerOp ? "selective" : "full") << "\"\n";
     if (p.recompute == Recompute::PerOp)
         os << "selective_ac_option = \"op\"\n";
-    os << "\n[compile]\nenable = " << tomlBool(t.fusedKernels) << "\n";
+    os << "\n[compile]\nenable = " << boolText(t.fusedKernels) << "\n";
     if (t.precision == Precision::FP8) {
         os << "\n[quantize.linear.float8]\n";
         os << "recipe_name = \"" << (t.scaling == ScalingRecipe::Rowwise ? "rowwise" : "tensorwise") << "\"\n";
-        os << "enable_fsdp_float8_all_gather = " << tomlBool(t.fp8ParamGather) << "\n";
+        os << "enable_fsdp_float8_all_gather = " << boolText(t.fp8ParamGather) << "\n";
     }
     out.text = os.str();
     return out;
@@ -353,9 +353,9 @@ FrameworkExport deepspeed(const Scenario& s)
     os << "  \"train_batch_size\": " << t.globalBatch << ",\n";
     os << "  \"train_micro_batch_size_per_gpu\": " << t.microBatch << ",\n";
     os << "  \"gradient_accumulation_steps\": " << accumulation << ",\n";
-    os << "  \"zero_optimization\": {\n    \"stage\": " << p.zeroStage << ",\n    \"overlap_comm\": " << tomlBool(p.overlapGradReduce) << "\n  },\n";
-    os << "  \"bf16\": {\n    \"enabled\": " << tomlBool(t.precision == Precision::BF16) << "\n  },\n";
-    os << "  \"fp16\": {\n    \"enabled\": " << tomlBool(t.precision == Precision::FP16) << "\n  },\n";
+    os << "  \"zero_optimization\": {\n    \"stage\": " << p.zeroStage << ",\n    \"overlap_comm\": " << boolText(p.overlapGradReduce) << "\n  },\n";
+    os << "  \"bf16\": {\n    \"enabled\": " << boolText(t.precision == Precision::BF16) << "\n  },\n";
+    os << "  \"fp16\": {\n    \"enabled\": " << boolText(t.precision == Precision::FP16) << "\n  },\n";
     os << "  \"communication_data_type\": \"" << std::string(precisionName(t.gradReduce)) << "\",\n";
     os << "  \"optimizer\": {\n    \"type\": \"" << (t.optimizer == Optimizer::Sgd ? "SGD" : "AdamW") << "\"\n  }\n";
     os << "}\n";
@@ -396,15 +396,15 @@ FrameworkExport nemo(const Scenario& s)
     os << "  context_parallel_size: " << p.cp << "\n";
     if (p.ep > 1)
         os << "  expert_model_parallel_size: " << p.ep << "\n";
-    os << "  sequence_parallel: " << tomlBool(p.sequenceParallel) << "\n";
+    os << "  sequence_parallel: " << boolText(p.sequenceParallel) << "\n";
     os << "  num_layers: " << m.layers << "\n  hidden_size: " << m.hidden << "\n  ffn_hidden_size: " << m.ffnHidden << "\n";
     os << "  num_attention_heads: " << m.heads << "\n  num_query_groups: " << m.kvHeads << "\n  kv_channels: " << m.headDim << "\n";
     os << "  vocab_size: " << m.vocab << "\n";
     os << "  activation: " << (m.gatedMlp ? "fast-swiglu" : "gelu") << "\n";
-    os << "  bias: " << tomlBool(m.linearBias) << "\n";
+    os << "  bias: " << boolText(m.linearBias) << "\n";
     os << "  normalization: " << (m.norm == NormKind::RmsNorm ? "rmsnorm" : "layernorm") << "\n";
     os << "  position_embedding_type: " << (m.position == PositionKind::Rotary ? "rope" : "learned_absolute") << "\n";
-    os << "  share_embeddings_and_output_weights: " << tomlBool(m.tiedEmbeddings) << "\n";
+    os << "  share_embeddings_and_output_weights: " << boolText(m.tiedEmbeddings) << "\n";
     os << "  hidden_dropout: " << (m.dropout ? "0.1" : "0.0") << "\n  attention_dropout: " << (m.dropout ? "0.1" : "0.0") << "\n";
     if (m.isMoe()) {
         os << "  num_moe_experts: " << m.moe.experts << "\n  moe_router_topk: " << m.moe.topK << "\n";
@@ -419,15 +419,15 @@ FrameworkExport nemo(const Scenario& s)
         os << "  activations_checkpoint_method: " << (p.recomputeLayers > 0 ? "block" : "uniform") << "\n";
         os << "  activations_checkpoint_num_layers: " << (p.recomputeLayers > 0 ? p.recomputeLayers : 1) << "\n";
     }
-    os << "  fp8: " << tomlBool(t.precision == Precision::FP8) << "\n";
+    os << "  fp8: " << boolText(t.precision == Precision::FP8) << "\n";
     if (t.fp8ParamGather)
         os << "  fp8_params: true\n";
-    os << "  ub_tp_comm_overlap: " << tomlBool(p.tpCommOverlap) << "\n";
+    os << "  ub_tp_comm_overlap: " << boolText(p.tpCommOverlap) << "\n";
     os << "  optim:\n    name: " << (p.zeroStage >= 1 ? "distributed_fused_adam" : "fused_adam") << "\n";
     os << "    grad_sync_dtype: " << std::string(precisionName(t.gradReduce)) << "\n";
-    os << "    overlap_grad_sync: " << tomlBool(p.overlapGradReduce) << "\n";
+    os << "    overlap_grad_sync: " << boolText(p.overlapGradReduce) << "\n";
     if (p.zeroStage >= 1)
-        os << "    overlap_param_sync: " << tomlBool(p.overlapParamGather) << "\n";
+        os << "    overlap_param_sync: " << boolText(p.overlapParamGather) << "\n";
     out.text = os.str();
     return out;
 }
