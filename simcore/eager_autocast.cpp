@@ -1,5 +1,7 @@
 #include "eager_autocast.h"
 
+#include "recompute_plan.h"
+
 namespace dtsim {
 
 namespace {
@@ -49,7 +51,7 @@ LayerTensors layerTensors(const Scenario& s, double T)
     l.rotary = m.position == PositionKind::Rotary;
     // transformers keeps a KV cache during training (use_cache defaults to true) and turns it
     // off under gradient checkpointing: each layer appends K and V to it.
-    l.cache = s.plan.recompute == Recompute::None;
+    l.cache = step_detail::recomputePlan(s, 0).keepsEverything;
     l.E = T * m.hidden;
     l.Q = T * m.queryDim() / s.plan.tp;
     l.K = T * m.kvDimPerRank(s.plan.headSplit());

@@ -2,6 +2,7 @@
 
 #include "eager_autocast.h"
 #include "layers/layer_step.h"
+#include "recompute_plan.h"
 #include "units.h"
 
 #include <algorithm>
@@ -34,34 +35,12 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
     const double h = m.hidden, qd = m.queryDim(), kvdLocal = m.kvDimPerRank(p.headSplit());
     const double mask = m.dropout ? 1.0 : 0.0;
 
-    const bool autocastEager = s.training.autocast && !s.training.fusedKernels;
-    if (policy == Recompute::Full)
-        return tokens * (autocastEager ? 4.0 : e) * h * repl; // the layer input only (fp32 under autocast)
-    if (autocastEager && policy == Recompute::None)
+    // A policy that keeps less than the layer's activations says what it keeps.
+    const step_detail::RecomputePlan plan = step_detail::recomputePlan(s, policy, 0);
+    if (const std::optional<double> kept = plan.keptActivationBytes(s, moeLayer))
+        return *kept;
+    if (s.training.autocast && !s.training.fusedKernels && plan.keepsEverything)
         return autocastSavedBytes(s, tokens);
-
-    if (policy == Recompute::PerOp && !m.isMla()) {
-        // torchtitan's per-op checkpointing keeps only what its save list names and the
-        // backward needs (step.cpp lists the matmuls it reruns): the block input, the
-        // residual stream after attention, the attention output and its log-sum-exp, and
-        // in bf16 also q, v and the gate projection's output (k and the up projection are
-        // rerun); FP8 reruns all of q, k, v and both MLP input projections.
-        const bool fp8Rerun = isScaledLowPrecision(s.training.precision);
-        const double kept = fp8Rerun ? 0.0 : qd / t + kvdLocal;
-        auto gate = [&](double ffn, double share) { return fp8Rerun ? 0.0 : share * ffn / t; };
-        double ffnKept = gate(m.ffnHidden, 1.0);
-        if (moeLayer)
-            ffnKept = gate(m.moe.expertFfnHidden, std::max(1.0, m.moe.capacityFactor) * m.moe.topK)
-                + gate(m.moe.expertFfnHidden, m.moe.sharedExperts) + h * repl; // + router input
-        return tokens * (e * (2 * h * repl + qd / t + kept + ffnKept) + 4.0 * m.heads / t);
-    }
-
-    if (policy == Recompute::Projections) {
-        // The layer input, Q, K, V (16-bit outputs of their GEMMs, also under FP8), the
-        // output projection's output (after its reduce-scatter under SP) and the
-        // attention's log-sum-exp; the rest is rebuilt in backward (step.cpp).
-        return tokens * (e * (2 * h * repl + qd / t + 2 * kvdLocal) + 4.0 * m.heads / t);
-    }
 
     // FP8 recipes save the quantized copy of each linear layer's input for its weight
     // gradient (Transformer Engine): 1 byte instead of 2 for those four tensors.
@@ -79,8 +58,8 @@ double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute polic
             + lin * (m.mla.qLoraRank + m.mla.kvLoraRank + m.mla.qkRopeDim)
             + e * nh * (2 * qk + v) + lin * nh * v + mask * h * repl;
     }
-    // Attention scores: kept unless flash-style kernels or selective recompute drop them.
-    const bool storeScores = !s.training.fusedAttention() && policy == Recompute::None;
+    // Attention scores: kept unless flash-style kernels or recomputation drop them.
+    const bool storeScores = !s.training.fusedAttention() && plan.keepsEverything;
     const double ctx = double(s.training.seqLen); // full key length per query (CP splits queries)
     if (storeScores)
         perToken += (e + mask * (1.0 + e)) * m.heads / t * ctx;
@@ -184,16 +163,16 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
         return p.zeroStage >= minStage ? sp.dense / denseShard + sp.experts / expertShard : sp.total();
     };
 
+    const step_detail::RecomputePlan plan = step_detail::recomputePlan(s, 0);
     const double denseAct = activationBytesPerLayer(s, false);
     const double moeAct = s.model.isMoe() ? activationBytesPerLayer(s, true) : 0.0;
     // Activations of one micro-batch on a stage of `layers` layers.
     auto perMicrobatchOn = [&](int layers) {
         const int moeLayers = std::min(layers, moeLayersOnStage(s));
         double bytes = (layers - moeLayers) * denseAct + moeLayers * moeAct;
-        if (p.recompute == Recompute::Full && p.recomputeLayers > 0 && p.recomputeLayers < layers) {
+        if (const int kept = plan.layersKeepingAll(layers); kept > 0) {
             // Block recomputation: the first recompute_layers layers keep their input only,
             // the rest keep everything (dense layers first, as the stage runs them).
-            const int kept = layers - p.recomputeLayers;
             const int keptMoe = std::min(kept, moeLayers);
             bytes += (kept - keptMoe) * (activationBytesPerLayer(s, false, Recompute::Selective) - denseAct)
                 + keptMoe * (activationBytesPerLayer(s, true, Recompute::Selective) - moeAct);
@@ -203,8 +182,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
     // Backward recomputes one layer of one micro-batch at a time: its full activations
     // exist briefly, once, on top of what the in-flight micro-batches keep.
     auto recomputeTransientOn = [&](int layers) {
-        if (p.recompute == Recompute::Full || p.recompute == Recompute::Projections
-            || (p.recompute == Recompute::PerOp && !s.model.isMla()))
+        if (plan.rebuildsLayer)
             return activationBytesPerLayer(s, std::min(layers, moeLayersOnStage(s)) > 0, Recompute::Selective);
         return 0.0;
     };
@@ -240,7 +218,7 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
             const bool last = stage == p.pp - 1;
             const double head = last ? (s.model.tiedEmbeddings ? counts.embedding : counts.outputHead) / p.tp : 0.0;
             const double layers = sp.dense - (stage == 0 ? counts.embedding / p.tp : 0.0) - (last ? counts.outputHead / p.tp : 0.0);
-            r.weights += 2.0 * ((p.recompute == Recompute::Full ? 0.0 : std::max(0.0, layers)) + head);
+            r.weights += 2.0 * ((plan.keepsAutocastCopies ? std::max(0.0, layers) : 0.0) + head);
             // torch.optim's zero_grad(set_to_none=True): gradients are allocated as backward
             // frees the activations, so at the peak (backward's start) none exist yet; they
             // raise it only by what they exceed the activations and logits by.

@@ -204,21 +204,12 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
     } else {
         lt.gemmForward = qkvGemm + outGemm;
     }
-    // Per-op checkpointing (torchtitan) saves each aten.mm output except every second one
-    // in call order (wq, wk, wv, wo, w1, w3, w2); FP8 linears call _scaled_mm, which is
-    // not on the save list. Backward reruns only what it needs: the inputs of attention
-    // (q, k, v) and of the gated activation (w1, w3 outputs). Outputs that only feed a
-    // residual add (wo, w2) are not needed; torch.compile's partitioner drops their
-    // rerun, while eager checkpointing replays the block up to the last needed op and so
-    // reruns wo too. Reruns, bf16: wk and w3 (+ wo eager); FP8: wq, wk, wv, w1, w3 (+ wo
-    // eager). (MLA's five projections: about half of their time.)
-    const bool perOp = p.recompute == Recompute::PerOp; // the planner's hot path skips it
-    double perOpGemms = 0.0;
-    if (perOp && m.isMla())
-        perOpGemms = 0.5 * lt.gemmForward;
-    else if (perOp)
-        perOpGemms = (fp8 ? qkvGemm : kvGemm()) + (fused ? 0.0 : outGemm);
-    double upGemms = 0.0; // the MLPs' input projections (gate and up), this layer
+    lt.projections.attention = lt.gemmForward;
+    if (!m.isMla()) {
+        lt.projections.qkv = qkvGemm;
+        lt.projections.oneKv = kvGemm();
+        lt.projections.output = outGemm;
+    }
     const double seq = s.training.seqLen;
     if (r.idealized) {
         lt.attentionForward = 0;
@@ -265,14 +256,11 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
                 return tpGemm(tokens, n, k, columnParallel);
             return columnParallel ? gemmTime(r, tokens, n / split, k) : gemmTime(r, tokens, n, k / split);
         };
-        const double up = m.gatedMlp && !fusedProjections ? 2.0 * gemm(ffn, h, true)
-                                                           : gemm((m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
+        const double upAlone = m.gatedMlp ? gemm(ffn, h, true) : 0.0;
+        const double up = m.gatedMlp && !fusedProjections ? 2.0 * upAlone : gemm((m.gatedMlp ? 2.0 : 1.0) * ffn, h, true);
         const double down = gemm(h, ffn, false);
-        upGemms += up; // rerun under Recompute::Projections: the activation needs its inputs
-        // Per-op rerun (see above): w3 of a gated MLP, or under FP8 the whole up
-        // projection; the down projection only feeds the residual add.
-        if (perOp)
-            perOpGemms += fp8 ? up : (m.gatedMlp ? gemm(ffn, h, true) : 0.0);
+        lt.projections.mlpUp += up;
+        lt.projections.mlpUpAlone += upAlone;
         // Activation function: fused (gate * silu(up) in one pass: read 2f, write f) or
         // eager (silu, then multiply: read f write f, read 2f write f).
         const double act = m.gatedMlp ? (fused ? 3.0 : 5.0) : 2.0;
@@ -300,15 +288,15 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         const int etp = p.etp();
         const double localExperts = double(moe.experts) / p.ep;
         const double perExpert = cf * T * moe.topK * p.ep * etp / (t * moe.experts);
-        const double perOpBefore = perOpGemms, upBefore = upGemms;
+        const LayerTimes::Projections before = lt.projections;
         lt.gemmForward += localExperts * mlp(perExpert, moe.expertFfnHidden, etp);
         // Every local expert's activation and input casts stream its own tokens; the
         // grouped kernels run them as one launch (Megatron-Core's GroupedMLP/TEGroupedMLP).
         bytes = bytesBefore + localExperts * (bytes - bytesBefore);
         lt.moe.experts = lt.gemmForward - gemmBefore + streamTime(r, bytes - bytesBefore, kernels - kernelsBefore);
-        perOpGemms = perOpBefore + localExperts * (perOpGemms - perOpBefore);
-        upGemms = upBefore + localExperts * (upGemms - upBefore);
-        upGemms += gemmTime(r, T, moe.experts, h); // the router, rerun to route again
+        lt.projections.mlpUp = before.mlpUp + localExperts * (lt.projections.mlpUp - before.mlpUp);
+        lt.projections.mlpUpAlone = before.mlpUpAlone + localExperts * (lt.projections.mlpUpAlone - before.mlpUpAlone);
+        lt.projections.router = router;
         if (moe.sharedExperts > 0) {
             const double sharedGemmBefore = lt.gemmForward, sharedBytesBefore = bytes;
             const int sharedKernelsBefore = kernels;
@@ -327,12 +315,6 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         kernels = et.forwardKernels;
         backwardKernels = et.backwardKernels;
     }
-    lt.perOpRecompute = perOpGemms + lt.streamForward;
-    // Keeping Q, K, V and the output projection's output leaves the backward to rerun the
-    // norms and other elementwise ops, the attention core (its output feeds the output
-    // projection's weight gradient) and the MLP's input projections (their outputs feed
-    // the activation); the down projection only feeds the residual add.
-    lt.projectionsRecompute = lt.attentionForward + upGemms + lt.streamForward;
 
     // Kernels the host issues for this layer's forward: the GEMMs (one per expert under
     // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under

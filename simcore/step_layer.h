@@ -38,8 +38,17 @@ struct LayerTimes {
     double attentionForward = 0;
     double streamForward = 0;
     double streamBackward = 0; // autograd's elementwise kernels (twice the forward's, unless counted op by op)
-    double perOpRecompute = 0; // what torchtitan's per-op checkpointing reruns in backward
-    double projectionsRecompute = 0; // what a policy keeping the attention projections reruns
+    // Forward GEMM time of the projections a recomputation policy may rerun (which ones:
+    // recompute_plan.cpp).
+    struct Projections {
+        double attention = 0; // all of the attention's projections (MLA's five included)
+        double qkv = 0;       // Q, K and V (not MLA)
+        double oneKv = 0;     // one of K and V
+        double output = 0;    // the output projection
+        double mlpUp = 0;     // the MLPs' input projections, gate and up (routed and shared experts)
+        double mlpUpAlone = 0; // a gated MLP's up projection without its gate (w3)
+        double router = 0;    // the MoE router
+    } projections;
     // An MoE layer's parts, forward, GPU time (StepReport::moeLayer): the router (its GEMM
     // and routing kernels), token permutation and unpermutation, the routed experts and
     // the shared experts (GEMMs and activations).
