@@ -166,6 +166,80 @@ ElementwiseTraffic elementwiseTraffic(const Scenario& s, const Shape& sh, bool m
     return w;
 }
 
+namespace {
+
+// The attention core's forward time, one layer and micro-batch of T tokens on one GPU.
+double attentionCoreTime(const Scenario& s, const Rates& r, double T)
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const double t = p.tp, e = storageBytes(s.training.precision);
+    const double seq = s.training.seqLen;
+    if (r.idealized)
+        return 0;
+    if (s.training.fusedAttention()) {
+        // Q.K over qk_head_dim and A.V over v_head_dim (both head_dim unless MLA).
+        const double width = double(m.heads) * (m.qkHeadDim() + m.vHeadDim());
+        const double attnFlops = 2.0 * (width / t) * T * (seq + 1) / 2.0;
+        // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
+        // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
+        const double hd = 0.5 * (m.qkHeadDim() + m.vHeadDim());
+        const double headShape = hd / (hd + r.attentionHalfHeadDim);
+        // Short sequences leave the kernel's tiles and SMs part idle (causal tiles on the
+        // diagonal, fewer query blocks per head): FlashAttention-2/3 papers, Fig. 4-5, show
+        // throughput rising with length to a plateau past ~8k. Ring attention (CP) calls
+        // the kernel on seq/cp-long chunks.
+        const double len = seq / std::max(1, p.cp);
+        const double lengthShape = r.attentionHalfSeq > 0 ? len / (len + r.attentionHalfSeq) : 1.0;
+        const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
+        return attnFlops / (rate * headShape * lengthShape) + r.kernel;
+    }
+    // Unfused attention (before FlashAttention, 2022): QK^T and AV as batched GEMMs
+    // over the full s x s score matrix (the causal mask is applied, not skipped),
+    // and a softmax kernel that writes the scores to memory: read + write of the
+    // scores, and with dropout its mask and a second copy (Korthikanti et al. 2022).
+    const double heads = m.heads / t;
+    const double batchSeqs = T / seq;
+    const double gemms = 2.0 * batchSeqs * heads * 2.0 * seq * seq * m.headDim;
+    double attention = gemms / (r.gemmPeak * gemmEfficiency(*r.eff, seq, seq, m.headDim, r.tileScale)) + 2 * r.kernel;
+    const double scoreBytes = batchSeqs * heads * seq * seq * e;
+    const double passes = 2.0 + (m.dropout ? 3.0 : 0.0);
+    return attention + streamTime(r, passes * scoreBytes, m.dropout ? 2 : 1);
+}
+
+// The host's time to issue one layer's forward and backward kernels (`kernels`
+// elementwise forward kernels, `backwardKernels` backward ones), into `lt`.
+void hostIssue(const Scenario& s, const Rates& r, bool moeLayer, int kernels, int backwardKernels, LayerTimes& lt)
+{
+    const ModelSpec& m = s.model;
+    const ParallelPlan& p = s.plan;
+    const bool fusedProjections = s.training.fusedProjections;
+    // Kernels the host issues for this layer's forward: the GEMMs (one per expert under
+    // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under
+    // FP8, and the layer's collectives.
+    double gemmLaunches = m.isMla() ? (m.mla.qLoraRank > 0 ? 5 : 4) : 2; // MLA: q (down, up), kv down, kv up, out
+    if (!fusedProjections && !m.isMla())
+        gemmLaunches += 2; // wq, wk, wv
+    if (!moeLayer) {
+        gemmLaunches += (m.gatedMlp && !fusedProjections) ? 3 : 2;
+    } else {
+        gemmLaunches += 1 + 2.0 * m.moe.experts / p.ep + (m.moe.sharedExperts > 0 ? 2 : 0);
+    }
+    double launches = gemmLaunches + (s.training.fusedAttention() ? 1 : 4) + kernels;
+    if (isScaledLowPrecision(s.training.precision))
+        launches += gemmLaunches;
+    if (p.tp > 1)
+        launches += 4;
+    if (moeLayer && p.ep > 1)
+        launches += 2;
+    lt.hostForward = launches * r.hostKernel;
+    // Backward launches two of every other kernel (data and weight gradients) and the
+    // elementwise backward kernels (twice the forward's, or as counted op by op).
+    lt.hostBackward = (2 * (launches - kernels) + backwardKernels) * r.hostKernel;
+}
+
+} // namespace
+
 LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool moeLayer)
 {
     const ModelSpec& m = s.model;
@@ -210,38 +284,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         lt.projections.oneKv = kvGemm();
         lt.projections.output = outGemm;
     }
-    const double seq = s.training.seqLen;
-    if (r.idealized) {
-        lt.attentionForward = 0;
-    } else if (s.training.fusedAttention()) {
-        // Q.K over qk_head_dim and A.V over v_head_dim (both head_dim unless MLA).
-        const double width = double(m.heads) * (m.qkHeadDim() + m.vHeadDim());
-        const double attnFlops = 2.0 * (width / t) * T * (seq + 1) / 2.0;
-        // Fused attention works on head_dim-wide tiles; small heads use the tensor cores
-        // less well (FlashAttention-2 paper, Fig. 5-6: head dim 64 ~20% slower than 128).
-        const double hd = 0.5 * (m.qkHeadDim() + m.vHeadDim());
-        const double headShape = hd / (hd + r.attentionHalfHeadDim);
-        // Short sequences leave the kernel's tiles and SMs part idle (causal tiles on the
-        // diagonal, fewer query blocks per head): FlashAttention-2/3 papers, Fig. 4-5, show
-        // throughput rising with length to a plateau past ~8k. Ring attention (CP) calls
-        // the kernel on seq/cp-long chunks.
-        const double len = seq / std::max(1, p.cp);
-        const double lengthShape = r.attentionHalfSeq > 0 ? len / (len + r.attentionHalfSeq) : 1.0;
-        const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
-        lt.attentionForward = attnFlops / (rate * headShape * lengthShape) + r.kernel;
-    } else {
-        // Unfused attention (before FlashAttention, 2022): QK^T and AV as batched GEMMs
-        // over the full s x s score matrix (the causal mask is applied, not skipped),
-        // and a softmax kernel that writes the scores to memory: read + write of the
-        // scores, and with dropout its mask and a second copy (Korthikanti et al. 2022).
-        const double heads = m.heads / t;
-        const double batchSeqs = T / seq;
-        const double gemms = 2.0 * batchSeqs * heads * 2.0 * seq * seq * m.headDim;
-        lt.attentionForward = gemms / (r.gemmPeak * gemmEfficiency(*r.eff, seq, seq, m.headDim, r.tileScale)) + 2 * r.kernel;
-        const double scoreBytes = batchSeqs * heads * seq * seq * e;
-        const double passes = 2.0 + (m.dropout ? 3.0 : 0.0);
-        lt.attentionForward += streamTime(r, passes * scoreBytes, m.dropout ? 2 : 1);
-    }
+    lt.attentionForward = attentionCoreTime(s, r, T);
 
     // Memory-bound kernels around the GEMMs: see elementwiseTraffic().
     const ElementwiseTraffic ew = elementwiseTraffic(s, sh, moeLayer, r.castBytes);
@@ -316,28 +359,7 @@ LayerTimes layerTimes(const Scenario& s, const Rates& r, const Shape& sh, bool m
         backwardKernels = et.backwardKernels;
     }
 
-    // Kernels the host issues for this layer's forward: the GEMMs (one per expert under
-    // MoE), attention, the elementwise kernels, one quantization kernel per GEMM under
-    // FP8, and the layer's collectives.
-    double gemmLaunches = m.isMla() ? (m.mla.qLoraRank > 0 ? 5 : 4) : 2; // MLA: q (down, up), kv down, kv up, out
-    if (!fusedProjections && !m.isMla())
-        gemmLaunches += 2; // wq, wk, wv
-    if (!moeLayer) {
-        gemmLaunches += (m.gatedMlp && !fusedProjections) ? 3 : 2;
-    } else {
-        gemmLaunches += 1 + 2.0 * m.moe.experts / p.ep + (m.moe.sharedExperts > 0 ? 2 : 0);
-    }
-    double launches = gemmLaunches + (s.training.fusedAttention() ? 1 : 4) + kernels;
-    if (fp8)
-        launches += gemmLaunches;
-    if (p.tp > 1)
-        launches += 4;
-    if (moeLayer && p.ep > 1)
-        launches += 2;
-    lt.hostForward = launches * r.hostKernel;
-    // Backward launches two of every other kernel (data and weight gradients) and the
-    // elementwise backward kernels (twice the forward's, or as counted op by op).
-    lt.hostBackward = (2 * (launches - kernels) + backwardKernels) * r.hostKernel;
+    hostIssue(s, r, moeLayer, kernels, backwardKernels, lt);
     return lt;
 }
 
