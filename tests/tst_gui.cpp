@@ -931,7 +931,7 @@ private slots:
         QVERIFY(showPreset(w, "gpt3-175b-a100", "cost"));
         CostTab* tab = w.costTab();
         QVERIFY(tab->hasResult());
-        const CostStudy before = tab->study();
+        const CostAnalysis before = tab->study();
         QVERIFY(before.report.totalUsd > 0);
         QVERIFY(before.byGpuCount.size() >= 3);
         QVERIFY(!before.byGpuType.empty());

@@ -148,7 +148,7 @@ void CostTab::showScenario(const Scenario* s)
     m_evaluator->requestCostStudy(m_scenario, m_catalog, m_rates, m_cost);
 }
 
-void CostTab::showStudy(const CostStudy& c)
+void CostTab::showStudy(const CostAnalysis& c)
 {
     if (c.problem) {
         m_hasResult = false;
@@ -198,7 +198,7 @@ int CostTab::chartMinimumHeight() const
     return std::max(kCostChartMinimumHeight, 14 * fontMetrics().height());
 }
 
-void CostTab::plotBreakdown(const CostStudy& c)
+void CostTab::plotBreakdown(const CostAnalysis& c)
 {
     QChart* chart = resetChart(m_breakdown);
     auto* pie = new QPieSeries;
@@ -228,7 +228,7 @@ void CostTab::plotBreakdown(const CostStudy& c)
         markers[m]->setLabel(priced[m]);
 }
 
-void CostTab::plotByGpuCount(const CostStudy& c)
+void CostTab::plotByGpuCount(const CostAnalysis& c)
 {
     QChart* chart = resetChart(m_byGpus);
     if (c.byGpuCount.empty())
@@ -289,7 +289,7 @@ void CostTab::plotByGpuCount(const CostStudy& c)
     energy->attachAxis(y2);
 }
 
-void CostTab::plotByDeadline(const CostStudy& c)
+void CostTab::plotByDeadline(const CostAnalysis& c)
 {
     QChart* chart = resetChart(m_byDeadline);
     if (c.byGpuCount.empty())
@@ -355,7 +355,7 @@ void CostTab::plotByDeadline(const CostStudy& c)
     }
 }
 
-void CostTab::plotProcurement(const CostStudy& c)
+void CostTab::plotProcurement(const CostAnalysis& c)
 {
     QChart* chart = resetChart(m_procurement);
     auto* meets = new QBarSet(tr("meets the deadline"));

@@ -26,15 +26,15 @@ public:
     }
     void showScenario(const Scenario* s); // null when the plan is invalid
     bool hasResult() const { return m_hasResult; }
-    const CostStudy& study() const { return m_study; }
+    const CostAnalysis& study() const { return m_study; }
     QString error() const { return m_error; }
 
 private:
-    void showStudy(const CostStudy& c);
-    void plotBreakdown(const CostStudy& c);
-    void plotByGpuCount(const CostStudy& c);
-    void plotByDeadline(const CostStudy& c);
-    void plotProcurement(const CostStudy& c);
+    void showStudy(const CostAnalysis& c);
+    void plotBreakdown(const CostAnalysis& c);
+    void plotByGpuCount(const CostAnalysis& c);
+    void plotByDeadline(const CostAnalysis& c);
+    void plotProcurement(const CostAnalysis& c);
     QString checkInputs(const Scenario& s) const;
 
     Evaluator* m_evaluator;
@@ -42,7 +42,7 @@ private:
     FailureRates m_rates;
     CostRates m_cost;
     Scenario m_scenario;
-    CostStudy m_study;
+    CostAnalysis m_study;
     bool m_hasResult = false;
     QString m_error;
     QLabel* m_summary = nullptr;

@@ -6,7 +6,8 @@
 #include "simcore/planner/frontier.h"
 #include "simcore/planner/scaling.h"
 #include "simcore/planner/search.h"
-#include "simcore/cost/cost_study.h"
+#include "simcore/analysis/cost_analysis.h"
+#include "simcore/analysis/run_outlook.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/sched/cluster_sim.h"
 #include "simcore/study/advice.h"
@@ -22,17 +23,6 @@
 #include <memory>
 
 namespace dtsim::gui {
-
-// The whole run for the Reliability tab: the analysis, the Monte Carlo with the
-// scenario's chaos events and, when there are any, the same seeds without them.
-// The Cost tab's data: the run priced, at other GPU counts, and on other GPU types.
-struct CostStudy {
-    std::optional<PlanIssue> problem; // the run cannot finish: why (nothing else is priced)
-    CostReport report;
-    std::vector<CostPoint> byGpuCount;
-    std::vector<ProcurementRow> byGpuType;
-    double deadline = 0;
-};
 
 // The Cluster tab's data: one job stream under two scheduling policies.
 struct ClusterComparison {
@@ -53,16 +43,6 @@ struct TimelineResult {
 // lay out and 27 ms to paint, 1.84 M take 82 ms (405B preset, a row per TP rank). Past
 // this the tab says how many there would be instead.
 inline constexpr double kMaxTimelineBars = 1e6;
-
-struct RunOutlook {
-    ReliabilityReport report;
-    std::optional<PlanIssue> problem; // the run cannot finish: why, and what to change (no Monte Carlo)
-    MonteCarloResult run;
-    MonteCarloResult clean;
-    bool hasChaos = false;
-    int trials = 0;       // run: fewer than asked when the run's failures exhaust the budget
-    int trialsAsked = 0;
-};
 
 class Evaluator : public QObject {
     Q_OBJECT
@@ -104,8 +84,8 @@ signals:
     void searchReady(const dtsim::SearchResult& r);
     void scalingReady(const dtsim::ScalingCurves& c);
     void pinnedScalingReady(const dtsim::ScalingCurves& c);
-    void runOutlookReady(const dtsim::gui::RunOutlook& o);
-    void costStudyReady(const dtsim::gui::CostStudy& c);
+    void runOutlookReady(const dtsim::RunOutlook& o);
+    void costStudyReady(const dtsim::CostAnalysis& c);
     void clusterReady(const dtsim::gui::ClusterComparison& c);
     void timelineReady(const dtsim::gui::TimelineResult& t);
     void pinnedTimelineReady(const dtsim::gui::TimelineResult& t);
@@ -114,11 +94,15 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    // One view's request slot: a newer request cancels the older, whose result is dropped.
     struct Job {
         std::shared_ptr<std::atomic<bool>> cancel;
         int generation = 0;
     };
-    Job start(Job& slot);
+    // Runs `work(cancel)` on a worker thread and hands its result to `deliver(result)` on
+    // this thread, unless a newer request for the same slot came since.
+    template <typename Work, typename Deliver>
+    void submit(Job& slot, Work work, Deliver deliver);
     void finished();
 
     Calibration m_calibration;

@@ -2,10 +2,8 @@
 #include "cli_common.h"
 #include "commands.h"
 
+#include "simcore/analysis/cost_analysis.h"
 #include "simcore/cost/cost.h"
-#include "simcore/cost/cost_study.h"
-#include "simcore/reliability/reliability.h"
-#include "simcore/step.h"
 #include "simcore/units.h"
 
 #include <QJsonArray>
@@ -50,15 +48,15 @@ int runCost(const QStringList& args)
         FieldLocator where;
         const Scenario s = loadScenarioArgument(p, d, &where);
         checkCostInputs(s, d.costRates, where);
-        const Report base = simulate(s, d.calibration);
-        const ReliabilityReport rel = analyzeReliability(s, d.calibration, ratesForPricing(d.failureRates, d.costRates, s.cost), base);
-        if (auto issue = runIssue(s, rel))
-            where.fail(issue->field, issue->reason);
-        const CostReport r = analyzeCost(s, base, rel, d.costRates);
-        const std::vector<CostPoint> sweep = p.isSet("sweep") ? costByGpuCount(s, d.calibration, d.failureRates, d.costRates)
-                                                              : std::vector<CostPoint> {};
-        const std::vector<ProcurementRow> compare = p.isSet("compare")
-            ? compareGpuTypes(s, d.calibration, d.catalog, d.failureRates, d.costRates) : std::vector<ProcurementRow> {};
+        CostAnalysisOptions parts;
+        parts.byGpuCount = p.isSet("sweep");
+        parts.byGpuType = p.isSet("compare");
+        const CostAnalysis study = analyzeCostStudy(s, d.calibration, d.catalog, d.failureRates, d.costRates, parts);
+        if (study.problem)
+            where.fail(study.problem->field, study.problem->reason);
+        const CostReport& r = study.report;
+        const std::vector<CostPoint>& sweep = study.byGpuCount;
+        const std::vector<ProcurementRow>& compare = study.byGpuType;
         auto pointJson = [](const CostPoint& pt) {
             return QJsonObject { { "gpus", double(pt.gpus) }, { "total_usd", pt.costUsd }, { "energy_mwh", pt.energyMwh },
                 { "co2e_tonnes", pt.co2eTonnes }, { "expected_time_s", pt.expectedTime }, { "meets_deadline", pt.meetsDeadline } };

@@ -5,7 +5,7 @@
 #include "simcore/report_check.h"
 #include "commands.h"
 
-#include "simcore/reliability/reliability.h"
+#include "simcore/analysis/run_outlook.h"
 #include "simcore/units.h"
 
 #include <QJsonArray>
@@ -162,34 +162,29 @@ int runReliability(const QStringList& args)
         if (!ok)
             throw InputError("--seed", 0, "", "expected a non-negative whole number");
 
-        const ReliabilityReport r = analyzeReliability(s, d.calibration, d.failureRates);
-        if (auto issue = runIssue(s, r))
-            where.fail(issue->field, issue->reason);
-        if (const auto bad = badQuantity(r))
-            throw InputError("dtsim-cli", 0, *bad, badQuantityMessage(*bad));
         // The Monte Carlo follows every failure: a long, failure-prone run affords fewer
         // trials. Asked for explicitly, too many is refused; by default, fewer are run.
-        const int affordable = affordableTrials(r, trials, s.reliability.chaos.empty() ? 1 : 2);
-        if (affordable < trials && p.isSet("trials"))
-            throw InputError("--trials", 0, "", "at most " + std::to_string(affordable) + " trials for this run ("
-                    + formatCount(r.expectedFailures) + " expected failures each" + (s.reliability.chaos.empty() ? "" : ", run with and without the chaos events") + "); dtsim follows "
+        RunOutlookOptions options;
+        options.trials = trials;
+        options.seed = seed;
+        options.strictTrials = p.isSet("trials");
+        const RunOutlook outlook = runOutlook(s, d.calibration, d.failureRates, options);
+        if (outlook.badFigure)
+            throw InputError("dtsim-cli", 0, *outlook.badFigure, badQuantityMessage(*outlook.badFigure));
+        if (outlook.problem)
+            where.fail(outlook.problem->field, outlook.problem->reason);
+        const ReliabilityReport& r = outlook.report;
+        if (outlook.tooManyTrials)
+            throw InputError("--trials", 0, "", "at most " + std::to_string(outlook.trials) + " trials for this run ("
+                    + formatCount(r.expectedFailures) + " expected failures each" + (outlook.hasChaos ? ", run with and without the chaos events" : "") + "); dtsim follows "
                     + formatCount(kMonteCarloFailureBudget) + " failures in all");
-        if (affordable < trials)
+        if (outlook.trials < trials)
             std::fprintf(stderr, "note: %d trials instead of %d: the run expects %s failures, and the Monte Carlo follows each\n",
-                affordable, trials, formatCount(r.expectedFailures).c_str());
-        trials = affordable;
-        const MonteCarloResult m = simulateRun(r, s.reliability, trials, seed);
-        MonteCarloResult clean;
-        const bool chaos = !s.reliability.chaos.empty();
-        if (chaos) {
-            ReliabilitySpec calm = s.reliability;
-            calm.chaos.clear();
-            clean = simulateRun(r, calm, trials, seed);
-        }
-        // The edge: no trial faster than the run without failures, no goodput above 1.
-        for (const MonteCarloResult* result : { &m, static_cast<const MonteCarloResult*>(&clean) })
-            if (const auto bad = badQuantity(*result, r))
-                throw InputError("dtsim-cli", 0, *bad, badQuantityMessage(*bad));
+                outlook.trials, trials, formatCount(r.expectedFailures).c_str());
+        trials = outlook.trials;
+        const MonteCarloResult& m = outlook.run;
+        const MonteCarloResult& clean = outlook.clean;
+        const bool chaos = outlook.hasChaos;
         if (!p.isSet("json")) {
             printText(s, r, m, chaos ? &clean : nullptr, trials, seed);
             return kExitOk;

@@ -3,9 +3,7 @@
 #include "commands.h"
 
 #include "simcore/io/atomic_file.h"
-#include "simcore/reliability/reliability.h"
-#include "simcore/step.h"
-#include "simcore/timeline/timeline.h"
+#include "simcore/analysis/timeline_setup.h"
 #include "simcore/units.h"
 
 #include <QTextStream>
@@ -48,10 +46,13 @@ int runTrace(const QStringList& args)
         o.zeroBubble = p.isSet("zero-bubble");
         const EngineData d = loadEngineData(p);
         const Scenario s = loadScenarioArgument(p, d);
-        const StepReport step = simulateStep(s, d.calibration);
+        // Checkpoints fall where the reliability model puts them (every so many steps).
+        const TimelineSetup setup = timelineSetup(s, d.calibration, d.failureRates, o);
+        o = setup.options;
+        const StepReport& step = setup.step;
 
         // Refused before it is built: the trace's size follows from the step alone.
-        const double events = estimateTimelineEvents(s, step, o);
+        const double events = setup.estimatedBars;
         const double bytes = events * kChromeTraceBytesPerEvent;
         if (bytes > kMaxTraceBytes) {
             const int steps = int(std::floor(o.steps * kMaxTraceBytes / bytes));
@@ -61,11 +62,6 @@ int runTrace(const QStringList& args)
             throw InputError("--steps", 0, "", "this trace would be about " + formatBytes(bytes) + " (" + formatCount(events)
                     + " bars); dtsim writes traces of up to " + formatBytes(kMaxTraceBytes) + ": " + fix);
         }
-
-        // Checkpoints fall where the reliability model puts them (every so many steps).
-        const ReliabilityReport rel = analyzeReliability(s, d.calibration, d.failureRates);
-        o.checkpointEverySteps = static_cast<int>(std::min(1e9, rel.intervalSteps));
-        o.checkpointSeconds = rel.checkpointWrite;
         const Trace t = simulateTimeline(s, d.calibration, o);
 
         // Streamed into the file, which appears whole or not at all.
