@@ -908,6 +908,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.scalingView()->plot()->graphCount() == 6, 20000);
         QCOMPARE(w.scalingView()->plot()->graph(0)->name(), QString("A: time, fixed batch"));
         w.unpinA();
+        QVERIFY(w.selectTab("timeline")); // A goes with the tab's next update (TabInput::pinned)
+        waitIdle(w);
         QVERIFY(!w.timelineTab()->pinnedGantt()->isVisibleTo(w.timelineTab()));
         QVERIFY(w.dashboard()->compareNote().isEmpty());
         QVERIFY(w.selectTab("breakdown")); // a hidden tab catches up when shown

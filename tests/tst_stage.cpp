@@ -8,6 +8,8 @@
 #include "widgets/dashboard.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
+#include "widgets/tab_page.h"
+#include "widgets/tab_registry.h"
 #include "widgets/measurement_import.h"
 #include "widgets/parameter_panel.h"
 #include "widgets/plans_view.h"
@@ -56,6 +58,42 @@ private slots:
         QCoreApplication::setApplicationName("tst_stage");
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
+    }
+
+    // Issue 43: the tab bar, the View menu's shortcuts, the presentation's tab choices and
+    // `--tab`'s names all come from tab_registry.cpp's one list, in its order.
+    void everyTabComesFromTheRegistry()
+    {
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("gtx580-2012"));
+        auto* tabs = w.findChild<QTabWidget*>();
+        const std::vector<TabEntry>& registry = tabRegistry();
+        QCOMPARE(tabs->count(), int(registry.size()));
+        QCOMPARE(int(MainWindow::tabNames().size()), int(registry.size()));
+        QMenu* presentation = nullptr;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == "Views in presentation mode")
+                presentation = m;
+        QVERIFY(presentation);
+        QCOMPARE(presentation->actions().size(), qsizetype(registry.size()));
+        for (int i = 0; i < int(registry.size()); ++i) {
+            const TabEntry& e = registry[std::size_t(i)];
+            QCOMPARE(tabs->tabText(i), tabTitle(e));
+            QVERIFY(dynamic_cast<TabPage*>(tabs->widget(i)));
+            QCOMPARE(MainWindow::tabNames()[std::size_t(i)], std::string(e.name));
+            QCOMPARE(presentation->actions()[i]->data().toString(), QString(e.name));
+            QVERIFY(tabNameList().contains(e.name));
+            QVERIFY(w.selectTab(e.name));
+            QCOMPARE(tabs->currentIndex(), i);
+            if (i < 10) {
+                const QKeySequence key(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + i : Qt::Key_0));
+                bool found = false;
+                for (QAction* a : w.findChildren<QAction*>())
+                    found = found || (a->shortcut() == key && a->text() == tabTitle(e));
+                QVERIFY2(found, qPrintable(QString("no %1 for %2").arg(key.toString(), e.name)));
+            }
+        }
+        QVERIFY(!w.selectTab("nosuchtab"));
     }
 
     void everyShortcutWorksInPresentationMode()

@@ -23,6 +23,8 @@ public:
     void follow(const TabInput& in, TabMoment when) override
     {
         if (when == TabMoment::Edit && in.report) {
+            setPinned(in.pinnedReport ? std::optional(in.pinnedReport->step) : std::nullopt,
+                in.pinned ? QString::fromStdString(in.pinned->name.empty() ? std::string("pinned scenario") : in.pinned->name) : QString());
             showReport(in.report->step);
             showLayerTypes(*in.report);
         }
@@ -34,14 +36,14 @@ public:
     int stepSeriesCount() const { return m_stepSeries; }
     int stepBarsForTest() const; // bars on the step chart: 2 with a pinned A
     bool layerChartShownForTest() const;
-    // A pinned scenario's step, drawn in grey under the current one (nullopt: none).
-    void setPinned(std::optional<StepReport> a, const QString& name);
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
 
 private:
+    // A pinned scenario's step, drawn in grey under the current one (nullopt: none).
+    void setPinned(std::optional<StepReport> a, const QString& name);
     void arrange(bool force = false); // one column, or two when the charts would be squeezed
     int chartHeight() const; // what a chart needs to show every label
     class QGridLayout* m_grid = nullptr;

@@ -33,7 +33,7 @@ public:
     // uses), 1: the scenario's (its links).
     QComboBox* network() const { return m_networkChoice; }
     bool hasFrontier() const { return m_have; }
-    void recomputeNext() { m_key.clear(); } // the next pause recomputes (a new theme redraws it)
+    void restyle() override { m_key.clear(); } // the next pause recomputes, in the new palette
 
 private:
     void request();

@@ -24,6 +24,8 @@
 #include "cluster_tab.h"
 #include "whatif_tab.h"
 #include "cost_tab.h"
+#include "tab_page.h"
+#include "tab_registry.h"
 #include "theme.h"
 #include "teaching_panel.h"
 #include "view_export.h"
@@ -82,10 +84,35 @@ std::vector<std::string> gridRegions(const CostRates& c)
 } // namespace
 
 namespace {
-const char* kTabNames[] = { "frontier", "scaling", "breakdown", "plans", "topology", "timeline", "reliability", "cost", "cluster", "whatif" };
 }
 
-std::vector<std::string> MainWindow::tabNames() { return { std::begin(kTabNames), std::end(kTabNames) }; }
+std::vector<std::string> MainWindow::tabNames()
+{
+    std::vector<std::string> names;
+    for (const TabEntry& e : tabRegistry())
+        names.emplace_back(e.name);
+    return names;
+}
+
+template <typename T> T* MainWindow::tabOf() const
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* tab = qobject_cast<T*>(m_tabs->widget(i)))
+            return tab;
+    return nullptr;
+}
+
+FrontierView* MainWindow::frontierView() const { return tabOf<FrontierTab>()->view(); }
+bool MainWindow::hasFrontier() const { return tabOf<FrontierTab>()->hasFrontier(); }
+PlansView* MainWindow::plansView() const { return tabOf<PlansView>(); }
+BreakdownView* MainWindow::breakdownView() const { return tabOf<BreakdownView>(); }
+TopologyEditor* MainWindow::topologyEditor() const { return tabOf<TopologyEditor>(); }
+TimelineTab* MainWindow::timelineTab() const { return tabOf<TimelineTab>(); }
+ScalingView* MainWindow::scalingView() const { return tabOf<ScalingView>(); }
+ReliabilityTab* MainWindow::reliabilityTab() const { return tabOf<ReliabilityTab>(); }
+ClusterTab* MainWindow::clusterTab() const { return tabOf<ClusterTab>(); }
+WhatIfTab* MainWindow::whatIfTab() const { return tabOf<WhatIfTab>(); }
+CostTab* MainWindow::costTab() const { return tabOf<CostTab>(); }
 
 MainWindow::MainWindow(AppData data, QWidget* parent)
     : QMainWindow(parent)
@@ -130,29 +157,21 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     m_tabs = new QTabWidget(split);
 
     // Every tab is a TabPage (tab_page.h): the window says when, the tab what.
-    m_frontier = new FrontierTab(m_evaluator, m_data.frontierAnchors, m_tabs);
-    m_tabs->addTab(m_frontier, tr("Frontier"));
-    m_scaling = new ScalingView(m_evaluator, m_tabs);
-    m_tabs->addTab(m_scaling, tr("Scaling"));
-    m_breakdown = new BreakdownView(m_tabs);
-    m_tabs->addTab(m_breakdown, tr("Breakdown"));
-    m_plans = new PlansView(m_evaluator, m_tabs);
-    m_tabs->addTab(m_plans, tr("Best plans"));
-    m_topology = new TopologyEditor(m_doc, m_data.topologies, m_tabs);
-    m_tabs->addTab(m_topology, tr("Topology"));
-    m_timeline = new TimelineTab(m_evaluator, m_data.failureRates, m_tabs);
-    m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_reliability = new ReliabilityTab(m_evaluator, m_data.failureRates, m_tabs);
-    m_tabs->addTab(m_reliability, tr("Reliability"));
-    m_cost = new CostTab(m_evaluator, m_data.catalog, m_data.failureRates, m_data.costRates, m_tabs);
-    m_tabs->addTab(m_cost, tr("Cost"));
-    m_cluster = new ClusterTab(m_evaluator, m_data.failureRates, m_data.costRates, m_tabs);
-    m_tabs->addTab(m_cluster, tr("Cluster"));
-    m_whatif = new WhatIfTab(m_evaluator, m_data.catalog, m_tabs);
-    m_tabs->addTab(m_whatif, tr("What if"));
-    connect(m_whatif, &WhatIfTab::applyScenario, this, [this](const Scenario& s, const QString&) {
-        m_doc->edit("what-if", [&](Scenario& doc) { doc = s; }, false);
-    });
+    const TabServices services { m_evaluator, m_doc, m_data };
+    for (const TabEntry& e : tabRegistry())
+        m_tabs->addTab(e.make(services, m_tabs), tabTitle(e));
+    if (auto* whatif = tabOf<WhatIfTab>())
+        connect(whatif, &WhatIfTab::applyScenario, this, [this](const Scenario& s, const QString&) {
+            m_doc->edit("what-if", [&](Scenario& doc) { doc = s; }, false);
+        });
+    if (auto* plans = tabOf<PlansView>())
+        connect(plans, &PlansView::applyPlan, this, [this](const ParallelPlan& plan, int micro) {
+            m_doc->edit("plan", [&](Scenario& s) {
+                s.plan = plan;
+                s.training.microBatch = micro;
+                s.cluster.gpus = plan.gpus();
+            }, false);
+        });
     m_staleNote = new StaleNote(m_tabs);
     // Only the visible tab follows every edit; another catches up when it is shown.
     m_tabStale.assign(std::size_t(m_tabs->count()), true);
@@ -204,7 +223,6 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
     connect(m_doc, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_panel, &ParameterPanel::edited, this, &MainWindow::applyField);
     connect(m_panel, &ParameterPanel::fixRequested, this, &MainWindow::applyFix);
-    m_plans->setModelCatalogue(m_data.models, m_data.catalog);
     m_panel->setModelCatalogue(m_data.models);
     connect(m_panel, &ParameterPanel::modelChosen, this, [this](const QString& id) {
         const CatalogueModel* m = findCatalogueModel(m_data.models, id.toStdString());
@@ -212,13 +230,6 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
             return;
         const ModelSpec spec = catalogueModelSpec(*m, m_data.catalog);
         m_doc->edit("model", [spec](Scenario& s) { s.model = spec; }, false);
-    });
-    connect(m_plans, &PlansView::applyPlan, this, [this](const ParallelPlan& plan, int micro) {
-        m_doc->edit("plan", [&](Scenario& s) {
-            s.plan = plan;
-            s.training.microBatch = micro;
-            s.cluster.gpus = plan.gpus();
-        }, false);
     });
     // Background work shows as a word in the status bar; the newest request cancels the
     // older ones, so it never outlives the latest change by much. Not a busy QProgressBar:
@@ -430,7 +441,7 @@ void MainWindow::buildMenus()
         QAction* a = shown->addAction(m_tabs->tabText(i));
         a->setCheckable(true);
         a->setChecked(true);
-        a->setData(QString(kTabNames[i]));
+        a->setData(QString(tabRegistry()[std::size_t(i)].name));
         m_presentationTabs.push_back(a);
     }
     // Lectures: shipped scripts, any script file, and stepping by a presenter's clicker.
@@ -481,7 +492,9 @@ bool MainWindow::setTheme(const QString& name, bool remember)
         QSettings().setValue("view/theme", name);
     restyleCharts(this);
     // Redraw everything from the model with the new palette.
-    m_frontier->recomputeNext();
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* tab = dynamic_cast<TabPage*>(m_tabs->widget(i)))
+            tab->restyle();
     refresh();
     requestBackground();
     return true;
@@ -549,15 +562,17 @@ void MainWindow::setPresentationMode(bool on)
     }
     m_presenting = on;
     m_dashboard->setPresenting(on);
-    m_reliability->setChartsFirst(on);
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* tab = dynamic_cast<TabPage*>(m_tabs->widget(i)))
+            tab->setPresenting(on);
     const QSignalBlocker block(m_presentationAction);
     m_presentationAction->setChecked(on);
 }
 
 bool MainWindow::selectTab(const QString& name)
 {
-    for (int i = 0; i < int(std::size(kTabNames)); ++i)
-        if (name == kTabNames[i]) {
+    for (int i = 0; i < int(tabRegistry().size()); ++i)
+        if (name == tabRegistry()[std::size_t(i)].name) {
             m_tabs->setCurrentIndex(i);
             return true;
         }

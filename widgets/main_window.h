@@ -86,7 +86,7 @@ public:
     const std::optional<Scenario>& pinnedA() const { return m_pinnedA; }
     bool openPreset(const QString& name);
     bool saveTo(const QString& path);       // atomic
-    bool selectTab(const QString& name);    // frontier, scaling, breakdown, plans, topology, timeline
+    bool selectTab(const QString& name);    // a name from tab_registry.cpp
     static std::vector<std::string> tabNames(); // the names selectTab takes, in tab order
     // Lecture scripts (docs/teaching.md): a shipped one by name (presets/lectures/), or a
     // file. Every step is checked when it opens; false with an inline error when one fails.
@@ -126,18 +126,20 @@ public:
     ParameterPanel* panel() const { return m_panel; }
     Dashboard* dashboard() const { return m_dashboard; }
     Evaluator* evaluator() const { return m_evaluator; }
-    FrontierView* frontierView() const { return m_frontier->view(); }
-    PlansView* plansView() const { return m_plans; }
-    BreakdownView* breakdownView() const { return m_breakdown; }
-    TopologyEditor* topologyEditor() const { return m_topology; }
-    TimelineTab* timelineTab() const { return m_timeline; }
-    ScalingView* scalingView() const { return m_scaling; }
-    ReliabilityTab* reliabilityTab() const { return m_reliability; }
-    ClusterTab* clusterTab() const { return m_cluster; }
-    WhatIfTab* whatIfTab() const { return m_whatif; }
-    CostTab* costTab() const { return m_cost; }
+    // The tabs by type (tab_registry.cpp makes them); null when there is none.
+    template <typename T> T* tabOf() const;
+    FrontierView* frontierView() const;
+    PlansView* plansView() const;
+    BreakdownView* breakdownView() const;
+    TopologyEditor* topologyEditor() const;
+    TimelineTab* timelineTab() const;
+    ScalingView* scalingView() const;
+    ReliabilityTab* reliabilityTab() const;
+    ClusterTab* clusterTab() const;
+    WhatIfTab* whatIfTab() const;
+    CostTab* costTab() const;
     QString bannerText() const;
-    bool hasFrontier() const { return m_frontier->hasFrontier(); }
+    bool hasFrontier() const;
     void flushPending(); // start debounced background work now
 
 protected:
@@ -179,16 +181,8 @@ private:
     Dashboard* m_dashboard = nullptr;
     Evaluator* m_evaluator = nullptr;
     QTabWidget* m_tabs = nullptr;
-    FrontierTab* m_frontier = nullptr;
-    ScalingView* m_scaling = nullptr;
-    BreakdownView* m_breakdown = nullptr;
-    PlansView* m_plans = nullptr;
-    TopologyEditor* m_topology = nullptr;
-    TimelineTab* m_timeline = nullptr;
-    ReliabilityTab* m_reliability = nullptr;
-    ClusterTab* m_cluster = nullptr;
-    WhatIfTab* m_whatif = nullptr;
     std::optional<Scenario> m_pinnedA;
+    Report m_pinnedReport; // A's, while one is pinned
     Autosave* m_autosave = nullptr;
     TeachingPanel* m_teaching = nullptr;
     QDockWidget* m_teachingDock = nullptr;
@@ -204,7 +198,6 @@ private:
         Qt::WindowStates state;
         bool panel = true, teaching = false;
     } m_beforePresentation;
-    CostTab* m_cost = nullptr;
     QLabel* m_banner = nullptr;
     class LectureBar* m_lectureBar = nullptr;
     LectureScript m_lecture;

@@ -62,13 +62,10 @@ bool MainWindow::pinAsA()
     if (checkScenario(s))
         return false;
     m_pinnedA = s;
-    const Report a = m_evaluator->report(s);
+    m_pinnedReport = m_evaluator->report(s);
     const QString name = QString::fromStdString(s.name.empty() ? std::string("pinned scenario") : s.name);
-    m_dashboard->setPinned(name, a, s.model.isLayerTable());
-    m_breakdown->setPinned(a.step, name);
-    m_scaling->setPinned(m_pinnedA);
-    m_timeline->setPinned(m_pinnedA);
-    refresh();
+    m_dashboard->setPinned(name, m_pinnedReport, s.model.isLayerTable());
+    refresh(); // the tabs get A with every update (TabInput::pinned)
     return true;
 }
 
@@ -76,9 +73,6 @@ void MainWindow::unpinA()
 {
     m_pinnedA.reset();
     m_dashboard->setPinned({}, std::nullopt);
-    m_breakdown->setPinned(std::nullopt, {});
-    m_scaling->setPinned(std::nullopt);
-    m_timeline->setPinned(std::nullopt);
     refresh();
 }
 
@@ -234,21 +228,22 @@ bool MainWindow::exportTrace(const QString& path, QString* error)
         *error = tr("the scenario's plan is not valid");
         return false;
     }
-    if (m_timeline->isStale()) {
+    TimelineTab* timeline = timelineTab();
+    if (timeline->isStale()) {
         // The trace exported is the one the Timeline tab draws, in full (not a drag's
         // draft): show it, and let the worker finish while the window stays responsive.
-        m_tabs->setCurrentWidget(m_timeline);
+        m_tabs->setCurrentWidget(timeline);
         flushPending();
         QElapsedTimer waited;
         waited.start();
-        while (m_timeline->isStale() && waited.elapsed() < 60000) {
+        while (timeline->isStale() && waited.elapsed() < 60000) {
             QEventLoop wait;
             connect(m_evaluator, &Evaluator::timelineReady, &wait, &QEventLoop::quit, Qt::QueuedConnection);
             QTimer::singleShot(1000, &wait, &QEventLoop::quit);
             wait.exec();
         }
     }
-    return m_timeline->exportTrace(path, error);
+    return timeline->exportTrace(path, error);
 }
 
 bool MainWindow::exportScenario(const QString& path, QString* error)

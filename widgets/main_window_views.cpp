@@ -55,7 +55,8 @@ void MainWindow::showTab(int index, bool background)
     if (!tab)
         return;
     const Scenario& doc = m_doc->scenario();
-    tab->follow({ doc, m_currentValid ? &doc : nullptr, m_currentValid ? &m_report : nullptr },
+    tab->follow({ doc, m_currentValid ? &doc : nullptr, m_currentValid ? &m_report : nullptr,
+                    m_pinnedA ? &*m_pinnedA : nullptr, m_pinnedA ? &m_pinnedReport : nullptr },
         background ? TabMoment::Pause : TabMoment::Edit);
     if (index == m_tabs->currentIndex())
         updateStaleNote();

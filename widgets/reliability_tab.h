@@ -35,6 +35,7 @@ public:
     void showScenario(const Scenario* s); // null when the plan is invalid
     // "P50 104.9, P90 105.3, P99 105.6 days": decimals enough to tell them apart.
     static QString percentiles(double p50, double p90, double p99);
+    void setPresenting(bool on) override { setChartsFirst(on); }
     void setChartsFirst(bool on); // presentation mode: the timeline above the summary
     RunTimelineView* timeline() const { return m_timeline; }
     QCustomPlot* histogram() const { return m_histogram; }

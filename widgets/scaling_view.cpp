@@ -39,14 +39,18 @@ ScalingView::ScalingView(Evaluator* evaluator, QWidget* parent)
 
 void ScalingView::follow(const TabInput& in, TabMoment when)
 {
+    followPinned(in.pinned);
     if (when != TabMoment::Pause || !in.valid)
         return;
     m_currentGpus = in.valid->cluster.gpus;
     m_evaluator->requestScaling(*in.valid);
 }
 
-void ScalingView::setPinned(const std::optional<Scenario>& a)
+void ScalingView::followPinned(const Scenario* a)
 {
+    if (a ? m_pinnedScenario == *a : !m_pinnedScenario)
+        return;
+    m_pinnedScenario = a ? std::optional(*a) : std::nullopt;
     m_pinned.reset();
     if (a)
         m_evaluator->requestPinnedScaling(*a);

@@ -24,13 +24,14 @@ public:
     void follow(const TabInput& in, TabMoment when) override;
     void showCurves(const ScalingCurves& c, long long currentGpus);
     QCustomPlot* plot() const { return m_plot; }
-    // A pinned scenario A: its curves are asked for and drawn in grey (unpin: nullopt).
-    void setPinned(const std::optional<Scenario>& a);
 
 private:
+    // A pinned scenario A (TabInput::pinned): its curves are asked for and drawn in grey.
+    void followPinned(const Scenario* a);
     Evaluator* m_evaluator;
     long long m_currentGpus = 0; // of the scenario whose curves were asked for
     QCustomPlot* m_plot = nullptr;
+    std::optional<Scenario> m_pinnedScenario;
     std::optional<ScalingCurves> m_pinned;
     ScalingCurves m_shown; // the current scenario's, to redraw when A's arrive
 };

@@ -3,18 +3,21 @@
 // the document; the tab decides what that costs. A tab that draws the shared step
 // report draws it; a tab whose figures need more (the frontier, the best plans, the
 // Monte Carlo...) asks the evaluator for its own analysis, on the worker, and draws the
-// newest answer. No tab is fed results by the window.
+// newest answer. The window feeds a tab nothing but TabInput.
 #include "simcore/report.h"
 #include "simcore/scenario.h"
 
 namespace dtsim::gui {
 
 // The document after an edit and, when its plan is valid, that scenario again and the
-// one step report MainWindow::refresh computed for it (both null otherwise).
+// one step report MainWindow::refresh computed for it (both null otherwise); and the
+// scenario pinned as A for comparison, with its report (both null when none is).
 struct TabInput {
     const Scenario& document;
     const Scenario* valid = nullptr;
     const Report* report = nullptr;
+    const Scenario* pinned = nullptr;
+    const Report* pinnedReport = nullptr;
 };
 
 // `Edit`: every edit while the tab is shown (keep it to a few milliseconds).
@@ -29,6 +32,11 @@ public:
     // Whether the tab itself says when the plan is not valid (it clears, or its figures
     // do not depend on the plan). Otherwise the window lays a note over it.
     virtual bool saysWhenInvalid() const { return false; }
+    // Presentation mode went on or off (a tab may lay itself out for a projector).
+    virtual void setPresenting(bool) {}
+    // The theme changed: what the tab keeps drawn in the old palette is redrawn at its
+    // next update.
+    virtual void restyle() {}
 };
 
 } // namespace dtsim::gui

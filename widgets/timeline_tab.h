@@ -35,6 +35,8 @@ public:
     bool saysWhenInvalid() const override { return true; } // it clears and says so
     void follow(const TabInput& in, TabMoment when) override
     {
+        if (in.pinned ? m_pinned != *in.pinned : m_pinned.has_value())
+            setPinned(in.pinned ? std::optional(*in.pinned) : std::nullopt);
         if (when == TabMoment::Edit || in.valid)
             showScenario(in.valid, when == TabMoment::Edit);
     }
@@ -48,14 +50,14 @@ public:
     // True while the drawn timeline is not the latest scenario's in full (asked for,
     // hidden, or a draft).
     bool isStale() const { return m_stale; }
-    // A pinned scenario A: its steps drawn above B's, with the same options (nullopt: none).
-    void setPinned(const std::optional<Scenario>& a);
     GanttView* pinnedGantt() const { return m_ganttA; }
 
 protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    // A pinned scenario A (TabInput::pinned): its steps drawn above B's, with the same options.
+    void setPinned(const std::optional<Scenario>& a);
     void rebuild(bool draft = false);
     void showResult(const TimelineResult& t);
     void alignPinned(); // A and B on one time scale

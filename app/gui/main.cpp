@@ -11,6 +11,7 @@
 #include "simcore/loader/reliability_loader.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
+#include "widgets/tab_registry.h"
 #include "edit_bench.h"
 #include "widgets/teaching_panel.h"
 
@@ -65,7 +66,7 @@ int main(int argc, char** argv)
     p.addVersionOption();
     p.addPositionalArgument("FILE", "Scenario YAML file to open; two files open compared (the first pinned as A).", "[FILE [FILE_B]]");
     p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
-    p.addOption({ "tab", "Show a tab: frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster.", "NAME" });
+    p.addOption({ "tab", "Show a tab: " + dtsim::gui::tabNameList() + ".", "NAME" });
     p.addOption({ "screenshot", "Render the window to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
     p.addOption({ "size", "The window's size for --screenshot (default 1600x1000; presentation mode fills the screen).", "WxH" });
     p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
@@ -162,7 +163,7 @@ int main(int argc, char** argv)
     if (!ok) // the window shows it too; a script reading stderr learns why
         std::fprintf(stderr, "dtsim: %s\n", qPrintable(window.openError()));
     if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
-        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (frontier, scaling, breakdown, plans, topology, timeline, reliability, cost, cluster, whatif)\n", qPrintable(p.value("tab")));
+        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (%s)\n", qPrintable(p.value("tab")), qPrintable(dtsim::gui::tabNameList()));
         return 2;
     }
 
