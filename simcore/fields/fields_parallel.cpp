@@ -45,9 +45,8 @@ Field degree(std::string path, int ParallelPlan::*member, std::string label, std
                          .panel("Parallelism", std::move(label), 1, 65536, SliderScale::Powers2, std::move(tooltip)));
 }
 
-} // namespace
-
-void addParallelFields(std::vector<FieldDef>& f)
+// The parallel degrees, and sequence parallelism with TP.
+void addDegreeFields(std::vector<FieldDef>& f)
 {
     f.push_back(degree("parallel.tp", &ParallelPlan::tp, "Tensor parallel (TP)",
         "Splits every layer's matrices; 2-4 collectives per layer on T h elements. Must divide heads.")
@@ -82,6 +81,11 @@ void addParallelFields(std::vector<FieldDef>& f)
             .bind(&Scenario::plan, &ParallelPlan::sequenceParallel)
             .panel("Parallelism", "Sequence parallel", 0, 1, SliderScale::Linear,
                 "Shards norms and dropout along the sequence within a TP group; same traffic as TP all-reduces."));
+}
+
+// The pipeline's schedule and how its stages split the layers.
+void addPipelineFields(std::vector<FieldDef>& f)
+{
     std::vector<ChoiceName> schedules;
     for (Schedule s : { Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved1F1B, Schedule::DualPipe })
         schedules.push_back({ std::string(scheduleName(s)), int(s) });
@@ -112,6 +116,11 @@ void addParallelFields(std::vector<FieldDef>& f)
             .writtenWhen(unevenStages)
             .panel("Parallelism", "Last-stage layers (0 = even)", 0, 1000, SliderScale::Linear,
                 "Layers on the last pipeline stage, which also runs the output layer and the loss."));
+}
+
+// What buys memory: sharding the states (ZeRO) and recomputing activations.
+void addMemorySavingFields(std::vector<FieldDef>& f)
+{
     f.push_back(integer("parallel.zero").min(0).typeText("0-3").byDefault("`0`").help("ZeRO stage / FSDP (3)")
             .bind(&Scenario::plan, &ParallelPlan::zeroStage)
             .check([](const Scenario&, double v, int) { return v > 3 ? "ZeRO stage must be 0, 1, 2 or 3" : ""; })
@@ -139,6 +148,12 @@ void addParallelFields(std::vector<FieldDef>& f)
             .panel("Parallelism", "Recomputed layers", 0, 1000, SliderScale::Linear,
                 "With full recomputation: how many layers of each pipeline stage rerun their forward (0 = all). "
                 "Fewer layers cost less time and keep more activations."));
+}
+
+// Where the collectives run and how: the rank order, the overlap switches, token dispatch
+// and two-dimensional TP.
+void addCommunicationFields(std::vector<FieldDef>& f)
+{
     f.push_back(choice("parallel.order", rankOrderNames()).typeText("e.g. `tp-cp-pp-dp`").byDefault("`tp-cp-pp-dp`")
             .choices(rankOrderNames(), "must list tp, cp, dp and pp once each, innermost first, e.g. tp-cp-dp-pp")
             .help("rank layout, innermost first (TP innermost, DP outermost by default)")
@@ -185,6 +200,17 @@ void addParallelFields(std::vector<FieldDef>& f)
     f.push_back(flag("parallel.tp_2d").byDefault("`false`")
             .help("two-dimensional TP: weights split a x b (a the largest divisor of tp not above its square root); heads must divide by b")
             .bind(&Scenario::plan, &ParallelPlan::tp2d));
+}
+
+} // namespace
+
+// In declaration order, which the docs and the derived defaults follow.
+void addParallelFields(std::vector<FieldDef>& f)
+{
+    addDegreeFields(f);
+    addPipelineFields(f);
+    addMemorySavingFields(f);
+    addCommunicationFields(f);
 
     // A layer table runs data parallel with its channel split over TP (layers/layer_step.h):
     // the pipeline, context, expert and sequence splits, recomputation and the TP overlap

@@ -33,9 +33,8 @@ const char* stragglerLimit(double slowdown)
     return slowdown > 10 ? "a GPU over 10 times slower (1000%) is a fault that health checks remove, not a straggler" : "";
 }
 
-} // namespace
-
-void addReliabilityFields(std::vector<FieldDef>& f)
+// Checkpoint storage and the straggler mitigations.
+void addCheckpointFields(std::vector<FieldDef>& f)
 {
     f.push_back(shippedUnlessSet("reliability.storage_write_bandwidth", Dimension::BytesPerSecond, "B/s",
         &ReliabilitySpec::storageWriteBandwidth, "427 MB/s per GPU", "aggregate checkpoint write bandwidth")
@@ -79,8 +78,11 @@ void addReliabilityFields(std::vector<FieldDef>& f)
             .bind(&Scenario::reliability, &ReliabilitySpec::backupWorkers)
             .panel("Reliability", "Backup workers", 0, 1, SliderScale::Linear,
                 "4% extra data-parallel ranks; each step drops the slowest, hiding the straggler at the cost of the extra GPUs."));
+}
 
-    // --- how the run recovers -----------------------------------------------------------
+// --- how the run recovers -----------------------------------------------------------
+void addRecoveryStrategyFields(std::vector<FieldDef>& f)
+{
     f.push_back(choice("reliability.strategy", { { "storage", int(RecoveryStrategy::Storage) }, { "in_memory", int(RecoveryStrategy::InMemory) },
                                                    { "just_in_time", int(RecoveryStrategy::JustInTime) } })
             .bind(&Scenario::reliability, &ReliabilitySpec::strategy).byDefault("`storage`")
@@ -126,10 +128,13 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                 "Spare nodes held powered, as a share of the job's nodes. A rack or pod failure needs one per node it took; "
                 "beyond the pool, the run waits for new nodes.")
             .shown("%", 0.01));
+}
 
-    // --- reliability.mtbf and reliability.recovery: the run's own rates ---------------
-    // Each unit's mean time between failures (resources/reliability/reliability.yaml holds
-    // the shipped ones, from Meta's Llama 3 census) and the restart's phases.
+// --- reliability.mtbf and reliability.recovery: the run's own rates ---------------
+// Each unit's mean time between failures (resources/reliability/reliability.yaml holds
+// the shipped ones, from Meta's Llama 3 census) and the restart's phases.
+void addOwnRateFields(std::vector<FieldDef>& f)
+{
     const struct {
         const char* key;
         double ReliabilitySpec::*member;
@@ -164,8 +169,11 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                         + o.shipped + ").")
                 .shown(mtbf ? "h" : "s", mtbf ? 3600 : 1));
     }
+}
 
-    // --- reliability.degraded_link ---------------------------------------------------
+// --- reliability.degraded_link ---------------------------------------------------
+void addDegradedLinkFields(std::vector<FieldDef>& f)
+{
     f.push_back(choice("reliability.degraded_link.level", { { "scale_out", int(LinkLevel::ScaleOut) }, { "scale_up", int(LinkLevel::ScaleUp) } })
             .byDefault("`scale_out`").help("which fabric the slow link is on")
             .bind(&Scenario::reliability, &ReliabilitySpec::degradedLinkLevel));
@@ -180,8 +188,11 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                 s.reliability.degradedLinkFraction = v;
                 s.reliability.degradedLinkLevel = LinkLevel::ScaleOut;
             }));
+}
 
-    // --- reliability.chaos[] -----------------------------------------------------------
+// --- reliability.chaos[] -----------------------------------------------------------
+void addChaosFields(std::vector<FieldDef>& f)
+{
     {
         Field at = quantity("reliability.chaos[].at", Dimension::Seconds, "s", Bound::NonNegative);
         bindChaos(at, &ChaosEvent::atSeconds);
@@ -221,6 +232,18 @@ void addReliabilityFields(std::vector<FieldDef>& f)
                 .check([](const Scenario& s, double v, int i) { return straggler(s, i) ? stragglerLimit(v) : "only a straggler event has a slowdown"; })
                 .writtenWhen(straggler)));
     }
+}
+
+} // namespace
+
+// In declaration order, which the docs and the derived defaults follow.
+void addReliabilityFields(std::vector<FieldDef>& f)
+{
+    addCheckpointFields(f);
+    addRecoveryStrategyFields(f);
+    addOwnRateFields(f);
+    addDegradedLinkFields(f);
+    addChaosFields(f);
 }
 
 } // namespace dtsim::fields

@@ -40,9 +40,22 @@ void setPrecisionChoice(Scenario& s, double v, int)
     }
 }
 
-} // namespace
+// FP8/FP4-only switches, off by default and written only when on.
+Field lowPrecisionFlag(const char* path, bool TrainingSpec::*member, std::string help, const char* label, std::string panelHelp)
+{
+    return flag(path).byDefault("`false`").help(std::move(help))
+        .bind(&Scenario::training, member)
+        .check([](const Scenario& s, double v, int) -> std::string {
+            if (v != 0 && !isScaledLowPrecision(s.training.precision))
+                return "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(s.training.precision));
+            return {};
+        })
+        .writtenWhen([member](const Scenario& s, int) { return s.training.*member; })
+        .panel("Hardware", label, 0, 1, SliderScale::Linear, std::move(panelHelp));
+}
 
-void addTrainingFields(std::vector<FieldDef>& f)
+// How much the run trains, in what batches, and what feeds it.
+void addBatchFields(std::vector<FieldDef>& f)
 {
     f.push_back(integer("training.global_batch").required().byDefault("required").help("sequences per optimizer step")
             .bind(&Scenario::training, &TrainingSpec::globalBatch)
@@ -83,6 +96,11 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .panel("Run", "Samples per core per second", 0, 2000, SliderScale::Linear,
                 "Samples one host core decodes and augments a second; 0 = the input pipeline never bounds the step.")
             .forModel(ModelKind::LayerTable));
+}
+
+// The compute format and, for FP8/FP4, its scaling recipe.
+void addNumberFormatFields(std::vector<FieldDef>& f)
+{
     std::vector<ChoiceName> precisions = precisionNames();
     precisions.push_back({ "mxfp8", kRecipeAlias + int(ScalingRecipe::Mxfp8), true });
     precisions.push_back({ "nvfp4", kRecipeAlias + int(ScalingRecipe::Nvfp4), true });
@@ -118,6 +136,11 @@ void addTrainingFields(std::vector<FieldDef>& f)
                 "(torchao rowwise: slower GEMMs), per 1x128/128x128 block (DeepSeek-V3), MXFP8 and NVFP4 blocks (Blackwell). "
                 "16- and 32-bit runs have none.")
             .edit([](Scenario& s, double v) { setScaling(s, ScalingRecipe(std::lround(v))); }));
+}
+
+// The optimizer, its master weights and the gradients' format.
+void addOptimizerFields(std::vector<FieldDef>& f)
+{
     f.push_back(choice("training.optimizer", { { "adam", int(Optimizer::Adam) }, { "adamw", int(Optimizer::Adam), true }, { "sgd", int(Optimizer::Sgd) } })
             .typeText("`adam`/`adamw` or `sgd`").byDefault("`adam`").help("Adam keeps two fp32 states per parameter")
             .bind(&Scenario::training, &TrainingSpec::optimizer));
@@ -132,6 +155,11 @@ void addTrainingFields(std::vector<FieldDef>& f)
                 const Precision storage = storageBytes(p) == 4.0 ? Precision::FP32 : Precision::BF16;
                 return DerivedDefault::of(double(int(mixed ? Precision::FP32 : storage)));
             }));
+}
+
+// Which kernels the framework runs: attention, fused elementwise ops, fused GEMMs.
+void addKernelFields(std::vector<FieldDef>& f)
+{
     f.push_back(choice("training.attention_kernel",
         { { "native", int(AttentionKernel::Native) }, { "flash2", int(AttentionKernel::Flash2) }, { "unfused", int(AttentionKernel::Unfused) } })
             .byDefault("`native`")
@@ -161,18 +189,11 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .panel("Hardware", "Fused Q/K/V and gate/up GEMMs", 0, 1, SliderScale::Linear,
                 "Q, K and V run as one GEMM, and the gate and up projections as one (Megatron-Core). Off: separate linears "
                 "(torchtitan, Hugging Face), whose narrow K and V GEMMs use the GPU less well."));
-    // FP8/FP4-only switches, off by default and written only when on.
-    auto lowPrecisionFlag = [](const char* path, bool TrainingSpec::*member, std::string help, const char* label, std::string panelHelp) {
-        return flag(path).byDefault("`false`").help(std::move(help))
-            .bind(&Scenario::training, member)
-            .check([](const Scenario& s, double v, int) -> std::string {
-                if (v != 0 && !isScaledLowPrecision(s.training.precision))
-                    return "applies to fp8 and fp4 runs only; precision is " + std::string(precisionName(s.training.precision));
-                return {};
-            })
-            .writtenWhen([member](const Scenario& s, int) { return s.training.*member; })
-            .panel("Hardware", label, 0, 1, SliderScale::Linear, std::move(panelHelp));
-    };
+}
+
+// What is cast to low precision: FP8 collectives, and autocast's 16-bit copies of fp32 weights.
+void addCastFields(std::vector<FieldDef>& f)
+{
     f.push_back(lowPrecisionFlag("training.fp8_tp_all_gather", &TrainingSpec::fp8TpAllGather,
         "sequence-parallel all-gathers carry FP8 (inputs forward, output gradients backward); reduce-scatters stay 16-bit "
         "(torchao Float8ColwiseParallel/RowwiseParallel, which torchtitan applies under tensorwise scaling)",
@@ -199,6 +220,11 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .panel("Hardware", "torch.autocast over fp32 weights", 0, 1, SliderScale::Linear,
                 "Plain PyTorch / Hugging Face: fp32 parameters cast to 16 bits by every forward, fp32 residual stream and "
                 "loss. Off: 16-bit parameters and an fp32 master copy (Megatron-Core, FSDP, torchtitan)."));
+}
+
+// How the host issues the step's kernels, and the run's deadline.
+void addGraphCaptureAndDeadlineFields(std::vector<FieldDef>& f)
+{
     f.push_back(flag("training.graph_capture").byDefault("`false`")
             .help("the step runs as one captured graph (XLA, CUDA graphs): no per-kernel host cost; otherwise a layer runs no faster "
                   "than the host issues its kernels (`host_launch_overhead` each)")
@@ -213,6 +239,19 @@ void addTrainingFields(std::vector<FieldDef>& f)
             .panel("Run", "Deadline (0 = none)", 0, 3650, SliderScale::Linear,
                 "The run must finish within it; the time-to-train tile turns red beyond it, and the frontier uses it as its duration.")
             .shown("days", 86400));
+}
+
+} // namespace
+
+// In declaration order, which the docs and the derived defaults follow.
+void addTrainingFields(std::vector<FieldDef>& f)
+{
+    addBatchFields(f);
+    addNumberFormatFields(f);
+    addOptimizerFields(f);
+    addKernelFields(f);
+    addCastFields(f);
+    addGraphCaptureAndDeadlineFields(f);
 }
 
 } // namespace dtsim::fields

@@ -100,188 +100,262 @@ struct TableWork {
     double parameters = 0, shardedParameters = 0, activationBytes = 0;
 };
 
+// One layer of the table as the walk reaches it: its row, its costs, and how its input arrives.
+struct LayerAt {
+    const Layer& l;
+    const LayerCost& lc;
+    int src;         // the layer whose output it reads (< 0: the samples)
+    bool inputSplit; // that output is split by channels across the TP group
+    bool readsData;  // no gradient flows back into the samples themselves
+    double inBytes, outBytes;
+};
+
 // Walks the table once, tracking which outputs are split by channels across the TP group.
+// Each kind of layer has its own member, which fills the layer's work and returns whether
+// its output is split.
+class TableWalker {
+public:
+    TableWalker(const Scenario& s, const Calibration& c, const Rates& r, const CommEfficiency& eff, CommReport& tpRep,
+        CommReport& tableRep)
+        : m_s(s)
+        , m_c(c)
+        , m_r(r)
+        , m_eff(eff)
+        , m_tpRep(tpRep)
+        , m_tableRep(tableRep)
+        , m_tp(s.plan.tp)
+        , m_batch(s.training.microBatch)
+        , m_elem(storageBytes(s.training.precision))
+        , m_tpSpan(groupSpan(s.cluster, m_tp, s.plan.stride(Axis::TP)))
+    {
+    }
+
+    TableWork walk()
+    {
+        const ResolvedLayerTable& t = *m_s.model.table.resolved;
+        std::vector<char> splitOutput(t.table.layers.size(), 0);
+        for (std::size_t i = 0; i < t.table.layers.size(); ++i) {
+            const Layer& l = t.table.layers[i];
+            const LayerCost& lc = t.cost.layers[i];
+            const int src = t.source[i];
+            const LayerAt a { l, lc, src, src >= 0 && splitOutput[std::size_t(src)], src < 0,
+                lc.input.elements() * m_batch * m_elem, lc.output.elements() * m_batch * m_elem };
+            LayerWork w;
+            w.parameters = lc.parameters;
+            w.activationBytes = lc.activationElements * m_batch * m_elem;
+            switch (l.type) {
+            case LayerType::Convolution:
+            case LayerType::Linear: splitOutput[i] = matrixWork(a, w); break;
+            case LayerType::Embedding: embeddingWork(a, w); break;
+            case LayerType::Interaction: interactionWork(a, w); break;
+            case LayerType::Attention: splitOutput[i] = attentionWork(a, w); break;
+            case LayerType::Pooling:
+            case LayerType::Norm:
+            case LayerType::Elementwise: splitOutput[i] = memoryBoundWork(a, w); break;
+            }
+            // The host issues the layer's kernels one by one unless the step is captured.
+            if (w.forwardKernels > 0 && m_r.hostKernel * w.forwardKernels > w.forward)
+                w.bound = LayerBound::Launch;
+            w.forward = std::max(w.forward, w.forwardKernels * m_r.hostKernel);
+            w.backward = std::max(w.backward, w.backwardKernels * m_r.hostKernel);
+            add(w);
+        }
+        return m_out;
+    }
+
+private:
+    CommOp tpComm(CollectiveKind kind, double bytes)
+    {
+        return m_tp > 1 && bytes > 0 ? comm(kind, bytes, m_tpSpan, m_s, m_eff, m_tpRep) : CommOp {};
+    }
+
+    void add(const LayerWork& w)
+    {
+        m_out.forward += w.forward;
+        m_out.backward += w.backward;
+        m_out.commForward += w.commForward;
+        m_out.commBackward += w.commBackward;
+        m_out.commBytes += w.commBytes;
+        m_out.parameters += w.parameters;
+        m_out.shardedParameters += w.shardedParameters;
+        m_out.activationBytes += w.activationBytes;
+        m_out.layers.push_back(w);
+    }
+
+    // A convolution or a linear layer, its output channels split across the TP group when
+    // the table says so.
+    bool matrixWork(const LayerAt& a, LayerWork& w)
+    {
+        const Layer& l = a.l;
+        const LayerCost& lc = a.lc;
+        const int tp = m_tp;
+        const double batch = m_batch;
+        const bool splitHere = l.split == LayerSplit::Channels && tp > 1;
+        // AlexNet's columns: a grouped convolution whose groups line up with the GPUs
+        // reads only its own GPU's channels; any other layer reading a split input
+        // gathers it (and reduce-scatters its gradient in backward).
+        const bool local = splitHere && l.type == LayerType::Convolution && l.groups % tp == 0;
+        if (a.inputSplit && !local) {
+            const CommOp gather = tpComm(CollectiveKind::AllGather, a.inBytes);
+            const CommOp scatter = tpComm(CollectiveKind::ReduceScatter, a.inBytes);
+            w.commForward = gather.seconds;
+            w.commBackward = scatter.seconds;
+            w.commBytes = gather.bytesSent + scatter.bytesSent;
+        } else if (splitHere && !a.inputSplit && !a.readsData) {
+            // Each GPU's share of the output channels sends a partial input gradient.
+            const CommOp reduce = tpComm(CollectiveKind::AllReduce, a.inBytes);
+            w.commBackward = reduce.seconds;
+            w.commBytes = reduce.bytesSent;
+        }
+        const double share = splitHere ? 1.0 / tp : 1.0;
+        w.parameters *= share;
+        if (l.type == LayerType::Convolution) {
+            const double m = batch * double(lc.output.height) * double(lc.output.width);
+            const double k = double(lc.input.channels / l.groups) * double(l.kernel) * double(l.kernel);
+            const double groupsHere = local ? double(l.groups) / tp : double(l.groups);
+            const double n = double(l.outChannels) / l.groups * (local ? 1.0 : share);
+            const double io = (lc.input.elements() * (local ? share : 1.0) + lc.output.elements() * share) * batch;
+            const BoundTime t = convTime(m_r, m_r.eff->convolutionFraction, m, n, k, groupsHere, io);
+            w.forward = t.seconds;
+            w.bound = t.bound;
+        } else {
+            w.forward = gemmTime(m_r, batch, double(l.outChannels) * share, lc.input.elements());
+        }
+        // Backward: the weight gradient, and the data gradient unless the input is the samples.
+        w.backward = w.forward * (a.readsData ? 1.0 : 2.0);
+        w.backwardKernels = a.readsData ? 1 : 2;
+        if (a.inputSplit && local)
+            w.activationBytes /= tp; // otherwise the gathered input is kept whole
+        return splitHere;
+    }
+
+    // Sharded by table across every GPU (DLRM's hybrid parallelism, Naumov et al.
+    // 2019, Sec. 3): each GPU looks up its tables for all the step's samples (the
+    // same bytes as every table for its own samples), then an all-to-all hands
+    // each GPU its samples' pooled vectors, and back in backward.
+    void embeddingWork(const LayerAt& a, LayerWork& w)
+    {
+        const Scenario& s = m_s;
+        const bool sharded = a.l.split == LayerSplit::Tables && s.plan.gpus() > 1;
+        const double lookupBytes = double(a.l.lookups) * double(a.l.dim) * m_batch * m_elem;
+        w.forward = streamTime(m_r, lookupBytes + a.outBytes, 1);
+        w.backward = 2.0 * w.forward; // the rows' gradients added in place (sparse update)
+        w.bound = LayerBound::Memory;
+        if (sharded) {
+            const GroupSpan world = groupSpan(s.cluster, int(s.plan.gpus()), 1);
+            const CommOp a2a = comm(CollectiveKind::AllToAll, a.outBytes, world, s, m_eff, m_tableRep);
+            m_tableRep.groupSize = int(s.plan.gpus());
+            m_out.tableExchange += 2 * a2a.seconds;
+            m_out.tableExchangeBytes += 2 * a2a.bytesSent;
+            w.shardedParameters = w.parameters / double(s.plan.gpus());
+            w.parameters = 0;
+        }
+    }
+
+    // Pairwise dots of n vectors of width d (the layer's input holds them side by
+    // side): one (n x d)(d x n) product a sample, batched over the micro-batch, so
+    // the batch fills the GPU and only the padding of n and d to the 16 x 16 x 16
+    // tensor-core fragments NVIDIA's dot-interaction kernels use is lost (not the
+    // shape efficiency of one tiny GEMM); bound by reading the vectors and writing
+    // the result.
+    void interactionWork(const LayerAt& a, LayerWork& w) const
+    {
+        const Rates& r = m_r;
+        const double batch = m_batch, elem = m_elem;
+        const double n = double(a.l.inputs.size()), d = double(a.lc.input.channels) / n;
+        auto padded = [](double x) { return x / (16.0 * std::ceil(x / 16.0)); };
+        const double efficiency = r.eff->peakFraction * padded(n) * padded(n) * padded(d);
+        const double compute = a.lc.forwardFlops * batch / (r.gemmPeak * efficiency);
+        const double bytes = (n * d + a.lc.output.channels) * batch * elem;
+        w.forward = std::max(compute, bytes / r.memoryRate) + r.kernel;
+        w.backward = 2.0 * w.forward;
+        w.activationBytes = n * d * batch * elem;
+        w.bound = compute >= bytes / r.memoryRate ? LayerBound::Compute : LayerBound::Memory;
+    }
+
+    // FlashAttention-class kernels (the generation's fused-attention rate, as for a
+    // transformer: step_layer.cpp) on each head's positions; heads split with their
+    // channels. Backward recomputes the scores (attention_backward_factor).
+    bool attentionWork(const LayerAt& a, LayerWork& w) const
+    {
+        const Layer& l = a.l;
+        const LayerCost& lc = a.lc;
+        const Rates& r = m_r;
+        const double batch = m_batch;
+        const double share = a.inputSplit ? 1.0 / m_tp : 1.0;
+        const double positions = double(lc.input.height) * double(lc.input.width);
+        const double keys = lc.keyPositions > 0 ? lc.keyPositions : positions; // cross-attention: the memory's
+        const double headDim = double(lc.output.channels) / double(l.heads);
+        const double headShape = headDim / (headDim + r.attentionHalfHeadDim);
+        const double lengthShape = r.attentionHalfSeq > 0 ? keys / (keys + r.attentionHalfSeq) : 1.0;
+        if (m_s.training.fusedAttention()) {
+            const double rate = m_s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
+            w.forward = lc.forwardFlops * batch * share / (rate * headShape * lengthShape) + r.kernel;
+            w.backward = m_c.attentionBackwardFactor * (w.forward - r.kernel) + r.kernel;
+        } else {
+            // Unfused (before FlashAttention): Q.K^T and A.V as batched GEMMs per head,
+            // the scores written by the first, read and rewritten by the softmax, read
+            // by the second (as for a transformer: step_layer.cpp); backward twice that.
+            // A causal mask still computes and stores every score.
+            const double heads = double(l.heads) * share;
+            const double flops = lc.forwardFlops * (l.causal ? 2.0 : 1.0);
+            const double gemm = flops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, keys, headDim, r.tileScale));
+            const double scores = batch * heads * positions * keys * m_elem;
+            w.forward = gemm + streamTime(r, 4 * scores, 1) + 2 * r.kernel;
+            w.backward = 2 * w.forward;
+            w.activationBytes += scores; // the softmax output is kept for backward
+        }
+        w.activationBytes *= share;
+        return a.inputSplit;
+    }
+
+    // Pooling, norms and elementwise layers: passes over memory (see memoryPasses), or
+    // the vector units' arithmetic where that is slower.
+    bool memoryBoundWork(const LayerAt& a, LayerWork& w) const
+    {
+        const Layer& l = a.l;
+        const Rates& r = m_r;
+        const TrainingSpec& tr = m_s.training;
+        const double share = a.inputSplit ? 1.0 / m_tp : 1.0;
+        // A layer reading the samples themselves has nothing to fold into.
+        const Fusion fusion = a.src < 0 ? Fusion::Eager
+            : tr.convolutionFusion      ? Fusion::Convolution
+            : tr.fusedKernels           ? Fusion::Elementwise : Fusion::Eager;
+        const MemoryPasses passes = memoryPasses(l, fusion);
+        const double pooledOutput = l.type == LayerType::Pooling ? a.outBytes : 0.0;
+        w.forward = passes.forward > 0 ? streamTime(r, (passes.forward * a.inBytes + pooledOutput) * share, passes.forwardKernels) : 0.0;
+        w.backward = passes.backward > 0 ? streamTime(r, (passes.backward * a.inBytes + pooledOutput) * share, passes.backwardKernels) : 0.0;
+        // Fused or not, the arithmetic runs somewhere: at most at the vector units'
+        // peak (backward: twice the forward FLOPs, as the model counts them).
+        const double arithmetic = r.vectorRate > 0 ? a.lc.forwardFlops * m_batch * share / r.vectorRate : 0.0;
+        w.forward = std::max(w.forward, arithmetic);
+        w.backward = std::max(w.backward, 2 * arithmetic);
+        w.forwardKernels = passes.forwardKernels;
+        w.backwardKernels = passes.backwardKernels;
+        w.bound = passes.forwardKernels + passes.backwardKernels == 0 ? LayerBound::Fused : LayerBound::Memory;
+        w.parameters *= share;
+        // In place: ReLU and residual adds overwrite their input (the next layer keeps
+        // it); norms and pooling keep theirs.
+        w.activationBytes = l.type == LayerType::Elementwise ? 0.0 : w.activationBytes * share;
+        return a.inputSplit;
+    }
+
+    const Scenario& m_s;
+    const Calibration& m_c;
+    const Rates& m_r;
+    const CommEfficiency& m_eff;
+    CommReport& m_tpRep;
+    CommReport& m_tableRep;
+    const int m_tp;
+    const double m_batch; // sequences or samples per micro-batch
+    const double m_elem;  // bytes per activation element
+    const GroupSpan m_tpSpan;
+    TableWork m_out;
+};
+
 TableWork tableWork(const Scenario& s, const Calibration& c, const Rates& r, const CommEfficiency& eff, CommReport& tpRep, CommReport& tableRep)
 {
-    const ResolvedLayerTable& t = *s.model.table.resolved;
-    const int tp = s.plan.tp;
-    const double batch = s.training.microBatch;
-    const double elem = storageBytes(s.training.precision);
-    const double convFraction = r.eff->convolutionFraction;
-    const GroupSpan tpSpan = groupSpan(s.cluster, tp, s.plan.stride(Axis::TP));
-    auto tpComm = [&](CollectiveKind kind, double bytes) {
-        return tp > 1 && bytes > 0 ? comm(kind, bytes, tpSpan, s, eff, tpRep) : CommOp {};
-    };
-
-    TableWork out;
-    std::vector<char> splitOutput(t.table.layers.size(), 0);
-    for (std::size_t i = 0; i < t.table.layers.size(); ++i) {
-        const Layer& l = t.table.layers[i];
-        const LayerCost& lc = t.cost.layers[i];
-        const int src = t.source[i];
-        const bool inputSplit = src >= 0 && splitOutput[std::size_t(src)];
-        const bool readsData = src < 0; // no gradient flows back into the samples themselves
-        const double inBytes = lc.input.elements() * batch * elem;
-        const double outBytes = lc.output.elements() * batch * elem;
-        LayerWork w;
-        w.parameters = lc.parameters;
-        w.activationBytes = lc.activationElements * batch * elem;
-        switch (l.type) {
-        case LayerType::Convolution:
-        case LayerType::Linear: {
-            const bool splitHere = l.split == LayerSplit::Channels && tp > 1;
-            // AlexNet's columns: a grouped convolution whose groups line up with the GPUs
-            // reads only its own GPU's channels; any other layer reading a split input
-            // gathers it (and reduce-scatters its gradient in backward).
-            const bool local = splitHere && l.type == LayerType::Convolution && l.groups % tp == 0;
-            if (inputSplit && !local) {
-                const CommOp gather = tpComm(CollectiveKind::AllGather, inBytes);
-                const CommOp scatter = tpComm(CollectiveKind::ReduceScatter, inBytes);
-                w.commForward = gather.seconds;
-                w.commBackward = scatter.seconds;
-                w.commBytes = gather.bytesSent + scatter.bytesSent;
-            } else if (splitHere && !inputSplit && !readsData) {
-                // Each GPU's share of the output channels sends a partial input gradient.
-                const CommOp reduce = tpComm(CollectiveKind::AllReduce, inBytes);
-                w.commBackward = reduce.seconds;
-                w.commBytes = reduce.bytesSent;
-            }
-            const double share = splitHere ? 1.0 / tp : 1.0;
-            w.parameters *= share;
-            if (l.type == LayerType::Convolution) {
-                const double m = batch * double(lc.output.height) * double(lc.output.width);
-                const double k = double(lc.input.channels / l.groups) * double(l.kernel) * double(l.kernel);
-                const double groupsHere = local ? double(l.groups) / tp : double(l.groups);
-                const double n = double(l.outChannels) / l.groups * (local ? 1.0 : share);
-                const double io = (lc.input.elements() * (local ? share : 1.0) + lc.output.elements() * share) * batch;
-                const BoundTime t = convTime(r, convFraction, m, n, k, groupsHere, io);
-                w.forward = t.seconds;
-                w.bound = t.bound;
-            } else {
-                w.forward = gemmTime(r, batch, double(l.outChannels) * share, lc.input.elements());
-            }
-            // Backward: the weight gradient, and the data gradient unless the input is the samples.
-            w.backward = w.forward * (readsData ? 1.0 : 2.0);
-            w.backwardKernels = readsData ? 1 : 2;
-            if (inputSplit && local)
-                w.activationBytes /= tp; // otherwise the gathered input is kept whole
-            splitOutput[i] = splitHere;
-            break;
-        }
-        case LayerType::Embedding: {
-            // Sharded by table across every GPU (DLRM's hybrid parallelism, Naumov et al.
-            // 2019, Sec. 3): each GPU looks up its tables for all the step's samples (the
-            // same bytes as every table for its own samples), then an all-to-all hands
-            // each GPU its samples' pooled vectors, and back in backward.
-            const bool sharded = l.split == LayerSplit::Tables && s.plan.gpus() > 1;
-            const double lookupBytes = double(l.lookups) * double(l.dim) * batch * elem;
-            w.forward = streamTime(r, lookupBytes + outBytes, 1);
-            w.backward = 2.0 * w.forward; // the rows' gradients added in place (sparse update)
-            w.bound = LayerBound::Memory;
-            if (sharded) {
-                const GroupSpan world = groupSpan(s.cluster, int(s.plan.gpus()), 1);
-                const CommOp a2a = comm(CollectiveKind::AllToAll, outBytes, world, s, eff, tableRep);
-                tableRep.groupSize = int(s.plan.gpus());
-                out.tableExchange += 2 * a2a.seconds;
-                out.tableExchangeBytes += 2 * a2a.bytesSent;
-                w.shardedParameters = w.parameters / double(s.plan.gpus());
-                w.parameters = 0;
-            }
-            break;
-        }
-        case LayerType::Interaction: {
-            // Pairwise dots of n vectors of width d (the layer's input holds them side by
-            // side): one (n x d)(d x n) product a sample, batched over the micro-batch, so
-            // the batch fills the GPU and only the padding of n and d to the 16 x 16 x 16
-            // tensor-core fragments NVIDIA's dot-interaction kernels use is lost (not the
-            // shape efficiency of one tiny GEMM); bound by reading the vectors and writing
-            // the result.
-            const double n = double(l.inputs.size()), d = double(lc.input.channels) / n;
-            auto padded = [](double x) { return x / (16.0 * std::ceil(x / 16.0)); };
-            const double efficiency = r.eff->peakFraction * padded(n) * padded(n) * padded(d);
-            const double compute = lc.forwardFlops * batch / (r.gemmPeak * efficiency);
-            const double bytes = (n * d + lc.output.channels) * batch * elem;
-            w.forward = std::max(compute, bytes / r.memoryRate) + r.kernel;
-            w.backward = 2.0 * w.forward;
-            w.activationBytes = n * d * batch * elem;
-            w.bound = compute >= bytes / r.memoryRate ? LayerBound::Compute : LayerBound::Memory;
-            break;
-        }
-        case LayerType::Attention: {
-            // FlashAttention-class kernels (the generation's fused-attention rate, as for a
-            // transformer: step_layer.cpp) on each head's positions; heads split with their
-            // channels. Backward recomputes the scores (attention_backward_factor).
-            const double share = inputSplit ? 1.0 / tp : 1.0;
-            const double positions = double(lc.input.height) * double(lc.input.width);
-            const double keys = lc.keyPositions > 0 ? lc.keyPositions : positions; // cross-attention: the memory's
-            const double headDim = double(lc.output.channels) / double(l.heads);
-            const double headShape = headDim / (headDim + r.attentionHalfHeadDim);
-            const double lengthShape = r.attentionHalfSeq > 0 ? keys / (keys + r.attentionHalfSeq) : 1.0;
-            if (s.training.fusedAttention()) {
-                const double rate = s.training.attention == AttentionKernel::Native ? r.nativeAttentionRate : r.attentionRate;
-                w.forward = lc.forwardFlops * batch * share / (rate * headShape * lengthShape) + r.kernel;
-                w.backward = c.attentionBackwardFactor * (w.forward - r.kernel) + r.kernel;
-            } else {
-                // Unfused (before FlashAttention): Q.K^T and A.V as batched GEMMs per head,
-                // the scores written by the first, read and rewritten by the softmax, read
-                // by the second (as for a transformer: step_layer.cpp); backward twice that.
-                // A causal mask still computes and stores every score.
-                const double heads = double(l.heads) * share;
-                const double flops = lc.forwardFlops * (l.causal ? 2.0 : 1.0);
-                const double gemm = flops * batch * share / (r.gemmPeak * gemmEfficiency(*r.eff, positions, keys, headDim, r.tileScale));
-                const double scores = batch * heads * positions * keys * elem;
-                w.forward = gemm + streamTime(r, 4 * scores, 1) + 2 * r.kernel;
-                w.backward = 2 * w.forward;
-                w.activationBytes += scores; // the softmax output is kept for backward
-            }
-            w.activationBytes *= share;
-            splitOutput[i] = inputSplit;
-            break;
-        }
-        case LayerType::Pooling:
-        case LayerType::Norm:
-        case LayerType::Elementwise: {
-            const double share = inputSplit ? 1.0 / tp : 1.0;
-            // A layer reading the samples themselves has nothing to fold into.
-            const Fusion fusion = src < 0 ? Fusion::Eager
-                : s.training.convolutionFusion ? Fusion::Convolution
-                : s.training.fusedKernels      ? Fusion::Elementwise : Fusion::Eager;
-            const MemoryPasses passes = memoryPasses(l, fusion);
-            const double pooledOutput = l.type == LayerType::Pooling ? outBytes : 0.0;
-            w.forward = passes.forward > 0 ? streamTime(r, (passes.forward * inBytes + pooledOutput) * share, passes.forwardKernels) : 0.0;
-            w.backward = passes.backward > 0 ? streamTime(r, (passes.backward * inBytes + pooledOutput) * share, passes.backwardKernels) : 0.0;
-            // Fused or not, the arithmetic runs somewhere: at most at the vector units'
-            // peak (backward: twice the forward FLOPs, as the model counts them).
-            const double arithmetic = r.vectorRate > 0 ? lc.forwardFlops * batch * share / r.vectorRate : 0.0;
-            w.forward = std::max(w.forward, arithmetic);
-            w.backward = std::max(w.backward, 2 * arithmetic);
-            w.forwardKernels = passes.forwardKernels;
-            w.backwardKernels = passes.backwardKernels;
-            w.bound = passes.forwardKernels + passes.backwardKernels == 0 ? LayerBound::Fused : LayerBound::Memory;
-            w.parameters *= share;
-            // In place: ReLU and residual adds overwrite their input (the next layer keeps
-            // it); norms and pooling keep theirs.
-            w.activationBytes = l.type == LayerType::Elementwise ? 0.0 : w.activationBytes * share;
-            splitOutput[i] = inputSplit;
-            break;
-        }
-        }
-        // The host issues the layer's kernels one by one unless the step is captured.
-        if (w.forwardKernels > 0 && r.hostKernel * w.forwardKernels > w.forward)
-            w.bound = LayerBound::Launch;
-        w.forward = std::max(w.forward, w.forwardKernels * r.hostKernel);
-        w.backward = std::max(w.backward, w.backwardKernels * r.hostKernel);
-        out.forward += w.forward;
-        out.backward += w.backward;
-        out.commForward += w.commForward;
-        out.commBackward += w.commBackward;
-        out.commBytes += w.commBytes;
-        out.parameters += w.parameters;
-        out.shardedParameters += w.shardedParameters;
-        out.activationBytes += w.activationBytes;
-        out.layers.push_back(w);
-    }
-    return out;
+    return TableWalker(s, c, r, eff, tpRep, tableRep).walk();
 }
 
 // The memory of the walked table (the step has walked it already).

@@ -142,221 +142,301 @@ struct TrialState {
     bool latestCorrupt = false;
 };
 
-} // namespace
+// What every trial of a run shares, worked out once from the report and its plan.
+struct RunInputs {
+    RunInputs(const ReliabilityReport& r, const ReliabilitySpec& spec)
+        : plan(r.plan)
+        , chaos(spec.chaos)
+    {
+        lambda = std::isfinite(r.clusterMtbf) && r.clusterMtbf > 0 ? 1.0 / r.clusterMtbf : 0.0;
+        for (int i = 0; i < kComponentCount; ++i)
+            cumulative[i] = acc += r.failuresPerDayByCause[i];
+        gpuHoursPerSecond = double(r.gpus) / 3600.0;
+        T = r.failureFreeTime;
+        I = plan.fastInterval > 0 ? plan.fastInterval : std::max(T, 1.0);
+        fastStall = plan.fastStall, storageStall = plan.storageStall, n = plan.segmentsPerStorage;
+        // Bounded by work: a trial follows at most 50 times the expected failures (the
+        // tail of a geometric number of retries), and says so when it stops there.
+        const double expectedFailures = lambda > 0 && std::isfinite(r.expectedTime) ? r.expectedTime * lambda : 0.0;
+        // Injected failures all happen (each is one event in the list), on top of the cap.
+        failureCap = 50 * expectedFailures + 1000 + double(chaos.failures.size());
+    }
 
-MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
-    unsigned long long seed, bool recordFirstTrial, const std::atomic<bool>* cancel)
-{
-    MonteCarloResult out;
-    trials = std::max(1, trials);
-    out.times.reserve(trials);
-    const RecoveryPlan& plan = r.plan;
-    const double lambda = std::isfinite(r.clusterMtbf) && r.clusterMtbf > 0 ? 1.0 / r.clusterMtbf : 0.0;
-    std::array<double, kComponentCount> cumulative {};
-    double acc = 0;
-    for (int i = 0; i < kComponentCount; ++i)
-        cumulative[i] = acc += r.failuresPerDayByCause[i];
-    const double gpuHoursPerSecond = double(r.gpus) / 3600.0;
-    const double T = r.failureFreeTime;
-    const double I = plan.fastInterval > 0 ? plan.fastInterval : std::max(T, 1.0);
-    const double fastStall = plan.fastStall, storageStall = plan.storageStall, n = plan.segmentsPerStorage;
-    // Bounded by work: a trial follows at most 50 times the expected failures (the
-    // tail of a geometric number of retries), and says so when it stops there.
-    const double expectedFailures = lambda > 0 && std::isfinite(r.expectedTime) ? r.expectedTime * lambda : 0.0;
-    const Chaos chaos(spec.chaos);
-    // Injected failures all happen (each is one event in the list), on top of the cap.
-    const double failureCap = 50 * expectedFailures + 1000 + double(chaos.failures.size());
-    // Each trial draws from its own stream, seeded from the run's seed and its index, so
-    // trials run on every core and the result does not depend on how many there are.
-    std::vector<TrialOutcome> outcomes(static_cast<std::size_t>(trials));
-    parallelFor(std::size_t(trials), workerCount(std::size_t(trials), 0), cancel, [&](std::size_t index, int) {
-        const int trial = int(index);
-        TrialOutcome& res = outcomes[index];
-        Rng rng { trialSeed(seed, trial) };
-        auto drawCause = [&] {
-            const double u = rng.uniform() * acc;
-            return std::min<int>(int(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin()), kComponentCount - 1);
-        };
-        TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr, &out.firstTrialTruncated);
-        TrialState st;
-        double trialFailures = 0;
-        double nextFailure = lambda > 0 ? rng.exponential(lambda) : INFINITY;
-        std::size_t injected = 0, change = 0, corruption = 0;
+    const RecoveryPlan& plan;
+    const Chaos chaos;
+    double lambda = 0;                                  // failures per second, whole cluster
+    std::array<double, kComponentCount> cumulative {}; // failures per day, causes 0..i
+    double acc = 0;                                     // ... all causes
+    double gpuHoursPerSecond = 0;
+    double T = 0;         // failure-free training time
+    double I = 0;         // training between fast checkpoints
+    double fastStall = 0, storageStall = 0;
+    double n = 0;         // segments per storage checkpoint (INFINITY: none)
+    double failureCap = 0;
+};
 
-        // A storage checkpoint finished at `at` holding `done`: the first written at or
-        // after a corruption event is unreadable.
-        auto storageCheckpoint = [&](double done, double at) {
-            st.doneStorageBefore = st.doneStorage;
-            st.doneStorage = done;
-            st.latestCorrupt = corruption < chaos.corruptions.size() && at >= chaos.corruptions[corruption];
-            if (st.latestCorrupt)
-                ++corruption;
-        };
+// The segment under way at a trial's position: its work, and the stalls after it.
+struct Segment {
+    double work = 0;
+    bool last = false;     // the run's final segment: no checkpoint after it
+    bool blockEnd = false; // a storage checkpoint follows the fast one
+    double stalls = 0;
+    double end = 0;        // wall clock when it and its checkpoints finish
+};
 
-        while (st.done < T) {
-            if (trialFailures >= failureCap) {
-                res.capped = true;
+// One trial, from the start of the run to its end (or the failure cap). The loop in run()
+// steps from event to event; each kind of step is a member of its own.
+class Trial {
+public:
+    Trial(const RunInputs& in, unsigned long long seed, TraceRecorder trace)
+        : m_in(in)
+        , m_rng { seed }
+        , m_trace(trace)
+    {
+        m_nextFailure = in.lambda > 0 ? m_rng.exponential(in.lambda) : INFINITY;
+    }
+
+    TrialOutcome run()
+    {
+        const RunInputs& in = m_in;
+        while (m_st.done < in.T) {
+            if (m_trialFailures >= in.failureCap) {
+                m_res.capped = true;
                 break;
             }
-            while (change < chaos.changes.size() && chaos.changes[change] <= st.t)
-                ++change;
-            const double nextChange = change < chaos.changes.size() ? chaos.changes[change] : INFINITY;
-            const double pace = 1 + chaos.slowdownAt(st.t);
-            const double injectedAt = injected < chaos.failures.size() ? chaos.failures[injected].at : INFINITY;
-            const double failAt = std::max(st.t, std::min(nextFailure, injectedAt));
-            const double segment = I * pace + fastStall;
-
-            // Whole segments (and the storage checkpoints among them) that finish before
-            // the next failure or chaos change; the last segment has no checkpoint.
-            const double wholeLeft = std::ceil((T - st.done) / I) - 1;
-            const double jump = std::min(wholeLeft, segmentsWithin(std::min(failAt, nextChange) - st.t, st.inBlock, n, segment, storageStall));
-            if (jump >= 1) {
-                const double crossed = std::isfinite(n) ? std::floor((st.inBlock + jump) / n) : 0.0;
-                if (trace.on()) {
-                    const double t0 = st.t;
-                    if (fastStall > 0 && jump <= kMaxDrawnIntervals) {
-                        double t = t0, pos = st.inBlock;
-                        for (double k = 0; k < jump; ++k) {
-                            trace.add(RunPhase::Kind::Training, t, t + I * pace);
-                            trace.add(RunPhase::Kind::Checkpoint, t + I * pace, t + segment);
-                            t += segment;
-                            if (++pos >= n) {
-                                trace.add(RunPhase::Kind::Checkpoint, t, t + storageStall);
-                                t += storageStall;
-                                pos = 0;
-                            }
-                        }
-                    } else if (crossed <= kMaxDrawnIntervals) {
-                        double t = t0, left = jump, pos = st.inBlock;
-                        while (left > 0) {
-                            const double k = std::isfinite(n) ? std::min(left, n - pos) : left;
-                            trace.add(RunPhase::Kind::Training, t, t + k * segment);
-                            t += k * segment;
-                            left -= k;
-                            pos += k;
-                            if (pos >= n) {
-                                trace.add(RunPhase::Kind::Checkpoint, t, t + storageStall);
-                                t += storageStall;
-                                pos = 0;
-                            }
-                        }
-                    } else {
-                        trace.add(RunPhase::Kind::Training, t0, t0 + jump * segment + crossed * storageStall);
-                        // The storage checkpoints of the span, as one periodic phase.
-                        const double period = n * segment + storageStall;
-                        const double first = t0 + (n - st.inBlock) * segment;
-                        trace.addPeriodic(RunPhase::Kind::Checkpoint, first, first + (crossed - 1) * period + storageStall, period, storageStall);
-                    }
-                }
-                if (crossed > 0) {
-                    // The newest storage checkpoint ends segment `last` of the jump. Only
-                    // a corruption already due can be pending (jumps stop at the next
-                    // one), so it strikes the first checkpoint of the jump.
-                    const double last = (n - st.inBlock) + (crossed - 1) * n;
-                    const double firstAt = st.t + (n - st.inBlock) * segment + storageStall;
-                    storageCheckpoint(st.done + (n - st.inBlock) * I, firstAt);
-                    if (crossed > 1) {
-                        st.doneStorageBefore = st.done + (last - n) * I;
-                        st.doneStorage = st.done + last * I;
-                        st.latestCorrupt = false;
-                    }
-                    st.inBlock = st.inBlock + jump - crossed * n;
-                    st.sinceStorage = (jump - last) * segment;
-                } else {
-                    st.inBlock += jump;
-                    st.sinceStorage += jump * segment;
-                }
-                st.t += jump * segment + crossed * storageStall;
-                st.done += jump * I;
-                res.checkpointHours += (jump * fastStall + crossed * storageStall) * gpuHoursPerSecond;
-                // The next segment is the one the failure or change falls in: on to it
-                // (the jump crossed no change, so the pace holds).
-            }
-
-            const double work = std::min(I, T - st.done);
-            const bool last = st.done + work >= T;
-            const bool blockEnd = !last && st.inBlock + 1 >= n;
-            const double stalls = last ? 0.0 : fastStall + (blockEnd ? storageStall : 0.0);
-            const double end = st.t + work * pace + stalls;
-            if (failAt < end) {
-                const bool isInjected = injectedAt <= nextFailure;
-                int cause = isInjected ? int(FailureCause::Injected) : drawCause();
-                const int like = isInjected ? chaos.failures[injected].like : cause;
-                bool covered = plan.covered[std::size_t(like)];
-                // Covered: back to the start of this segment. Otherwise back to the
-                // newest readable storage checkpoint.
-                double lost = failAt - st.t;
-                auto rollBackToStorage = [&] {
-                    lost += st.sinceStorage;
-                    st.done = st.doneStorage;
-                    if (st.latestCorrupt) {
-                        const double back = st.doneStorage - st.doneStorageBefore;
-                        st.done = st.doneStorage = st.doneStorageBefore;
-                        lost += back * pace + back / I * fastStall + storageStall;
-                        st.latestCorrupt = false;
-                    }
-                    st.inBlock = 0;
-                    st.sinceStorage = 0;
-                };
-                if (!covered)
-                    rollBackToStorage();
-                trace.add(RunPhase::Kind::Lost, failAt - lost, failAt, cause);
-                res.lost[std::size_t(cause)] += lost * gpuHoursPerSecond;
-                res.failures += 1;
-                trialFailures += 1;
-                if (isInjected)
-                    ++injected;
-                else
-                    nextFailure = failAt + rng.exponential(lambda); // memoryless: from the failure on
-                // Recovery; a failure during it starts it again (and, if the copies do
-                // not survive it, from storage).
-                double from = failAt;
-                double until = from + (covered ? plan.recoveryCovered[std::size_t(like)] : plan.recoveryUncovered[std::size_t(like)]);
-                while (nextFailure < until && trialFailures < failureCap) {
-                    trace.add(RunPhase::Kind::Recovery, from, nextFailure, cause);
-                    res.lost[std::size_t(cause)] += (nextFailure - from) * gpuHoursPerSecond;
-                    cause = drawCause();
-                    if (covered && !plan.covered[std::size_t(cause)]) {
-                        covered = false;
-                        lost = 0;
-                        rollBackToStorage();
-                        res.lost[std::size_t(cause)] += lost * gpuHoursPerSecond;
-                    }
-                    from = nextFailure;
-                    until = from + (covered ? plan.recoveryCovered[std::size_t(cause)] : plan.recoveryUncovered[std::size_t(cause)]);
-                    nextFailure = from + rng.exponential(lambda);
-                    res.failures += 1;
-                    trialFailures += 1;
-                }
-                trace.add(RunPhase::Kind::Recovery, from, until, cause);
-                res.lost[std::size_t(cause)] += (until - from) * gpuHoursPerSecond;
-                st.t = until;
-            } else {
-                trace.add(RunPhase::Kind::Training, st.t, st.t + work * pace);
-                trace.add(RunPhase::Kind::Checkpoint, st.t + work * pace, end);
-                res.checkpointHours += stalls * gpuHoursPerSecond;
-                st.done = last ? T : st.done + work;
-                if (blockEnd) {
-                    storageCheckpoint(st.done, end);
-                    st.inBlock = 0;
-                    st.sinceStorage = 0;
-                } else {
-                    st.inBlock += 1;
-                    st.sinceStorage += end - st.t;
-                }
-                st.t = end;
-            }
+            while (m_change < in.chaos.changes.size() && in.chaos.changes[m_change] <= m_st.t)
+                ++m_change;
+            const double nextChange = m_change < in.chaos.changes.size() ? in.chaos.changes[m_change] : INFINITY;
+            const double pace = 1 + in.chaos.slowdownAt(m_st.t);
+            const double injectedAt = m_injected < in.chaos.failures.size() ? in.chaos.failures[m_injected].at : INFINITY;
+            const double failAt = std::max(m_st.t, std::min(m_nextFailure, injectedAt));
+            const double segment = in.I * pace + in.fastStall;
+            advanceWholeSegments(std::min(failAt, nextChange), pace, segment);
+            // The next segment is the one the failure or change falls in.
+            const Segment next = segmentAt(pace);
+            if (failAt < next.end)
+                failAndRecover(failAt, injectedAt <= m_nextFailure, pace);
+            else
+                finish(next, pace);
         }
-        if (trace.on())
-            for (const ChaosEvent& e : chaos.stragglers)
-                if (e.atSeconds < st.t)
-                    trace.add(RunPhase::Kind::Slow, e.atSeconds, st.t);
+        if (m_trace.on())
+            for (const ChaosEvent& e : in.chaos.stragglers)
+                if (e.atSeconds < m_st.t)
+                    m_trace.add(RunPhase::Kind::Slow, e.atSeconds, m_st.t);
         // A capped trial stopped short of the end: its time is a lower bound, and the
         // work it had left takes at least that long again.
-        res.time = st.t + (res.capped ? (T - st.done) : 0.0);
-        res.done = true;
-    });
-    // In trial order, so that sums do not depend on which thread ran what.
+        m_res.time = m_st.t + (m_res.capped ? (in.T - m_st.done) : 0.0);
+        m_res.done = true;
+        return m_res;
+    }
+
+private:
+    int drawCause()
+    {
+        const double u = m_rng.uniform() * m_in.acc;
+        return std::min<int>(int(std::lower_bound(m_in.cumulative.begin(), m_in.cumulative.end(), u) - m_in.cumulative.begin()),
+            kComponentCount - 1);
+    }
+
+    // A storage checkpoint finished at `at` holding `done`: the first written at or
+    // after a corruption event is unreadable.
+    void storageCheckpoint(double done, double at)
+    {
+        m_st.doneStorageBefore = m_st.doneStorage;
+        m_st.doneStorage = done;
+        m_st.latestCorrupt = m_corruption < m_in.chaos.corruptions.size() && at >= m_in.chaos.corruptions[m_corruption];
+        if (m_st.latestCorrupt)
+            ++m_corruption;
+    }
+
+    // Whole segments (and the storage checkpoints among them) that finish before `until`,
+    // the next failure or chaos change, taken in one step; the last segment has no
+    // checkpoint. The step crosses no change, so the pace holds throughout.
+    void advanceWholeSegments(double until, double pace, double segment)
+    {
+        const RunInputs& in = m_in;
+        const double n = in.n;
+        const double wholeLeft = std::ceil((in.T - m_st.done) / in.I) - 1;
+        const double jump = std::min(wholeLeft, segmentsWithin(until - m_st.t, m_st.inBlock, n, segment, in.storageStall));
+        if (!(jump >= 1))
+            return;
+        const double crossed = std::isfinite(n) ? std::floor((m_st.inBlock + jump) / n) : 0.0;
+        if (m_trace.on())
+            traceWholeSegments(jump, crossed, pace, segment);
+        if (crossed > 0) {
+            // The newest storage checkpoint ends segment `last` of the jump. Only
+            // a corruption already due can be pending (jumps stop at the next
+            // one), so it strikes the first checkpoint of the jump.
+            const double last = (n - m_st.inBlock) + (crossed - 1) * n;
+            const double firstAt = m_st.t + (n - m_st.inBlock) * segment + in.storageStall;
+            storageCheckpoint(m_st.done + (n - m_st.inBlock) * in.I, firstAt);
+            if (crossed > 1) {
+                m_st.doneStorageBefore = m_st.done + (last - n) * in.I;
+                m_st.doneStorage = m_st.done + last * in.I;
+                m_st.latestCorrupt = false;
+            }
+            m_st.inBlock = m_st.inBlock + jump - crossed * n;
+            m_st.sinceStorage = (jump - last) * segment;
+        } else {
+            m_st.inBlock += jump;
+            m_st.sinceStorage += jump * segment;
+        }
+        m_st.t += jump * segment + crossed * in.storageStall;
+        m_st.done += jump * in.I;
+        m_res.checkpointHours += (jump * in.fastStall + crossed * in.storageStall) * in.gpuHoursPerSecond;
+    }
+
+    // The phases of a step of `jump` whole segments: each segment and checkpoint while
+    // they are few enough to draw, else each block between storage checkpoints, else one
+    // training span with its storage checkpoints as one periodic phase.
+    void traceWholeSegments(double jump, double crossed, double pace, double segment)
+    {
+        const RunInputs& in = m_in;
+        const double n = in.n;
+        const double t0 = m_st.t;
+        if (in.fastStall > 0 && jump <= kMaxDrawnIntervals) {
+            double t = t0, pos = m_st.inBlock;
+            for (double k = 0; k < jump; ++k) {
+                m_trace.add(RunPhase::Kind::Training, t, t + in.I * pace);
+                m_trace.add(RunPhase::Kind::Checkpoint, t + in.I * pace, t + segment);
+                t += segment;
+                if (++pos >= n) {
+                    m_trace.add(RunPhase::Kind::Checkpoint, t, t + in.storageStall);
+                    t += in.storageStall;
+                    pos = 0;
+                }
+            }
+        } else if (crossed <= kMaxDrawnIntervals) {
+            double t = t0, left = jump, pos = m_st.inBlock;
+            while (left > 0) {
+                const double k = std::isfinite(n) ? std::min(left, n - pos) : left;
+                m_trace.add(RunPhase::Kind::Training, t, t + k * segment);
+                t += k * segment;
+                left -= k;
+                pos += k;
+                if (pos >= n) {
+                    m_trace.add(RunPhase::Kind::Checkpoint, t, t + in.storageStall);
+                    t += in.storageStall;
+                    pos = 0;
+                }
+            }
+        } else {
+            m_trace.add(RunPhase::Kind::Training, t0, t0 + jump * segment + crossed * in.storageStall);
+            // The storage checkpoints of the span, as one periodic phase.
+            const double period = n * segment + in.storageStall;
+            const double first = t0 + (n - m_st.inBlock) * segment;
+            m_trace.addPeriodic(RunPhase::Kind::Checkpoint, first, first + (crossed - 1) * period + in.storageStall, period,
+                in.storageStall);
+        }
+    }
+
+    Segment segmentAt(double pace) const
+    {
+        Segment s;
+        s.work = std::min(m_in.I, m_in.T - m_st.done);
+        s.last = m_st.done + s.work >= m_in.T;
+        s.blockEnd = !s.last && m_st.inBlock + 1 >= m_in.n;
+        s.stalls = s.last ? 0.0 : m_in.fastStall + (s.blockEnd ? m_in.storageStall : 0.0);
+        s.end = m_st.t + s.work * pace + s.stalls;
+        return s;
+    }
+
+    // The segment and its checkpoints finish before any failure.
+    void finish(const Segment& s, double pace)
+    {
+        m_trace.add(RunPhase::Kind::Training, m_st.t, m_st.t + s.work * pace);
+        m_trace.add(RunPhase::Kind::Checkpoint, m_st.t + s.work * pace, s.end);
+        m_res.checkpointHours += s.stalls * m_in.gpuHoursPerSecond;
+        m_st.done = s.last ? m_in.T : m_st.done + s.work;
+        if (s.blockEnd) {
+            storageCheckpoint(m_st.done, s.end);
+            m_st.inBlock = 0;
+            m_st.sinceStorage = 0;
+        } else {
+            m_st.inBlock += 1;
+            m_st.sinceStorage += s.end - m_st.t;
+        }
+        m_st.t = s.end;
+    }
+
+    // Back to the newest readable storage checkpoint, adding what that undoes to `lost`.
+    void rollBackToStorage(double& lost, double pace)
+    {
+        lost += m_st.sinceStorage;
+        m_st.done = m_st.doneStorage;
+        if (m_st.latestCorrupt) {
+            const double back = m_st.doneStorage - m_st.doneStorageBefore;
+            m_st.done = m_st.doneStorage = m_st.doneStorageBefore;
+            lost += back * pace + back / m_in.I * m_in.fastStall + m_in.storageStall;
+            m_st.latestCorrupt = false;
+        }
+        m_st.inBlock = 0;
+        m_st.sinceStorage = 0;
+    }
+
+    // A failure (drawn, or injected by chaos) at `failAt`, within the current segment.
+    void failAndRecover(double failAt, bool isInjected, double pace)
+    {
+        int cause = isInjected ? int(FailureCause::Injected) : drawCause();
+        const int like = isInjected ? m_in.chaos.failures[m_injected].like : cause;
+        const bool covered = m_in.plan.covered[std::size_t(like)];
+        // Covered: back to the start of this segment. Otherwise back to the
+        // newest readable storage checkpoint.
+        double lost = failAt - m_st.t;
+        if (!covered)
+            rollBackToStorage(lost, pace);
+        m_trace.add(RunPhase::Kind::Lost, failAt - lost, failAt, cause);
+        m_res.lost[std::size_t(cause)] += lost * m_in.gpuHoursPerSecond;
+        m_res.failures += 1;
+        m_trialFailures += 1;
+        if (isInjected)
+            ++m_injected;
+        else
+            m_nextFailure = failAt + m_rng.exponential(m_in.lambda); // memoryless: from the failure on
+        recover(failAt, cause, like, covered, pace);
+    }
+
+    // Recovery from a failure at `from`; a failure during it starts it again (and, if the
+    // copies do not survive it, from storage).
+    void recover(double from, int cause, int like, bool covered, double pace)
+    {
+        const RecoveryPlan& plan = m_in.plan;
+        double until = from + (covered ? plan.recoveryCovered[std::size_t(like)] : plan.recoveryUncovered[std::size_t(like)]);
+        while (m_nextFailure < until && m_trialFailures < m_in.failureCap) {
+            m_trace.add(RunPhase::Kind::Recovery, from, m_nextFailure, cause);
+            m_res.lost[std::size_t(cause)] += (m_nextFailure - from) * m_in.gpuHoursPerSecond;
+            cause = drawCause();
+            if (covered && !plan.covered[std::size_t(cause)]) {
+                covered = false;
+                double lost = 0;
+                rollBackToStorage(lost, pace);
+                m_res.lost[std::size_t(cause)] += lost * m_in.gpuHoursPerSecond;
+            }
+            from = m_nextFailure;
+            until = from + (covered ? plan.recoveryCovered[std::size_t(cause)] : plan.recoveryUncovered[std::size_t(cause)]);
+            m_nextFailure = from + m_rng.exponential(m_in.lambda);
+            m_res.failures += 1;
+            m_trialFailures += 1;
+        }
+        m_trace.add(RunPhase::Kind::Recovery, from, until, cause);
+        m_res.lost[std::size_t(cause)] += (until - from) * m_in.gpuHoursPerSecond;
+        m_st.t = until;
+    }
+
+    const RunInputs& m_in;
+    Rng m_rng;
+    TraceRecorder m_trace;
+    TrialState m_st;
+    TrialOutcome m_res;
+    double m_trialFailures = 0;
+    double m_nextFailure = INFINITY;
+    std::size_t m_injected = 0, m_change = 0, m_corruption = 0; // next chaos event of each list
+};
+
+// The trials' sums into `out`, in trial order so that they do not depend on which thread
+// ran what. Returns the failures of all trials run.
+double addUpTrials(const std::vector<TrialOutcome>& outcomes, MonteCarloResult& out)
+{
     double failures = 0;
     for (const TrialOutcome& o : outcomes) {
         if (!o.done)
@@ -368,8 +448,12 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
         for (int i = 0; i < kFailureCauseCount; ++i)
             out.lostGpuHoursByCause[std::size_t(i)] += o.lost[std::size_t(i)];
     }
-    if (out.times.empty() || (cancel && cancel->load()))
-        return {}; // cancelled
+    return failures;
+}
+
+// Sorted times, their quantiles, and the sums as means per trial.
+void summarize(MonteCarloResult& out, double failures, double failureFreeTime)
+{
     std::sort(out.times.begin(), out.times.end());
     auto quantile = [&](double f) {
         return out.times[std::min(out.times.size() - 1, std::size_t(f * double(out.times.size() - 1) + 0.5))];
@@ -378,12 +462,35 @@ MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& 
     out.p50 = quantile(0.5);
     out.p90 = quantile(0.9);
     out.p99 = quantile(0.99);
-    out.goodput = out.mean > 0 ? T / out.mean : 0;
+    out.goodput = out.mean > 0 ? failureFreeTime / out.mean : 0;
     const double trialsRun = double(out.times.size());
     out.failuresMean = failures / trialsRun;
     for (double& h : out.lostGpuHoursByCause)
         h /= trialsRun;
     out.checkpointGpuHours /= trialsRun;
+}
+
+} // namespace
+
+MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
+    unsigned long long seed, bool recordFirstTrial, const std::atomic<bool>* cancel)
+{
+    MonteCarloResult out;
+    trials = std::max(1, trials);
+    out.times.reserve(trials);
+    const RunInputs in(r, spec);
+    // Each trial draws from its own stream, seeded from the run's seed and its index, so
+    // trials run on every core and the result does not depend on how many there are.
+    std::vector<TrialOutcome> outcomes(static_cast<std::size_t>(trials));
+    parallelFor(std::size_t(trials), workerCount(std::size_t(trials), 0), cancel, [&](std::size_t index, int) {
+        const int trial = int(index);
+        const TraceRecorder trace(recordFirstTrial && trial == 0 ? &out.firstTrial : nullptr, &out.firstTrialTruncated);
+        outcomes[index] = Trial(in, trialSeed(seed, trial), trace).run();
+    });
+    const double failures = addUpTrials(outcomes, out);
+    if (out.times.empty() || (cancel && cancel->load()))
+        return {}; // cancelled
+    summarize(out, failures, in.T);
     return out;
 }
 

@@ -326,6 +326,105 @@ void ClusterSim::record()
     }
 }
 
+// The pools, quotas and fairness tallies of a fresh run, for `policy`.
+void ClusterSim::resetPools(const SchedulingPolicy& policy)
+{
+    m_freeNodes = m_nodes;
+    m_podFree.assign((m_nodes + m_nodesPerPod - 1) / m_nodesPerPod, 0);
+    m_pool.reset(m_nodes);
+    for (int n = 0; n < m_nodes; ++n)
+        ++m_podFree[n / m_nodesPerPod];
+    m_projectGpus.assign(std::max<std::size_t>(1, m_workload.projects.size()), 0);
+    m_waitingDemand.assign(m_projectGpus.size(), 0.0);
+    m_quota.assign(m_projectGpus.size(), 0);
+    for (std::size_t p = 0; p < m_quota.size(); ++p) {
+        const double q = p < m_workload.projects.size() ? m_workload.projects[p].quota : 0.0;
+        m_quota[p] = static_cast<long long>(std::floor(q * m_totalGpus / m_gpusPerNode)) * m_gpusPerNode;
+    }
+    m_queries = policy.queries();
+    m_lastRecord = 0;
+    m_demandSeconds.assign(m_projectGpus.size(), 0.0);
+    m_satisfiedSeconds.assign(m_projectGpus.size(), 0.0);
+    m_lastSatisfaction.assign(m_projectGpus.size(), 1.0);
+    m_lastWaiting.assign(m_projectGpus.size(), 0);
+    m_runRng = m_rng;
+}
+
+// The workload's jobs, each rounded up to whole nodes; those no GPU count here can run
+// are marked infeasible.
+void ClusterSim::loadJobs()
+{
+    m_jobs.clear();
+    for (const JobSpec& spec : jobStream(m_workload)) {
+        SchedJob j;
+        j.spec = spec;
+        j.spec.project = std::clamp(spec.project, 0, int(m_projectGpus.size()) - 1);
+        // Whole nodes, at least one.
+        const long long node = m_gpusPerNode;
+        j.spec.gpus = std::max(node, (spec.gpus + node - 1) / node * node);
+        const double speed = j.spec.gpus <= m_totalGpus ? m_speed.tokensPerSecond(j.spec.gpus, 1) : 0.0;
+        j.work = spec.duration * speed;
+        if (speed <= 0)
+            j.state = SchedJob::State::Infeasible;
+        m_jobs.push_back(j);
+    }
+    m_openAllocation.assign(m_jobs.size(), -1);
+}
+
+// The waiting queues: all jobs, each project's, each priority level's (jobs are in
+// arrival order, so a job's index is its place in every queue).
+void ClusterSim::buildWaitQueues()
+{
+    const int projects = int(m_projectGpus.size());
+    std::vector<int> priorities;
+    for (int p = 0; p < projects; ++p)
+        priorities.push_back(p < int(m_workload.projects.size()) ? m_workload.projects[p].priority : 0);
+    m_levels = priorities;
+    std::sort(m_levels.begin(), m_levels.end(), std::greater<>());
+    m_levels.erase(std::unique(m_levels.begin(), m_levels.end()), m_levels.end());
+    m_levelOfProject.assign(projects, 0);
+    for (int p = 0; p < projects; ++p)
+        m_levelOfProject[p] = int(std::find(m_levels.begin(), m_levels.end(), priorities[p]) - m_levels.begin());
+    std::vector<int> all(m_jobs.size(), 0), byProject(m_jobs.size()), byLevel(m_jobs.size());
+    for (std::size_t i = 0; i < m_jobs.size(); ++i) {
+        byProject[i] = m_jobs[i].spec.project;
+        byLevel[i] = m_levelOfProject[m_jobs[i].spec.project];
+    }
+    m_waitAll.reset(all, 1);
+    m_waitByProject.reset(m_queries & SchedulingPolicy::ByProject ? byProject : std::vector<int> {}, projects);
+    m_waitByLevel.reset(m_queries & SchedulingPolicy::ByLevel ? byLevel : std::vector<int> {}, int(m_levels.size()));
+}
+
+// One event at time `t`. Returns whether a job finished.
+bool ClusterSim::handle(const Event& ev, double t)
+{
+    if (ev.kind == Event::Kind::Arrival) {
+        m_jobs[ev.job].waitingSince = t;
+        enqueue(ev.job);
+        return false;
+    }
+    SchedJob& j = m_jobs[ev.job];
+    if (j.state != SchedJob::State::Running || ev.version != j.version)
+        return false; // the allocation changed since (a failed job's own failures were rescheduled)
+    if (ev.kind == Event::Kind::Completion) {
+        j.progressAtSegment = j.work;
+        release(ev.job);
+        j.state = SchedJob::State::Done;
+        j.end = t;
+        m_running.erase(std::find(m_running.begin(), m_running.end(), ev.job));
+        return true;
+    }
+    // One of the job's nodes fails: it rolls back to its checkpoint and waits
+    // for the node to be swapped and the job relaunched.
+    const double saved = checkpointed(j, t);
+    j.wastedGpuSeconds += double(j.gpus) * (std::max(0.0, progress(j, t) - saved) / j.rate + m_recovery);
+    j.progressAtSegment = saved;
+    j.segmentStart = t + m_recovery;
+    ++j.failures;
+    scheduleCompletion(ev.job); // and its next failure
+    return false;
+}
+
 ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>* cancel)
 {
     // Fresh state, so one simulation can run several policies.
@@ -347,63 +446,9 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
         result.jainFairness = 1;
         return result;
     }
-    m_freeNodes = m_nodes;
-    m_podFree.assign((m_nodes + m_nodesPerPod - 1) / m_nodesPerPod, 0);
-    m_pool.reset(m_nodes);
-    for (int n = 0; n < m_nodes; ++n)
-        ++m_podFree[n / m_nodesPerPod];
-    m_projectGpus.assign(std::max<std::size_t>(1, m_workload.projects.size()), 0);
-    m_waitingDemand.assign(m_projectGpus.size(), 0.0);
-    m_quota.assign(m_projectGpus.size(), 0);
-    for (std::size_t p = 0; p < m_quota.size(); ++p) {
-        const double q = p < m_workload.projects.size() ? m_workload.projects[p].quota : 0.0;
-        m_quota[p] = static_cast<long long>(std::floor(q * m_totalGpus / m_gpusPerNode)) * m_gpusPerNode;
-    }
-    m_queries = policy.queries();
-    m_lastRecord = 0;
-    m_demandSeconds.assign(m_projectGpus.size(), 0.0);
-    m_satisfiedSeconds.assign(m_projectGpus.size(), 0.0);
-    m_lastSatisfaction.assign(m_projectGpus.size(), 1.0);
-    m_lastWaiting.assign(m_projectGpus.size(), 0);
-    m_runRng = m_rng;
-
-    m_jobs.clear();
-    for (const JobSpec& spec : jobStream(m_workload)) {
-        SchedJob j;
-        j.spec = spec;
-        j.spec.project = std::clamp(spec.project, 0, int(m_projectGpus.size()) - 1);
-        // Whole nodes, at least one.
-        const long long node = m_gpusPerNode;
-        j.spec.gpus = std::max(node, (spec.gpus + node - 1) / node * node);
-        const double speed = j.spec.gpus <= m_totalGpus ? m_speed.tokensPerSecond(j.spec.gpus, 1) : 0.0;
-        j.work = spec.duration * speed;
-        if (speed <= 0)
-            j.state = SchedJob::State::Infeasible;
-        m_jobs.push_back(j);
-    }
-    m_openAllocation.assign(m_jobs.size(), -1);
-    // The waiting queues: all jobs, each project's, each priority level's (jobs are in
-    // arrival order, so a job's index is its place in every queue).
-    {
-        const int projects = int(m_projectGpus.size());
-        std::vector<int> priorities;
-        for (int p = 0; p < projects; ++p)
-            priorities.push_back(p < int(m_workload.projects.size()) ? m_workload.projects[p].priority : 0);
-        m_levels = priorities;
-        std::sort(m_levels.begin(), m_levels.end(), std::greater<>());
-        m_levels.erase(std::unique(m_levels.begin(), m_levels.end()), m_levels.end());
-        m_levelOfProject.assign(projects, 0);
-        for (int p = 0; p < projects; ++p)
-            m_levelOfProject[p] = int(std::find(m_levels.begin(), m_levels.end(), priorities[p]) - m_levels.begin());
-        std::vector<int> all(m_jobs.size(), 0), byProject(m_jobs.size()), byLevel(m_jobs.size());
-        for (std::size_t i = 0; i < m_jobs.size(); ++i) {
-            byProject[i] = m_jobs[i].spec.project;
-            byLevel[i] = m_levelOfProject[m_jobs[i].spec.project];
-        }
-        m_waitAll.reset(all, 1);
-        m_waitByProject.reset(m_queries & SchedulingPolicy::ByProject ? byProject : std::vector<int> {}, projects);
-        m_waitByLevel.reset(m_queries & SchedulingPolicy::ByLevel ? byLevel : std::vector<int> {}, int(m_levels.size()));
-    }
+    resetPools(policy);
+    loadJobs();
+    buildWaitQueues();
     for (int i = 0; i < int(m_jobs.size()); ++i)
         if (m_jobs[i].state != SchedJob::State::Infeasible)
             push(m_jobs[i].spec.arrival, Event::Kind::Arrival, i);
@@ -428,32 +473,8 @@ ClusterResult ClusterSim::run(SchedulingPolicy& policy, const std::atomic<bool>*
             std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<>());
             const Event ev = m_heap.back();
             m_heap.pop_back();
-            if (ev.kind == Event::Kind::Arrival) {
-                m_jobs[ev.job].waitingSince = t;
-                enqueue(ev.job);
-            } else if (ev.kind == Event::Kind::Completion) {
-                SchedJob& j = m_jobs[ev.job];
-                if (j.state != SchedJob::State::Running || ev.version != j.version)
-                    continue; // the allocation changed since
-                j.progressAtSegment = j.work;
-                release(ev.job);
-                j.state = SchedJob::State::Done;
-                j.end = t;
-                m_running.erase(std::find(m_running.begin(), m_running.end(), ev.job));
+            if (handle(ev, t))
                 --unfinished;
-            } else {
-                // One of the job's nodes fails: it rolls back to its checkpoint and waits
-                // for the node to be swapped and the job relaunched.
-                SchedJob& j = m_jobs[ev.job];
-                if (j.state != SchedJob::State::Running || ev.version != j.version)
-                    continue; // the allocation changed since (its own failures were rescheduled)
-                const double saved = checkpointed(j, t);
-                j.wastedGpuSeconds += double(j.gpus) * (std::max(0.0, progress(j, t) - saved) / j.rate + m_recovery);
-                j.progressAtSegment = saved;
-                j.segmentStart = t + m_recovery;
-                ++j.failures;
-                scheduleCompletion(ev.job); // and its next failure
-            }
         }
         elasticPass();
         policy.schedule(*this);

@@ -197,6 +197,10 @@ private:
         int version;
         bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
     };
+    void resetPools(const SchedulingPolicy& policy);
+    void loadJobs();
+    void buildWaitQueues();
+    bool handle(const Event& ev, double t);
     void push(double t, Event::Kind k, int job, int version = 0);
     void enqueue(int job);
     void dequeue(int job);

@@ -140,13 +140,9 @@ std::string planText(const Scenario& s)
     return buf;
 }
 
-// `fits`: whether the scenario as it stands fits in memory (else the candidates include
-// the changes that only a plan short of memory needs).
-std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, bool fits,
-    const std::atomic<bool>* cancel)
+// The planner's fastest plan on the same GPUs, other micro-batches and recomputation policies.
+void addPlanCandidates(std::vector<Candidate>& out, const Scenario& s, const Calibration& c, const std::atomic<bool>* cancel)
 {
-    std::vector<Candidate> out;
-    // The planner's fastest plan on the same GPUs.
     SearchOptions o;
     o.topN = 1;
     o.cancel = cancel;
@@ -175,11 +171,15 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         b.plan.recompute = r;
         out.push_back({ names[int(r)], b, "" });
     }
-    // Widths that leave cuBLAS's fast kernels (a row of a GEMM operand not a multiple of 16
-    // bytes: step_layer.cpp's gemmAlignment): pad them to the next multiple of 64 per
-    // tensor-parallel rank. Extra vocabulary rows are never looked up, so padding the
-    // vocabulary changes no result (nanoGPT pads GPT-2's 50,257 to 50,304; Megatron-LM
-    // pads to a multiple of 128 x TP); a wider hidden or MLP layer changes the model.
+}
+
+// Widths that leave cuBLAS's fast kernels (a row of a GEMM operand not a multiple of 16
+// bytes: step_layer.cpp's gemmAlignment): pad them to the next multiple of 64 per
+// tensor-parallel rank. Extra vocabulary rows are never looked up, so padding the
+// vocabulary changes no result (nanoGPT pads GPT-2's 50,257 to 50,304; Megatron-LM
+// pads to a multiple of 128 x TP); a wider hidden or MLP layer changes the model.
+void addWidthPaddingCandidates(std::vector<Candidate>& out, const Scenario& s)
+{
     if (!s.model.isLayerTable()) {
         auto padded = [&](int width) {
             const long long unit = 64LL * s.plan.tp;
@@ -212,6 +212,11 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
                 b, w.note });
         }
     }
+}
+
+// More ZeRO sharding for a plan short of memory, and the overlap switches that are off.
+void addShardingAndOverlapCandidates(std::vector<Candidate>& out, const Scenario& s, bool fits)
+{
     // Sharding more of the model's states (ZeRO 1, 2, 3), for a plan that needs memory.
     if (!s.model.isLayerTable() && !fits)
         for (int stage = s.plan.zeroStage + 1; stage <= 3; ++stage) {
@@ -239,6 +244,12 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         b.plan.*(ov.member) = true;
         out.push_back({ ov.title, b, "" });
     }
+}
+
+// Changes beyond the plan: FP8, more GPUs, a faster network.
+void addPrecisionAndScaleCandidates(std::vector<Candidate>& out, const Scenario& s, const Calibration& c, bool fits,
+    const std::atomic<bool>* cancel)
+{
     // FP8 where the GPU has it and the run trains in 16 bits.
     if ((s.training.precision == Precision::BF16 || s.training.precision == Precision::FP16) && s.hardware.supports(Precision::FP8)) {
         Scenario b = s;
@@ -282,11 +293,15 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         out.push_back({ "a scale-out network twice as fast (" + formatRate(2 * s.cluster.scaleOutBandwidth) + " per GPU)", b,
             "a faster NIC tier: price it on the Cost tab", Suggestion::Kind::Hardware });
     }
-    // The vendor's next generation or two, at the same count and plan: the best that fits.
-    // Not on a shipped topology: that machine's network does not come with another GPU,
-    // and no --set could name the hand-made one the switch leaves. Nor when the scenario
-    // overrides its GPU's catalogue figures (a power cap, a memory size): the new part
-    // drops them, and no --set can clear them, so the suggestion could not be reproduced.
+}
+
+// The vendor's next generation or two, at the same count and plan: the best that fits.
+// Not on a shipped topology: that machine's network does not come with another GPU,
+// and no --set could name the hand-made one the switch leaves. Nor when the scenario
+// overrides its GPU's catalogue figures (a power cap, a memory size): the new part
+// drops them, and no --set can clear them, so the suggestion could not be reproduced.
+void addNextGenerationCandidates(std::vector<Candidate>& out, const Scenario& s, const std::vector<HardwareSpec>& catalog)
+{
     const auto listed = std::find_if(catalog.begin(), catalog.end(), [&](const HardwareSpec& h) { return h.id == s.hardware.id; });
     const bool catalogueGpu = listed != catalog.end() && *listed == s.hardware;
     for (const HardwareSpec& h : catalog) {
@@ -299,6 +314,20 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
         switchGpu(b, h);
         out.push_back({ "the same plan on " + h.name + " (new hardware: compare prices on the Cost tab)", b, "gpu", Suggestion::Kind::Hardware });
     }
+}
+
+// Every change worth simulating, in the order they are listed when their gains tie.
+// `fits`: whether the scenario as it stands fits in memory (else the candidates include
+// the changes that only a plan short of memory needs).
+std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, bool fits,
+    const std::atomic<bool>* cancel)
+{
+    std::vector<Candidate> out;
+    addPlanCandidates(out, s, c, cancel);
+    addWidthPaddingCandidates(out, s);
+    addShardingAndOverlapCandidates(out, s, fits);
+    addPrecisionAndScaleCandidates(out, s, c, fits, cancel);
+    addNextGenerationCandidates(out, s, catalog);
     return out;
 }
 

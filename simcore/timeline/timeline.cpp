@@ -111,6 +111,301 @@ std::vector<TraceEvent> mergeStages(std::vector<std::vector<TraceEvent>>& stages
     return out;
 }
 
+// Lays out the steps of a timeline, one rank per stage, each stage's events apart (merged
+// and replicated per rank row by the caller). The durations per micro-batch come from the
+// step report and stay fixed; the members below them are the stages' progress through the
+// step being laid out.
+class TimelineBuilder {
+public:
+    TimelineBuilder(const Scenario& s, const StepReport& rep, const TimelineOptions& o, int ranksPerStage)
+        : m_rep(rep)
+        , m_o(o)
+        , m_p(s.plan.pp)
+        , m_m(rep.microbatches)
+        , m_v(std::max(1, rep.pipeline.chunks))
+    {
+        const int p = m_p, v = m_v;
+        m_f = rep.pipeline.forward / v;
+        m_bFull = rep.pipeline.backward / v;
+        m_r = rep.pipeline.recompute / v;
+        m_fColl = rep.pipeline.forwardCollectives / v;
+        m_bColl = rep.pipeline.backwardCollectives / v;
+        m_hop = rep.pipeline.hop;
+        // ZB-H1 splits the backward into input gradients (B) and weight gradients (W), about
+        // half each (Qi et al. 2024, "Zero Bubble Pipeline Parallelism").
+        m_zb = o.zeroBubble && p > 1;
+        m_bPart = m_zb ? m_bFull / 2 : m_bFull;
+        m_wPart = m_zb ? m_bFull - m_bPart : 0.0;
+        m_layersPerChunk = std::max(1, o.perLayer ? rep.pipeline.layers / v : 1);
+
+        m_dpExposed = rep.breakdown.exposedComm[int(CommGroup::DP)];
+        m_dpTotal = rep.comm[int(CommGroup::DP)].totalSeconds;
+        // Pipeline sends and the gradient buckets share a NIC when both leave the scale-up
+        // domain. Two flows on one link each get half of it (processor sharing): a send
+        // during the buckets takes twice as long and delays the buckets by its own length.
+        m_sharedNic = o.shareLinks && p > 1 && m_dpTotal > 0 && rep.comm[int(CommGroup::PP)].span.domains > 1
+            && rep.comm[int(CommGroup::DP)].span.domains > 1;
+
+        m_stageEvents.resize(static_cast<std::size_t>(p));
+        const double perStage = std::min(1e7, estimateTimelineEvents(s, rep, o) / ranksPerStage / p);
+        for (auto& st : m_stageEvents)
+            st.reserve(std::size_t(perStage));
+        // Each stage's task order, and the ready times the passes overwrite.
+        const Schedule schedule = v > 1 ? Schedule::Interleaved1F1B : s.plan.schedule;
+        m_order.resize(p);
+        for (int st = 0; st < p; ++st)
+            m_order[st] = stageOrder(schedule, st, p, m_m, v);
+        m_fReady.resize(p);
+        m_bReady.resize(p);
+        m_fDone.resize(p);
+    }
+
+    std::vector<std::vector<TraceEvent>>& stageEvents() { return m_stageEvents; }
+
+    // The pipeline's tasks of step `step`, from `stepStart`. The buckets' window depends on
+    // when the pipeline drains, which depends on the sends they slow: iterate to a fixed
+    // point (two or three passes).
+    void layOutPipeline(int step, double stepStart)
+    {
+        m_step = step;
+        m_stepStart = stepStart;
+        std::vector<std::size_t> firstEvent;
+        for (const auto& st : m_stageEvents)
+            firstEvent.push_back(st.size());
+        m_bucketsFrom = INFINITY;
+        m_bucketDelay.assign(m_p, 0.0);
+        m_freeAt.assign(m_p, stepStart);
+        for (int pass = 0; pass < 4; ++pass) {
+            for (int st = 0; st < m_p; ++st)
+                m_stageEvents[std::size_t(st)].resize(firstEvent[std::size_t(st)]);
+            std::fill(m_bucketDelay.begin(), m_bucketDelay.end(), 0.0);
+            std::fill(m_freeAt.begin(), m_freeAt.end(), stepStart);
+            // A pass that cannot be the last (the first one when sends share the NIC: its
+            // buckets start at infinity) only times the tasks.
+            m_record = !(m_sharedNic && pass == 0);
+            runTasks();
+            const double drained = *std::max_element(m_freeAt.begin(), m_freeAt.end());
+            const double dpFrom = std::max(stepStart, drained - (m_dpTotal - m_dpExposed));
+            if (!m_sharedNic || std::abs(dpFrom - m_bucketsFrom) <= 1e-9 * (1 + std::abs(dpFrom)))
+                break;
+            m_bucketsFrom = dpFrom;
+        }
+    }
+
+    // Gradient synchronisation, its hidden part under the last backwards, then the
+    // optimizer and the per-step overhead: as the analytical engine accounts them.
+    // Returns when the step ends.
+    double emitStepTail()
+    {
+        const StepBreakdown& bd = m_rep.breakdown;
+        const double tail = bd.optimizer + bd.overhead + bd.contention + bd.inputStall;
+        const double pipelineEnd = *std::max_element(m_freeAt.begin(), m_freeAt.end());
+        const Task none { Op::F, -1, 0 };
+        // Gradient buckets: up to 16 bars, the first ones hidden under the last backwards,
+        // stretched on each stage by the sends that shared its NIC.
+        const int buckets = int(std::min(16.0, m_rep.pipeline.gradientBuckets));
+        double stepEnd = pipelineEnd;
+        for (int st = 0; st < m_p; ++st) {
+            const double dpStart = std::max(m_stepStart, pipelineEnd - (m_dpTotal - m_dpExposed));
+            const double dpEnd = pipelineEnd + m_dpExposed + m_bucketDelay[st];
+            const double bucket = (dpEnd - dpStart) / buckets;
+            for (int bk = 0; bk < buckets; ++bk)
+                emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
+            emit(st, dpEnd, bd.optimizer, Stream::Compute, TaskKind::Optimizer, none);
+            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention + bd.inputStall, Stream::Compute, TaskKind::Overhead, none);
+            stepEnd = std::max(stepEnd, dpEnd + tail);
+        }
+        return stepEnd;
+    }
+
+    // A checkpoint at the end of this step, when one is due, stalls every rank. Returns
+    // when it ends (`stepEnd` when none is due).
+    double emitCheckpoint(double stepEnd)
+    {
+        const TimelineOptions& o = m_o;
+        if (o.checkpointEverySteps > 0 && (m_step + 1) % o.checkpointEverySteps == 0 && o.checkpointSeconds > 0) {
+            const Task none { Op::F, -1, 0 };
+            for (int st = 0; st < m_p; ++st)
+                emit(st, stepEnd, o.checkpointSeconds, Stream::Compute, TaskKind::Checkpoint, none);
+            stepEnd += o.checkpointSeconds;
+        }
+        return stepEnd;
+    }
+
+private:
+    int idx(int chunk, int mb) const { return chunk * m_m + mb; }
+
+    void emit(int st, double start, double dur, Stream stream, TaskKind kind, const Task& k)
+    {
+        if (dur <= 0 || !m_record)
+            return;
+        TraceEvent e;
+        e.start = start;
+        e.duration = dur;
+        e.row = st;
+        e.stream = stream;
+        e.kind = kind;
+        e.microbatch = k.mb;
+        e.chunk = k.chunk;
+        e.step = m_step;
+        e.seq = m_seq++;
+        m_stageEvents[std::size_t(st)].push_back(e);
+    }
+
+    // One pipeline send from stage `st` starting at `at`: its duration on the NIC.
+    double sendTime(int st, double at)
+    {
+        if (!m_sharedNic || at < m_bucketsFrom)
+            return m_hop;
+        m_bucketDelay[st] += m_hop;
+        return 2 * m_hop;
+    }
+
+    // When task `k`'s input reaches stage `st`; negative while its producer has not run.
+    double readyTime(int st, const Task& k) const
+    {
+        const int i = idx(k.chunk, k.mb);
+        if (k.op == Op::F)
+            return (st == 0 && k.chunk == 0) ? m_stepStart : m_fReady[st][i];
+        if (st == m_p - 1 && k.chunk == m_v - 1)
+            return m_fDone[st][i]; // the last stage turns around on its own forward
+        return m_bReady[st][i];
+    }
+
+    // A pass over the chunk's layers: each layer's compute, then its exposed in-layer
+    // collectives (TP/SP all-reduces or gather/scatter, CP and EP exchanges) on the
+    // collective lane while compute waits for them.
+    void emitPass(int st, double start, double dur, double collectives, TaskKind kind, const Task& k)
+    {
+        const double perLayer = dur / m_layersPerChunk, comm = collectives / m_layersPerChunk;
+        double at = start;
+        for (int l = 0; l < m_layersPerChunk; ++l) {
+            emit(st, at, perLayer - comm, Stream::Compute, kind, k);
+            emit(st, at + perLayer - comm, comm, Stream::LayerComm, TaskKind::LayerCollective, k);
+            at += perLayer;
+        }
+    }
+
+    // Each stage takes its tasks in order; a task starts once its stage is free and
+    // its input has arrived. The stages advance in turns, each as far as its inputs
+    // are known, so no event queue is needed: a start is max(free, ready) whatever
+    // the turn order.
+    void runTasks()
+    {
+        // Ready times: forward outputs and backward gradients arriving at a stage.
+        for (auto* times : { &m_fReady, &m_bReady, &m_fDone })
+            for (auto& stage : *times)
+                stage.assign(std::size_t(m_m) * std::size_t(m_v), -1);
+        m_next.assign(m_p, 0);
+        m_pendingW.assign(m_p, {});
+        for (bool progressed = true; progressed;) {
+            progressed = false;
+            for (int st = 0; st < m_p; ++st)
+                progressed = advance(st) || progressed;
+        }
+    }
+
+    void runWeightGrad(int st)
+    {
+        const Task w = m_pendingW[st].front();
+        m_pendingW[st].pop_front();
+        emit(st, m_freeAt[st], m_wPart, Stream::Compute, TaskKind::WeightGrad, w);
+        m_freeAt[st] += m_wPart;
+    }
+
+    // Runs stage `st` until it waits on an input no other stage has produced yet.
+    // Returns whether it ran anything.
+    bool advance(int st)
+    {
+        bool ran = false;
+        while (true) {
+            if (m_next[st] >= m_order[st].size()) {
+                if (m_pendingW[st].empty())
+                    return ran;
+                runWeightGrad(st); // the deferred weight gradients after the last task
+                ran = true;
+                continue;
+            }
+            const Task k = m_order[st][m_next[st]];
+            const double ready = readyTime(st, k);
+            if (ready < 0)
+                return ran; // its producer has not run yet
+            ran = true;
+            if (ready > m_freeAt[st] && !m_pendingW[st].empty()) {
+                runWeightGrad(st); // fill the wait with a deferred weight gradient
+                continue;
+            }
+            ++m_next[st];
+            const double now = std::max(m_freeAt[st], ready);
+            m_freeAt[st] = k.op == Op::F ? runForward(st, k, now) : runBackward(st, k, now);
+        }
+    }
+
+    // Task `k`'s forward on stage `st` from `now`, then its send to the next stage, or a
+    // wrap to stage 0's next chunk. Returns when the stage is free again.
+    double runForward(int st, const Task& k, double now)
+    {
+        const int i = idx(k.chunk, k.mb);
+        emitPass(st, now, m_f, m_fColl, TaskKind::Forward, k);
+        double end = now + m_f;
+        m_fDone[st][i] = end;
+        const int consumer = st < m_p - 1 ? st + 1 : (k.chunk < m_v - 1 ? 0 : -1);
+        if (consumer >= 0) {
+            const double send = sendTime(st, end);
+            emit(st, end, send, Stream::PipelineComm, TaskKind::PipelineSend, k);
+            end += send;
+            m_fReady[consumer][consumer == 0 ? idx(k.chunk + 1, k.mb) : i] = end;
+        }
+        return end;
+    }
+
+    // Task `k`'s recompute and backward (input gradients only under zero bubble, the
+    // weight gradients deferred) on stage `st` from `now`, then its send to the previous
+    // stage, or a wrap to the last stage's previous chunk. Returns when the stage is free.
+    double runBackward(int st, const Task& k, double now)
+    {
+        const int i = idx(k.chunk, k.mb);
+        emit(st, now, m_r, Stream::Compute, TaskKind::Recompute, k);
+        emitPass(st, now + m_r, m_bPart, m_bColl * (m_bPart / std::max(1e-30, m_bFull)), TaskKind::Backward, k);
+        double end = now + m_r + m_bPart;
+        const int consumer = st > 0 ? st - 1 : (k.chunk > 0 ? m_p - 1 : -1);
+        if (consumer >= 0) {
+            const double send = sendTime(st, end);
+            emit(st, end, send, Stream::PipelineComm, TaskKind::PipelineSend, k);
+            end += send;
+            m_bReady[consumer][consumer == m_p - 1 ? idx(k.chunk - 1, k.mb) : i] = end;
+        }
+        if (m_zb)
+            m_pendingW[st].push_back(k);
+        return end;
+    }
+
+    const StepReport& m_rep;
+    const TimelineOptions& m_o;
+    const int m_p, m_m, m_v; // stages, micro-batches, chunks per stage
+    // Per micro-batch and chunk: forward, backward (whole, and its B and W parts),
+    // recompute, in-layer collectives; and one pipeline hop.
+    double m_f = 0, m_bFull = 0, m_bPart = 0, m_wPart = 0, m_r = 0, m_fColl = 0, m_bColl = 0, m_hop = 0;
+    bool m_zb = false;
+    int m_layersPerChunk = 1;
+    double m_dpExposed = 0, m_dpTotal = 0;
+    bool m_sharedNic = false;
+    std::vector<std::vector<Task>> m_order;
+    std::vector<std::vector<TraceEvent>> m_stageEvents;
+    long long m_seq = 0;
+
+    // The step being laid out.
+    int m_step = 0;
+    double m_stepStart = 0;
+    double m_bucketsFrom = INFINITY;
+    std::vector<double> m_bucketDelay, m_freeAt;
+    bool m_record = true;
+    // The pass under way.
+    std::vector<std::vector<double>> m_fReady, m_bReady, m_fDone;
+    std::vector<std::size_t> m_next;
+    std::vector<std::deque<Task>> m_pendingW;
+};
+
 } // namespace
 
 double estimateTimelineEvents(const Scenario& s, const StepReport& rep, const TimelineOptions& o)
@@ -130,230 +425,24 @@ double estimateTimelineEvents(const Scenario& s, const StepReport& rep, const Ti
 Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o)
 {
     const StepReport rep = simulateStep(s, c);
-    const ParallelPlan& plan = s.plan;
-    const int p = plan.pp, m = rep.microbatches, v = std::max(1, rep.pipeline.chunks);
-    const Schedule schedule = v > 1 ? Schedule::Interleaved1F1B : plan.schedule;
-    const double f = rep.pipeline.forward / v;
-    const double bFull = rep.pipeline.backward / v;
-    const double r = rep.pipeline.recompute / v;
-    const double fColl = rep.pipeline.forwardCollectives / v;
-    const double bColl = rep.pipeline.backwardCollectives / v;
-    const double hop = rep.pipeline.hop;
-    // ZB-H1 splits the backward into input gradients (B) and weight gradients (W), about
-    // half each (Qi et al. 2024, "Zero Bubble Pipeline Parallelism").
-    const bool zb = o.zeroBubble && p > 1;
-    const double bPart = zb ? bFull / 2 : bFull;
-    const double wPart = zb ? bFull - bPart : 0.0;
-
+    const int p = s.plan.pp;
     Trace t;
     t.stages = p;
-    t.ranksPerStage = o.perRankRows ? plan.tp : 1;
-    long long seq = 0;
-    // One rank per stage, each stage's events apart; merged and replicated at the end.
-    std::vector<std::vector<TraceEvent>> stageEvents(static_cast<std::size_t>(p));
-    const double perStage = std::min(1e7, estimateTimelineEvents(s, rep, o) / t.ranksPerStage / p);
-    for (auto& st : stageEvents)
-        st.reserve(std::size_t(perStage));
-
-    const StepBreakdown& bd = rep.breakdown;
-    const double dpExposed = bd.exposedComm[int(CommGroup::DP)];
-    const double dpTotal = rep.comm[int(CommGroup::DP)].totalSeconds;
-    const double tail = bd.optimizer + bd.overhead + bd.contention + bd.inputStall;
-
-    // Pipeline sends and the gradient buckets share a NIC when both leave the scale-up
-    // domain. Two flows on one link each get half of it (processor sharing): a send
-    // during the buckets takes twice as long and delays the buckets by its own length.
-    const bool sharedNic = o.shareLinks && p > 1 && dpTotal > 0 && rep.comm[int(CommGroup::PP)].span.domains > 1
-        && rep.comm[int(CommGroup::DP)].span.domains > 1;
-
-    // Each stage's task order, and the ready times the passes below overwrite.
-    std::vector<std::vector<Task>> order(p);
-    for (int st = 0; st < p; ++st)
-        order[st] = stageOrder(schedule, st, p, m, v);
-    std::vector<std::vector<double>> fReady(p), bReady(p), fDone(p);
-
+    t.ranksPerStage = o.perRankRows ? s.plan.tp : 1;
+    TimelineBuilder builder(s, rep, o, t.ranksPerStage);
     double stepStart = 0;
     for (int step = 0; step < std::max(1, o.steps); ++step) {
-        // The buckets' window depends on when the pipeline drains, which depends on the
-        // sends they slow: iterate to a fixed point (two or three passes).
-        std::vector<std::size_t> firstEvent;
-        for (const auto& st : stageEvents)
-            firstEvent.push_back(st.size());
-        double bucketsFrom = INFINITY;
-        std::vector<double> bucketDelay(p, 0.0);
-        std::vector<double> freeAt(p, stepStart);
-        // A pass that cannot be the last (the first one when sends share the NIC: its
-        // buckets start at infinity) only times the tasks.
-        bool record = true;
-        auto emit = [&](int st, double start, double dur, Stream stream, TaskKind kind, const Task& k) {
-            if (dur <= 0 || !record)
-                return;
-            TraceEvent e;
-            e.start = start;
-            e.duration = dur;
-            e.row = st;
-            e.stream = stream;
-            e.kind = kind;
-            e.microbatch = k.mb;
-            e.chunk = k.chunk;
-            e.step = step;
-            e.seq = seq++;
-            stageEvents[std::size_t(st)].push_back(e);
-        };
-        // One pipeline send from stage `st` starting at `at`: its duration on the NIC.
-        auto sendTime = [&](int st, double at) {
-            if (!sharedNic || at < bucketsFrom)
-                return hop;
-            bucketDelay[st] += hop;
-            return 2 * hop;
-        };
-        for (int pass = 0; pass < 4; ++pass) {
-            for (int st = 0; st < p; ++st)
-                stageEvents[std::size_t(st)].resize(firstEvent[std::size_t(st)]);
-            std::fill(bucketDelay.begin(), bucketDelay.end(), 0.0);
-            std::fill(freeAt.begin(), freeAt.end(), stepStart);
-            record = !(sharedNic && pass == 0);
-            // Ready times: forward outputs and backward gradients arriving at a stage.
-            auto idx = [&](int chunk, int mb) { return chunk * m + mb; };
-            for (auto* times : { &fReady, &bReady, &fDone })
-                for (auto& stage : *times)
-                    stage.assign(std::size_t(m) * std::size_t(v), -1);
-            std::vector<std::size_t> next(p, 0);
-            std::vector<std::deque<Task>> pendingW(p);
-
-            auto readyTime = [&](int st, const Task& k) -> double {
-                const int i = idx(k.chunk, k.mb);
-                if (k.op == Op::F)
-                    return (st == 0 && k.chunk == 0) ? stepStart : fReady[st][i];
-                if (st == p - 1 && k.chunk == v - 1)
-                    return fDone[st][i]; // the last stage turns around on its own forward
-                return bReady[st][i];
-            };
-            // A pass over the chunk's layers: each layer's compute, then its exposed in-layer
-            // collectives (TP/SP all-reduces or gather/scatter, CP and EP exchanges) on the
-            // collective lane while compute waits for them.
-            const int layersPerChunk = std::max(1, o.perLayer ? rep.pipeline.layers / v : 1);
-            auto emitPass = [&](int st, double start, double dur, double collectives, TaskKind kind, const Task& k) {
-                const double perLayer = dur / layersPerChunk, comm = collectives / layersPerChunk;
-                double at = start;
-                for (int l = 0; l < layersPerChunk; ++l) {
-                    emit(st, at, perLayer - comm, Stream::Compute, kind, k);
-                    emit(st, at + perLayer - comm, comm, Stream::LayerComm, TaskKind::LayerCollective, k);
-                    at += perLayer;
-                }
-            };
-
-
-            // Each stage takes its tasks in order; a task starts once its stage is free and
-            // its input has arrived. The stages advance in turns, each as far as its inputs
-            // are known, so no event queue is needed: a start is max(free, ready) whatever
-            // the turn order.
-            auto runWeightGrad = [&](int st) {
-                const Task w = pendingW[st].front();
-                pendingW[st].pop_front();
-                emit(st, freeAt[st], wPart, Stream::Compute, TaskKind::WeightGrad, w);
-                freeAt[st] += wPart;
-            };
-            // Runs stage `st` until it waits on an input no other stage has produced yet.
-            // Returns whether it ran anything.
-            auto advance = [&](int st) {
-                bool ran = false;
-                while (true) {
-                    if (next[st] >= order[st].size()) {
-                        if (pendingW[st].empty())
-                            return ran;
-                        runWeightGrad(st); // the deferred weight gradients after the last task
-                        ran = true;
-                        continue;
-                    }
-                    const Task k = order[st][next[st]];
-                    const double ready = readyTime(st, k);
-                    if (ready < 0)
-                        return ran; // its producer has not run yet
-                    ran = true;
-                    if (ready > freeAt[st] && !pendingW[st].empty()) {
-                        runWeightGrad(st); // fill the wait with a deferred weight gradient
-                        continue;
-                    }
-                    ++next[st];
-                    const double now = std::max(freeAt[st], ready);
-                    const int i = idx(k.chunk, k.mb);
-                    double end = now;
-                    if (k.op == Op::F) {
-                        emitPass(st, now, f, fColl, TaskKind::Forward, k);
-                        end = now + f;
-                        fDone[st][i] = end;
-                        // Send to the next stage, or wrap to stage 0's next chunk.
-                        const int consumer = st < p - 1 ? st + 1 : (k.chunk < v - 1 ? 0 : -1);
-                        if (consumer >= 0) {
-                            const double send = sendTime(st, end);
-                            emit(st, end, send, Stream::PipelineComm, TaskKind::PipelineSend, k);
-                            end += send;
-                            fReady[consumer][consumer == 0 ? idx(k.chunk + 1, k.mb) : i] = end;
-                        }
-                    } else {
-                        emit(st, now, r, Stream::Compute, TaskKind::Recompute, k);
-                        emitPass(st, now + r, bPart, bColl * (bPart / std::max(1e-30, bFull)), TaskKind::Backward, k);
-                        end = now + r + bPart;
-                        const int consumer = st > 0 ? st - 1 : (k.chunk > 0 ? p - 1 : -1);
-                        if (consumer >= 0) {
-                            const double send = sendTime(st, end);
-                            emit(st, end, send, Stream::PipelineComm, TaskKind::PipelineSend, k);
-                            end += send;
-                            bReady[consumer][consumer == p - 1 ? idx(k.chunk - 1, k.mb) : i] = end;
-                        }
-                        if (zb)
-                            pendingW[st].push_back(k);
-                    }
-                    freeAt[st] = end;
-                }
-            };
-            for (bool progressed = true; progressed;) {
-                progressed = false;
-                for (int st = 0; st < p; ++st)
-                    progressed = advance(st) || progressed;
-            }
-
-            const double drained = *std::max_element(freeAt.begin(), freeAt.end());
-            const double dpFrom = std::max(stepStart, drained - (dpTotal - dpExposed));
-            if (!sharedNic || std::abs(dpFrom - bucketsFrom) <= 1e-9 * (1 + std::abs(dpFrom)))
-                break;
-            bucketsFrom = dpFrom;
-        }
-
-        // Gradient synchronisation, its hidden part under the last backwards, then the
-        // optimizer and the per-step overhead: as the analytical engine accounts them.
-        const double pipelineEnd = *std::max_element(freeAt.begin(), freeAt.end());
-        const Task none { Op::F, -1, 0 };
-        // Gradient buckets: up to 16 bars, the first ones hidden under the last backwards,
-        // stretched on each stage by the sends that shared its NIC.
-        const int buckets = int(std::min(16.0, rep.pipeline.gradientBuckets));
-        double stepEnd = pipelineEnd;
-        for (int st = 0; st < p; ++st) {
-            const double dpStart = std::max(stepStart, pipelineEnd - (dpTotal - dpExposed));
-            const double dpEnd = pipelineEnd + dpExposed + bucketDelay[st];
-            const double bucket = (dpEnd - dpStart) / buckets;
-            for (int bk = 0; bk < buckets; ++bk)
-                emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
-            emit(st, dpEnd, bd.optimizer, Stream::Compute, TaskKind::Optimizer, none);
-            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention + bd.inputStall, Stream::Compute, TaskKind::Overhead, none);
-            stepEnd = std::max(stepEnd, dpEnd + tail);
-        }
+        builder.layOutPipeline(step, stepStart);
+        const double stepEnd = builder.emitStepTail();
         if (step == 0)
             t.stepTime = stepEnd - stepStart;
-        // A checkpoint at the end of this step stalls every rank.
-        if (o.checkpointEverySteps > 0 && (step + 1) % o.checkpointEverySteps == 0 && o.checkpointSeconds > 0) {
-            for (int st = 0; st < p; ++st)
-                emit(st, stepEnd, o.checkpointSeconds, Stream::Compute, TaskKind::Checkpoint, none);
-            stepEnd += o.checkpointSeconds;
-        }
-        stepStart = stepEnd;
+        stepStart = builder.emitCheckpoint(stepEnd);
     }
     t.totalTime = stepStart;
 
     // Rows: one per stage, or one per TP rank of each stage (identical without stragglers).
     const int ranks = t.ranksPerStage;
-    t.events = mergeStages(stageEvents, ranks);
+    t.events = mergeStages(builder.stageEvents(), ranks);
     for (int st = 0; st < p; ++st)
         for (int rk = 0; rk < ranks; ++rk)
             t.rowNames.push_back(ranks > 1 ? "stage " + std::to_string(st) + " / TP rank " + std::to_string(rk)

@@ -233,43 +233,73 @@ bool impliesRecomputation(const RunRecord& r, const Scenario& s)
 
 Precision runPrecision(const std::string& text, const HardwareSpec& hw) { return precisionOf(text, hw); }
 
-std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog,
-    const Calibration& calibration)
+namespace {
+
+// A stated memory size or power limit that differs from the catalogue part.
+void applyStatedMemoryAndPower(HardwareSpec& out, const RunRecord& r, const HardwareSpec& catalogued)
 {
-    const bool table = r.architectureType == "layer_table";
-    if (!table && (!r.layers || !r.hidden || !r.heads || !r.seqLen))
-        return SkippedRun { "architecture incomplete (layers, hidden_size, attention_heads and seq_len are needed)" };
-    if (!r.numGpus || *r.numGpus < 1)
-        return SkippedRun { "hardware.num_gpus missing" };
-    const std::string id = acceleratorId(r.accelerator + " " + r.gpuClass);
-    if (id.empty())
-        return SkippedRun { "accelerator \"" + r.accelerator + "\" is not in the catalogue" };
-    const HardwareSpec* hw = findHardware(catalog, id);
-    if (!hw)
-        return SkippedRun { "catalogue has no \"" + id + "\"" };
-    if (table)
-        return layerTableScenarioFromRun(r, *hw);
-
-    Scenario s;
-    s.name = r.id;
-    s.hardware = *hw;
-    // A stated memory size or power limit that differs from the catalogue part.
-    {
-        // A size, not a bandwidth ("NVLink 160 GB/s").
-        static const std::regex gb(R"((\d+) ?gb(?!\s*/\s*s|ps|it))");
-        static const std::regex watts(R"((\d+) ?w power limit)");
-        std::smatch m;
-        const std::string acc = lower(r.accelerator);
-        if (std::regex_search(acc, m, gb)) {
-            const double stated = std::stod(m[1]) * units::GiB;
-            if (std::fabs(stated / hw->memoryBytes - 1) > 0.05)
-                s.hardware.memoryBytes = stated;
-        }
-        if (std::regex_search(acc, m, watts))
-            s.hardware.powerLimitWatts = std::stod(m[1]);
+    // A size, not a bandwidth ("NVLink 160 GB/s").
+    static const std::regex gb(R"((\d+) ?gb(?!\s*/\s*s|ps|it))");
+    static const std::regex watts(R"((\d+) ?w power limit)");
+    std::smatch m;
+    const std::string acc = lower(r.accelerator);
+    if (std::regex_search(acc, m, gb)) {
+        const double stated = std::stod(m[1]) * units::GiB;
+        if (std::fabs(stated / catalogued.memoryBytes - 1) > 0.05)
+            out.memoryBytes = stated;
     }
+    if (std::regex_search(acc, m, watts))
+        out.powerLimitWatts = std::stod(m[1]);
+}
 
-    ModelSpec& m = s.model;
+// The mixture-of-experts shape the row states, with the routing limits its notes name.
+void moeFromRun(ModelSpec& m, const RunRecord& r)
+{
+    m.moe.experts = *r.experts;
+    m.moe.topK = r.topK.value_or(1);
+    m.moe.expertFfnHidden = r.expertFfnHidden.value_or(m.ffnHidden);
+    m.moe.sharedExperts = r.sharedExperts.value_or(0);
+    m.moe.firstDenseLayers = r.denseLayers.value_or(0);
+    // "node-limited routing (<=4 nodes per token)", in the architecture notes.
+    static const std::regex nodeLimit(R"((?:<=|at most|up to|max(?:imum)?)\s*(\d+)\s*nodes)");
+    std::smatch nl;
+    const std::string an = lower(r.architectureNotes);
+    if (has(an, "node-limited") && std::regex_search(an, nl, nodeLimit))
+        m.moe.maxNodesPerToken = std::stoi(nl[1]);
+    // DeepSeek-V3's router is group-limited whatever the notes say: 8 groups of 32
+    // experts, a token's experts drawn from its 4 best groups (deepseek-ai/DeepSeek-V3
+    // config.json: n_group 8, topk_group 4; Megatron-Core moe_router_num_groups 8,
+    // moe_router_group_topk 4). With the experts over 8 or more nodes a group lies
+    // within a node, so a token reaches at most 4 nodes (arXiv 2412.19437 Sec. 2.1.2).
+    if (m.moe.maxNodesPerToken == 0 && has(lower(r.model), "deepseek-v3") && m.moe.experts == 256)
+        m.moe.maxNodesPerToken = 4;
+}
+
+// Multi-head latent attention, when the architecture notes give its shapes in the
+// words of the DeepSeek configs: "q_lora N", "kv_lora N", "qk_head NOPE+ROPE" and
+// "v_head N" (kv_lora is required; without q_lora queries are projected directly).
+void mlaFromNotes(ModelSpec& m, const std::string& architectureNotes)
+{
+    const std::string an = lower(architectureNotes);
+    static const std::regex qLora(R"(q_lora(?:_rank)?[ :=]*(\d+))");
+    static const std::regex kvLora(R"(kv_lora(?:_rank)?[ :=]*(\d+))");
+    static const std::regex qkHead(R"(qk_head(?:_dim)?[ :=]*(\d+) ?\+ ?(\d+))");
+    static const std::regex vHead(R"(v_head(?:_dim)?[ :=]*(\d+))");
+    std::smatch kv, qk, v, q;
+    if (std::regex_search(an, kv, kvLora) && std::regex_search(an, qk, qkHead) && std::regex_search(an, v, vHead)) {
+        m.mla.kvLoraRank = std::stoi(kv[1]);
+        m.mla.qkNopeDim = std::stoi(qk[1]);
+        m.mla.qkRopeDim = std::stoi(qk[2]);
+        m.mla.vHeadDim = std::stoi(v[1]);
+        if (std::regex_search(an, q, qLora))
+            m.mla.qLoraRank = std::stoi(q[1]);
+    }
+}
+
+// The transformer's shape: the stated dimensions, GPT-style defaults for the rest, and the
+// conventions of the framework that built it. The caller has checked the required fields.
+void modelFromRun(ModelSpec& m, const RunRecord& r)
+{
     m.name = r.model;
     m.layers = *r.layers;
     m.hidden = *r.hidden;
@@ -286,50 +316,16 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         m.position = PositionKind::Learned;
         // Dropout (0.1 by default) stays off: see framework_facts.h.
     }
-    if (r.experts && *r.experts > 0) {
-        m.moe.experts = *r.experts;
-        m.moe.topK = r.topK.value_or(1);
-        m.moe.expertFfnHidden = r.expertFfnHidden.value_or(m.ffnHidden);
-        m.moe.sharedExperts = r.sharedExperts.value_or(0);
-        m.moe.firstDenseLayers = r.denseLayers.value_or(0);
-        // "node-limited routing (<=4 nodes per token)", in the architecture notes.
-        static const std::regex nodeLimit(R"((?:<=|at most|up to|max(?:imum)?)\s*(\d+)\s*nodes)");
-        std::smatch nl;
-        const std::string an = lower(r.architectureNotes);
-        if (has(an, "node-limited") && std::regex_search(an, nl, nodeLimit))
-            m.moe.maxNodesPerToken = std::stoi(nl[1]);
-        // DeepSeek-V3's router is group-limited whatever the notes say: 8 groups of 32
-        // experts, a token's experts drawn from its 4 best groups (deepseek-ai/DeepSeek-V3
-        // config.json: n_group 8, topk_group 4; Megatron-Core moe_router_num_groups 8,
-        // moe_router_group_topk 4). With the experts over 8 or more nodes a group lies
-        // within a node, so a token reaches at most 4 nodes (arXiv 2412.19437 Sec. 2.1.2).
-        if (m.moe.maxNodesPerToken == 0 && has(lower(r.model), "deepseek-v3") && m.moe.experts == 256)
-            m.moe.maxNodesPerToken = 4;
-    }
+    if (r.experts && *r.experts > 0)
+        moeFromRun(m, r);
+    mlaFromNotes(m, r.architectureNotes);
+}
 
-    // Multi-head latent attention, when the architecture notes give its shapes in the
-    // words of the DeepSeek configs: "q_lora N", "kv_lora N", "qk_head NOPE+ROPE" and
-    // "v_head N" (kv_lora is required; without q_lora queries are projected directly).
-    {
-        const std::string an = lower(r.architectureNotes);
-        static const std::regex qLora(R"(q_lora(?:_rank)?[ :=]*(\d+))");
-        static const std::regex kvLora(R"(kv_lora(?:_rank)?[ :=]*(\d+))");
-        static const std::regex qkHead(R"(qk_head(?:_dim)?[ :=]*(\d+) ?\+ ?(\d+))");
-        static const std::regex vHead(R"(v_head(?:_dim)?[ :=]*(\d+))");
-        std::smatch kv, qk, v, q;
-        if (std::regex_search(an, kv, kvLora) && std::regex_search(an, qk, qkHead) && std::regex_search(an, v, vHead)) {
-            m.mla.kvLoraRank = std::stoi(kv[1]);
-            m.mla.qkNopeDim = std::stoi(qk[1]);
-            m.mla.qkRopeDim = std::stoi(qk[2]);
-            m.mla.vHeadDim = std::stoi(v[1]);
-            if (std::regex_search(an, q, qLora))
-                m.mla.qLoraRank = std::stoi(q[1]);
-        }
-    }
-
-    TrainingSpec& t = s.training;
+// Precision and kernels: what the row names, else what its framework stack runs.
+void trainingKernelsFromRun(TrainingSpec& t, const RunRecord& r, const HardwareSpec& hw)
+{
     t.seqLen = *r.seqLen;
-    t.precision = precisionOf(r.precision, s.hardware);
+    t.precision = precisionOf(r.precision, hw);
     t.scaling = scalingOf(r.precision);
     t.attention = attentionKernelOf(r);
     t.fusedKernels = usesFusedKernels(r);
@@ -339,12 +335,15 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     t.fp8ParamGather = isScaledLowPrecision(t.precision) && gathersParamsInFp8(r);
     if (const std::optional<Precision> grads = gradientFormat(r, t.precision))
         t.gradReduce = *grads;
-    if (!s.hardware.supports(t.precision))
-        return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
+}
 
+// TP, PP, CP and EP as stated; DP the rest of the GPUs. Also the vocabulary the TP degree
+// pads to. A reason when the degrees do not divide the GPUs.
+std::optional<SkippedRun> parallelDegreesFromRun(Scenario& s, const RunRecord& r)
+{
     ParallelPlan& p = s.plan;
     p.tp = r.tp.value_or(1);
-    m.vocab = trainedVocab(r, m.vocab, p.tp);
+    s.model.vocab = trainedVocab(r, s.model.vocab, p.tp);
     p.pp = r.pp.value_or(1);
     p.cp = r.cp.value_or(1);
     p.ep = r.ep.value_or(1);
@@ -354,6 +353,12 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     p.dp = r.dp.value_or(*r.numGpus / model);
     if (p.gpus() != *r.numGpus)
         p.dp = *r.numGpus / model; // the schema's dp may count only the sharded group
+    return std::nullopt;
+}
+
+// Sequence parallelism, recomputation, sharding and which collectives overlap compute.
+void shardingAndOverlapFromRun(ParallelPlan& p, const RunRecord& r)
+{
     // Sequence parallelism defaults on with TP when TP divides the local sequence and
     // the stack has it.
     p.sequenceParallel = r.sequenceParallel.value_or(
@@ -389,6 +394,12 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
         p.zeroStage = 1;
+}
+
+// The pipeline schedule and its virtual stages per rank.
+void pipelineScheduleFromRun(ParallelPlan& p, const RunRecord& r, int layers)
+{
+    const std::string pnotes = lower(r.parallelismNotes);
     const std::string sched = lower(r.pipelineSchedule);
     const bool dualPipe = has(lower(r.pipelineSchedule + " " + r.parallelismNotes), "dualpipe");
     p.virtualStages = std::max(1, r.virtualPipeline.value_or(1));
@@ -398,7 +409,7 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         std::smatch vm;
         const std::string vtext = lower(r.virtualPipelineText);
         if (std::regex_search(vtext, vm, perChunk) && std::stoi(vm[1]) > 0)
-            p.virtualStages = std::max(1, (m.layers / std::max(1, p.pp)) / std::stoi(vm[1]));
+            p.virtualStages = std::max(1, (layers / std::max(1, p.pp)) / std::stoi(vm[1]));
     }
     // Megatron overlaps pipeline sends only under the interleaved schedule and turns the
     // overlap off otherwise (megatron/training/arguments.py: "Overlap P2P communication
@@ -416,11 +427,16 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         p.schedule = Schedule::OneFOneB;
         p.virtualStages = 1;
     }
+}
+
+// First and last stages one layer short of the rest, when the row says so.
+void unevenStagesFromRun(ParallelPlan& p, const RunRecord& r, int layers)
+{
     // "The first and last stages have one fewer layer" (Llama 3, Sec. 3.3.2): uneven
     // stages one layer short of the even split, where the rest splits evenly.
     if (p.pp > 2 && has(lower(r.pipelineSchedule + " " + r.parallelismNotes), "one fewer layer")) {
-        const int ends = layersOnFullestStage(m.layers, p.pp) - 1;
-        const int rest = m.layers - 2 * ends;
+        const int ends = layersOnFullestStage(layers, p.pp) - 1;
+        const int rest = layers - 2 * ends;
         if (ends >= 1 && rest >= p.pp - 2 && rest % (p.pp - 2) == 0)
             p.firstStageLayers = p.lastStageLayers = ends;
     }
@@ -430,24 +446,25 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     // each, then divided by pp), so the first and last stages hold one layer fewer.
     const std::string splitText = lower(r.notes + " " + r.parallelismNotes + " " + r.pipelineSchedule);
     if (p.pp > 2 && has(splitText, "account-for-embedding-in-pipeline-split") && has(splitText, "account-for-loss-in-pipeline-split")
-        && (m.layers + 2) % p.pp == 0) {
-        const int ends = (m.layers + 2) / p.pp - 1;
+        && (layers + 2) % p.pp == 0) {
+        const int ends = (layers + 2) / p.pp - 1;
         if (ends >= 1)
             p.firstStageLayers = p.lastStageLayers = ends;
     }
-    if (m.isMoe() && m.moe.experts % p.ep != 0)
-        return SkippedRun { "ep does not divide the experts" };
+}
+
+// How the expert layers lay out over the GPUs (for a MoE model with EP > 1).
+void expertLayoutFromRun(ParallelPlan& p, const RunRecord& r)
+{
     // EP larger than DP x CP is MoE parallel folding (Megatron-Core 0.10+): the expert
     // layers regroup TP x CP x DP as expert-TP x EP x expert-DP. Rows do not state the
     // expert TP; take the largest that fits (with EP 32 on TP 2 x DP 16, only 1 does).
-    if (m.isMoe() && p.ep > 1) {
-        if (const auto etp = recipeExpertTp(r); etp && p.tp % *etp == 0
-            && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * *etp) == 0)
-            p.expertTp = *etp;
-        p.epCommOverlap = p.epCommOverlap || recipeOverlapsEpComm(r);
-        p.epNodeDispatch = recipeDispatchesPerNode(r);
-    }
-    if (m.isMoe() && p.ep > 1 && p.expertDataParallel() == 0)
+    if (const auto etp = recipeExpertTp(r); etp && p.tp % *etp == 0
+        && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * *etp) == 0)
+        p.expertTp = *etp;
+    p.epCommOverlap = p.epCommOverlap || recipeOverlapsEpComm(r);
+    p.epNodeDispatch = recipeDispatchesPerNode(r);
+    if (p.expertDataParallel() == 0)
         for (int etp = p.tp; etp >= 1; --etp)
             if (p.tp % etp == 0 && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * etp) == 0) {
                 p.expertTp = etp;
@@ -457,18 +474,27 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     // is the chattiest traffic of a MoE layer: Megatron-Core orders ranks
     // tp-cp-ep-dp-pp (parallel_state.initialize_model_parallel, order argument), so the
     // EP group sits right outside TP x CP and the pipeline axis outermost.
-    if (m.isMoe() && p.ep > 1)
-        p.order = { Axis::TP, Axis::CP, Axis::DP, Axis::PP };
+    p.order = { Axis::TP, Axis::CP, Axis::DP, Axis::PP };
+}
 
-    ClusterSpec& c = s.cluster;
+// The GPU's standard server, then what the row says of its own.
+void clusterFromRun(ClusterSpec& c, const RunRecord& r, const HardwareSpec& hw)
+{
     c.gpus = *r.numGpus;
-    setLinksFromGpu(c, *hw); // the GPU's standard server, then what the row says of its own
+    setLinksFromGpu(c, hw);
     c.gpusPerNode = r.gpusPerNode.value_or(c.gpusPerNode);
-    if (c.gpusPerNode < c.scaleUpDomain && hw->scaleUpDomain <= 8)
+    if (c.gpusPerNode < c.scaleUpDomain && hw.scaleUpDomain <= 8)
         c.scaleUpDomain = c.gpusPerNode;
     if (const double bw = perGpuNetworkBandwidth(r.interconnect, c.gpusPerNode); bw > 0)
         c.scaleOutBandwidth = bw;
+}
 
+// The global batch and micro-batch, and a schedule the rounded micro-batch count can run.
+// A reason when the row states no batch.
+std::optional<SkippedRun> batchFromRun(Scenario& s, const RunRecord& r)
+{
+    TrainingSpec& t = s.training;
+    ParallelPlan& p = s.plan;
     // Batch: sequences per step, else tokens / seq_len. Micro-batch default 1.
     double seqs = r.globalBatchSeqs.value_or(0);
     if (seqs <= 0 && r.globalBatchTokens)
@@ -490,13 +516,16 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
     if (p.schedule == Schedule::DualPipe && micro % 2 != 0)
         p.schedule = Schedule::OneFOneB; // an odd rounded count: the nearest plan dtsim can run
     t.tokens = t.tokensPerStep();
+    return std::nullopt;
+}
 
-    if (auto issue = checkScenario(s))
-        return SkippedRun { "plan rejected: " + issue->field + ": " + issue->reason };
-    // A run that happened fitted in memory. When the source leaves recomputation
-    // unstated, take the least recomputation that fits (frameworks enable it for that).
-    // But when the source reports both TFLOP/s and a throughput, their ratio tells
-    // whether the recomputed forward was executed (4 passes per token instead of 3).
+// A run that happened fitted in memory. When the source leaves recomputation
+// unstated, take the least recomputation that fits (frameworks enable it for that).
+// But when the source reports both TFLOP/s and a throughput, their ratio tells
+// whether the recomputed forward was executed (4 passes per token instead of 3).
+void settleUnstatedRecompute(Scenario& s, const RunRecord& r, const Calibration& calibration)
+{
+    ParallelPlan& p = s.plan;
     if (recomputeUnstated(r.activationRecompute)) {
         if (const auto policy = recipeRematPolicy(r)) {
             p.recompute = *policy;
@@ -521,6 +550,58 @@ std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std
         else
             leastBlocksThatFit(s, calibration, 1);
     }
+}
+
+} // namespace
+
+// Each part of the scenario comes from its own reader below, in an order that matters: the
+// plan's vocabulary padding needs TP, the schedule needs the layer count, the batch needs
+// the schedule, and the recomputation default needs the whole scenario. A run is skipped at
+// the first thing the engine needs and the row does not give.
+std::variant<Scenario, SkippedRun> scenarioFromRun(const RunRecord& r, const std::vector<HardwareSpec>& catalog,
+    const Calibration& calibration)
+{
+    const bool table = r.architectureType == "layer_table";
+    if (!table && (!r.layers || !r.hidden || !r.heads || !r.seqLen))
+        return SkippedRun { "architecture incomplete (layers, hidden_size, attention_heads and seq_len are needed)" };
+    if (!r.numGpus || *r.numGpus < 1)
+        return SkippedRun { "hardware.num_gpus missing" };
+    const std::string id = acceleratorId(r.accelerator + " " + r.gpuClass);
+    if (id.empty())
+        return SkippedRun { "accelerator \"" + r.accelerator + "\" is not in the catalogue" };
+    const HardwareSpec* hw = findHardware(catalog, id);
+    if (!hw)
+        return SkippedRun { "catalogue has no \"" + id + "\"" };
+    if (table)
+        return layerTableScenarioFromRun(r, *hw);
+
+    Scenario s;
+    s.name = r.id;
+    s.hardware = *hw;
+    applyStatedMemoryAndPower(s.hardware, r, *hw);
+    modelFromRun(s.model, r);
+    trainingKernelsFromRun(s.training, r, s.hardware);
+    if (!s.hardware.supports(s.training.precision))
+        return SkippedRun { "precision \"" + r.precision + "\" has no peak on " + id };
+
+    ParallelPlan& p = s.plan;
+    if (auto skipped = parallelDegreesFromRun(s, r))
+        return *skipped;
+    shardingAndOverlapFromRun(p, r);
+    pipelineScheduleFromRun(p, r, s.model.layers);
+    unevenStagesFromRun(p, r, s.model.layers);
+    if (s.model.isMoe() && s.model.moe.experts % p.ep != 0)
+        return SkippedRun { "ep does not divide the experts" };
+    if (s.model.isMoe() && p.ep > 1)
+        expertLayoutFromRun(p, r);
+
+    clusterFromRun(s.cluster, r, *hw);
+    if (auto skipped = batchFromRun(s, r))
+        return *skipped;
+
+    if (auto issue = checkScenario(s))
+        return SkippedRun { "plan rejected: " + issue->field + ": " + issue->reason };
+    settleUnstatedRecompute(s, r, calibration);
     return s;
 }
 
