@@ -869,6 +869,19 @@ def added_rows_blocks(v, shared):
     return {"validation-added-rows": lines}
 
 
+TORCHTITAN_70B_FP8_PUBLISHED = 829  # tokens/s per GPU, torchtitan benchmarks/llama3_h100_202412_torchtitan.md, Table 4 "2D"
+
+
+def readme_fp8_blocks(cli):
+    """README.md: the torchtitan FP8 preset against the run it reproduces."""
+    d = run_json(cli, "simulate", "llama3-70b-torchtitan-fp8")
+    got = d["tokens_per_s_per_gpu"]
+    return {"readme-torchtitan-fp8": [
+        f"The preset `llama3-70b-torchtitan-fp8` gives {got:,.0f} tokens/s per GPU against the "
+        f"{TORCHTITAN_70B_FP8_PUBLISHED} torchtitan published for its 70B FP8 run "
+        f"({100 * (got / TORCHTITAN_70B_FP8_PUBLISHED - 1):+.1f}%)."]}
+
+
 def rewrite(path, blocks, check):
     with open(path) as f:
         text = f.read()
@@ -910,6 +923,7 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "README.md"), {"readme-layer-tables": [
         f"`docs/validation.md` checks {g['count']} published runs of ResNet-50, BERT-large, DLRM and AlexNet "
         f"(\"Beyond transformers\": median error {pct(g['median_abs_rel_error'])}, p90 {pct(g['p90_abs_rel_error'])})."]}, check)
+    changed |= rewrite(os.path.join(ROOT, "README.md"), readme_fp8_blocks(cli), check)
     bc = json.loads(out.stdout)["band_coverage"]
     changed |= rewrite(os.path.join(ROOT, "docs/advice.md"), {"band-coverage": [
         f"Leave-one-out on the project's good rows: {bc['rows']} of {bc['good_rows']} have a band, and "
