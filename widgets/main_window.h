@@ -148,7 +148,12 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
-    void buildMenus();
+    void buildMenus(); // main_window_menus.cpp
+    void addPresetMenu(QMenu* presets);
+    void addExportMenu(QMenu* exports);
+    void buildViewMenu();
+    void addLectureMenu(QMenu* lectures);
+    void shortcutsWorkWhilePresenting();
     void fitToScreen(); // onto the screen's available area, as far as the minimum size allows
     void makeRoomForTheDock(); // the formula panel opened: hide the parameters if both do not fit
 public:

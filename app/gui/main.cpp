@@ -29,6 +29,8 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <optional>
+
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +44,134 @@ bool wantsScreenshot(int argc, char** argv)
             || std::strcmp(argv[i], "--bench-edits") == 0)
             return true;
     return false;
+}
+
+// The options `dtsim --help` lists.
+void addOptions(QCommandLineParser& p)
+{
+    p.setApplicationDescription("Desktop simulator of distributed deep-learning training");
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument("FILE", "Scenario YAML file to open; two files open compared (the first pinned as A).", "[FILE [FILE_B]]");
+    p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
+    p.addOption({ "tab", "Show a tab: " + dtsim::gui::tabNameList() + ".", "NAME" });
+    p.addOption({ "screenshot", "Render the window to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
+    p.addOption({ "size", "The window's size for --screenshot (default 1600x1000; presentation mode fills the screen).", "WxH" });
+    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
+    p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
+    p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
+    p.addOption({ "lecture", "Start a lecture script (a shipped one by name, or a file) in presentation mode; Page Down and Page Up step "
+                             "through it (docs/teaching.md).", "SCRIPT" });
+    p.addOption({ "step", "With --lecture: start at this step (1 is the first).", "N" });
+    p.addOption({ "theme", "system, light or dark for this run (View > Theme remembers one).", "NAME" });
+    p.addOption({ "bench-edits", "Time 200 slider edits per preset (offscreen): edit-to-screen p50/p95/max and the longest event-loop block; --preset and --tab narrow it." });
+    p.addOption({ "json", "With --bench-edits: print the figures as JSON." });
+}
+
+// Everything the window is built with, from the data folder; none (and a message on
+// stderr) when a file is missing or wrong.
+std::optional<dtsim::gui::AppData> loadAppData(const QCommandLineParser& p)
+{
+    const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
+    if (!d.problem.isEmpty()) {
+        std::fprintf(stderr, "dtsim: %s\n", qPrintable(d.problem));
+        return std::nullopt;
+    }
+    if (d.root.isEmpty()) {
+        std::fprintf(stderr, "dtsim: cannot find dtsim's data (presets/ and resources/); pass --data DIR\n");
+        return std::nullopt;
+    }
+    dtsim::gui::AppData data;
+    try {
+        data.catalog = dtsim::loadHardwareCatalog(d.hardwareDir());
+        data.calibration = dtsim::loadCalibration(d.calibrationFile());
+    } catch (const dtsim::InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return std::nullopt;
+    }
+    data.presetsDir = QString::fromStdString(d.presetsDir());
+    data.docsDir = QDir(d.root).filePath("docs");
+    try {
+        data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
+        data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
+        data.costRates = dtsim::loadCostRates(d.costFile());
+        data.frontierAnchors = dtsim::loadFrontierAnchors(d.anchorsFile());
+        data.residuals = dtsim::loadResiduals(d.residualsFile());
+        data.models = dtsim::loadModelCatalogue(d.modelCatalogueFile());
+    } catch (const dtsim::InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return std::nullopt;
+    }
+
+    data.reportJson = [](const dtsim::Scenario& s, const dtsim::Report& r) {
+        return QJsonDocument(dtsim::cli::reportToJson(s, r)).toJson(QJsonDocument::Indented);
+    };
+    return data;
+}
+
+// The files or preset asked for, and the tab. False after a message on stderr when an
+// argument is wrong (exit 2); `opened` says whether the scenario opened.
+bool openFromArguments(dtsim::gui::MainWindow& window, const QCommandLineParser& p, const dtsim::gui::AppData& data, bool& opened)
+{
+    bool& ok = opened;
+    ok = true;
+    QStringList files = p.positionalArguments();
+    if (files.size() > 2) {
+        std::fprintf(stderr, "dtsim: at most two scenario files (A and B to compare)\n");
+        return false;
+    }
+    // A name that is not a file but a shipped preset's opens the preset, as dtsim-cli does.
+    for (QString& f : files)
+        if (!QFileInfo::exists(f) && !f.contains('/') && QFileInfo::exists(QDir(data.presetsDir).filePath(f + ".yaml")))
+            f = QDir(data.presetsDir).filePath(f + ".yaml");
+    if (files.size() == 2)
+        ok = window.openCompared(files[0], files[1]);
+    else if (!files.isEmpty())
+        ok = window.openFile(files.first());
+    else
+        ok = window.openPreset(p.isSet("preset") ? p.value("preset") : QString("llama3-405b-h100"));
+    if (!ok) // the window shows it too; a script reading stderr learns why
+        std::fprintf(stderr, "dtsim: %s\n", qPrintable(window.openError()));
+    if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
+        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (%s)\n", qPrintable(p.value("tab")), qPrintable(dtsim::gui::tabNameList()));
+        return false;
+    }
+    return true;
+}
+
+// Lay out at the size asked (1600x1000), let the background work finish, grab.
+int takeScreenshot(dtsim::gui::MainWindow& window, const QCommandLineParser& p, bool presenting, bool opened)
+{
+    QSize size(1600, 1000);
+    if (p.isSet("size")) {
+        const QStringList wh = p.value("size").split('x');
+        bool okW = false, okH = false;
+        size = wh.size() == 2 ? QSize(wh[0].toInt(&okW), wh[1].toInt(&okH)) : QSize();
+        if (!okW || !okH || size.width() < 200 || size.height() < 200 || size.width() > 8192 || size.height() > 8192) {
+            std::fprintf(stderr, "dtsim: --size: \"%s\" is not WIDTHxHEIGHT from 200x200 to 8192x8192\n", qPrintable(p.value("size")));
+            return 2;
+        }
+    }
+    window.keepSizeOnShow();
+    if (!presenting)
+        window.resize(size);
+    window.show();
+    window.flushPending();
+    QElapsedTimer timer;
+    timer.start();
+    while (window.evaluator()->busy() && timer.elapsed() < 30000 && opened) // the shown tab's analysis (flushPending asked for it)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents(); // queued replots
+    // The whole window, as pixels (.png) or vectors (.svg, .pdf).
+    const QString out = p.value("screenshot");
+    QString error;
+    const bool written = dtsim::gui::exportWidget(&window, out, &error); // written whole, or not at all
+    if (!written) {
+        std::fprintf(stderr, "dtsim: could not write %s: %s\n", qPrintable(out), qPrintable(error));
+        return 2;
+    }
+    return opened ? 0 : 2;
 }
 
 } // namespace
@@ -61,59 +191,13 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(DTSIM_VERSION);
 
     QCommandLineParser p;
-    p.setApplicationDescription("Desktop simulator of distributed deep-learning training");
-    p.addHelpOption();
-    p.addVersionOption();
-    p.addPositionalArgument("FILE", "Scenario YAML file to open; two files open compared (the first pinned as A).", "[FILE [FILE_B]]");
-    p.addOption({ "preset", "Open a shipped preset by name.", "NAME" });
-    p.addOption({ "tab", "Show a tab: " + dtsim::gui::tabNameList() + ".", "NAME" });
-    p.addOption({ "screenshot", "Render the window to a PNG (or .svg, .pdf) and exit.", "OUT.png" });
-    p.addOption({ "size", "The window's size for --screenshot (default 1600x1000; presentation mode fills the screen).", "WxH" });
-    p.addOption({ "data", "Folder holding presets/ and resources/.", "DIR" });
-    p.addOption({ "explain", "Open the teaching panel on a figure: step, mfu, tflops, tokens, memory, ttt, min, gpuh, wall, flops, bubble.", "FIGURE" });
-    p.addOption({ "present", "Start in presentation mode (full screen, large type); Esc leaves it." });
-    p.addOption({ "lecture", "Start a lecture script (a shipped one by name, or a file) in presentation mode; Page Down and Page Up step "
-                             "through it (docs/teaching.md).", "SCRIPT" });
-    p.addOption({ "step", "With --lecture: start at this step (1 is the first).", "N" });
-    p.addOption({ "theme", "system, light or dark for this run (View > Theme remembers one).", "NAME" });
-    p.addOption({ "bench-edits", "Time 200 slider edits per preset (offscreen): edit-to-screen p50/p95/max and the longest event-loop block; --preset and --tab narrow it." });
-    p.addOption({ "json", "With --bench-edits: print the figures as JSON." });
+    addOptions(p);
     p.process(app);
+    const std::optional<dtsim::gui::AppData> loaded = loadAppData(p);
+    if (!loaded)
+        return 2;
+    const dtsim::gui::AppData& data = *loaded;
 
-    const dtsim::cli::DataPaths d = dtsim::cli::findDataPaths(p.value("data"));
-    if (!d.problem.isEmpty()) {
-        std::fprintf(stderr, "dtsim: %s\n", qPrintable(d.problem));
-        return 2;
-    }
-    if (d.root.isEmpty()) {
-        std::fprintf(stderr, "dtsim: cannot find dtsim's data (presets/ and resources/); pass --data DIR\n");
-        return 2;
-    }
-    dtsim::gui::AppData data;
-    try {
-        data.catalog = dtsim::loadHardwareCatalog(d.hardwareDir());
-        data.calibration = dtsim::loadCalibration(d.calibrationFile());
-    } catch (const dtsim::InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
-    data.presetsDir = QString::fromStdString(d.presetsDir());
-    data.docsDir = QDir(d.root).filePath("docs");
-    try {
-        data.topologies = dtsim::loadTopologyCatalog(d.topologiesDir());
-        data.failureRates = dtsim::loadFailureRates(d.reliabilityFile());
-        data.costRates = dtsim::loadCostRates(d.costFile());
-        data.frontierAnchors = dtsim::loadFrontierAnchors(d.anchorsFile());
-        data.residuals = dtsim::loadResiduals(d.residualsFile());
-        data.models = dtsim::loadModelCatalogue(d.modelCatalogueFile());
-    } catch (const dtsim::InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
-
-    data.reportJson = [](const dtsim::Scenario& s, const dtsim::Report& r) {
-        return QJsonDocument(dtsim::cli::reportToJson(s, r)).toJson(QJsonDocument::Indented);
-    };
     if (p.isSet("bench-edits")) {
         dtsim::gui::EditBenchOptions o;
         if (p.isSet("preset"))
@@ -144,29 +228,10 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    bool ok = true;
-    QStringList files = p.positionalArguments();
-    if (files.size() > 2) {
-        std::fprintf(stderr, "dtsim: at most two scenario files (A and B to compare)\n");
-        return 2;
-    }
-    // A name that is not a file but a shipped preset's opens the preset, as dtsim-cli does.
-    for (QString& f : files)
-        if (!QFileInfo::exists(f) && !f.contains('/') && QFileInfo::exists(QDir(data.presetsDir).filePath(f + ".yaml")))
-            f = QDir(data.presetsDir).filePath(f + ".yaml");
-    if (files.size() == 2)
-        ok = window.openCompared(files[0], files[1]);
-    else if (!files.isEmpty())
-        ok = window.openFile(files.first());
-    else
-        ok = window.openPreset(p.isSet("preset") ? p.value("preset") : QString("llama3-405b-h100"));
-    if (!ok) // the window shows it too; a script reading stderr learns why
-        std::fprintf(stderr, "dtsim: %s\n", qPrintable(window.openError()));
-    if (p.isSet("tab") && !window.selectTab(p.value("tab"))) {
-        std::fprintf(stderr, "dtsim: unknown tab \"%s\" (%s)\n", qPrintable(p.value("tab")), qPrintable(dtsim::gui::tabNameList()));
-        return 2;
-    }
 
+    bool opened = true;
+    if (!openFromArguments(window, p, data, opened))
+        return 2;
     if (p.isSet("explain")) {
         window.teachingPanel()->selectFigure(p.value("explain"));
         window.teachingDock()->show();
@@ -193,36 +258,5 @@ int main(int argc, char** argv)
         return app.exec();
     }
 
-    // Screenshot: lay out at the size asked (1600x1000), let the background work finish,
-    // grab, exit.
-    QSize size(1600, 1000);
-    if (p.isSet("size")) {
-        const QStringList wh = p.value("size").split('x');
-        bool okW = false, okH = false;
-        size = wh.size() == 2 ? QSize(wh[0].toInt(&okW), wh[1].toInt(&okH)) : QSize();
-        if (!okW || !okH || size.width() < 200 || size.height() < 200 || size.width() > 8192 || size.height() > 8192) {
-            std::fprintf(stderr, "dtsim: --size: \"%s\" is not WIDTHxHEIGHT from 200x200 to 8192x8192\n", qPrintable(p.value("size")));
-            return 2;
-        }
-    }
-    window.keepSizeOnShow();
-    if (!presenting)
-        window.resize(size);
-    window.show();
-    window.flushPending();
-    QElapsedTimer timer;
-    timer.start();
-    while (window.evaluator()->busy() && timer.elapsed() < 30000 && ok) // the shown tab's analysis (flushPending asked for it)
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
-    for (int i = 0; i < 5; ++i)
-        QApplication::processEvents(); // queued replots
-    // The whole window, as pixels (.png) or vectors (.svg, .pdf).
-    const QString out = p.value("screenshot");
-    QString error;
-    const bool written = dtsim::gui::exportWidget(&window, out, &error); // written whole, or not at all
-    if (!written) {
-        std::fprintf(stderr, "dtsim: could not write %s: %s\n", qPrintable(out), qPrintable(error));
-        return 2;
-    }
-    return ok ? 0 : 2;
+    return takeScreenshot(window, p, presenting, opened);
 }
