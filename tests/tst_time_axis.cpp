@@ -1,5 +1,10 @@
 // The time axis the three Gantt views share: mapping, zoom about a point, pan, drag,
 // limits, ticks, row by row.
+#include "simcore/reliability/reliability.h"
+#include "simcore/timeline/trace.h"
+#include "widgets/cluster_gantt_view.h"
+#include "widgets/gantt_view.h"
+#include "widgets/run_timeline_view.h"
 #include "widgets/time_axis.h"
 
 #include <QtTest>
@@ -129,7 +134,86 @@ private slots:
         QVERIFY2(std::abs(TimeAxis::niceStep(span, ticks) - step) < 1e-12 * step,
             qPrintable(QString::number(TimeAxis::niceStep(span, ticks))));
     }
+
+    // One labeller for the three views: seconds below three hours, hours below three
+    // days, then days.
+    void tickLabelsCarryTheirUnit_data()
+    {
+        QTest::addColumn<double>("span");
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("a step, ms") << 0.8 << "0 s" << " ms";
+        QTest::newRow("a minute, s") << 60.0 << "0 s" << " s";
+        QTest::newRow("ten hours, h") << 36000.0 << "0 h" << " h";
+        QTest::newRow("three months, d") << 90 * 86400.0 << "0 d" << " d";
+    }
+    void tickLabelsCarryTheirUnit()
+    {
+        QFETCH(double, span);
+        QFETCH(QString, first);
+        QFETCH(QString, unit);
+        TimeAxis a;
+        a.show(0, span);
+        const std::vector<TimeAxis::Tick> ticks = a.labelledTicks(8);
+        QVERIFY(ticks.size() >= 4 && ticks.size() <= 9);
+        QCOMPARE(QString::fromStdString(ticks.front().label), first);
+        for (std::size_t i = 1; i < ticks.size(); ++i) {
+            QVERIFY2(QString::fromStdString(ticks[i].label).endsWith(unit), ticks[i].label.c_str());
+            QCOMPARE(ticks[i].t, a.ticks(ticks[1].t)[i]); // evenly spaced multiples
+        }
+    }
+
+    // The three views take their gestures from one controller (TimeAxisInput): a double
+    // click fits, W zooms, only the left button drags, F fits again.
+    void theThreeViewsShareTheirGestures()
+    {
+        using namespace dtsim::gui;
+        auto trace = std::make_shared<dtsim::Trace>();
+        trace->totalTime = 10.0;
+        trace->rowNames = { "stage 0" };
+        GanttView gantt;
+        gantt.resize(600, 300);
+        gantt.setTrace(trace);
+        RunTimelineView run;
+        run.resize(600, 300);
+        run.setRun({ dtsim::RunPhase { dtsim::RunPhase::Kind::Training, 0, 5 * 86400.0 } }, {}, 5 * 86400.0, 5 * 86400.0);
+        dtsim::ClusterResult schedule;
+        schedule.makespan = 30 * 86400.0;
+        ClusterGanttView cluster;
+        cluster.resize(600, 300);
+        cluster.setResult(&schedule);
+        for (QWidget* view : std::initializer_list<QWidget*> { &gantt, &run, &cluster }) {
+            auto span = [&] {
+                if (view == &gantt)
+                    return gantt.visibleEnd() - gantt.visibleStart();
+                if (view == &run)
+                    return run.visibleSpanForTest();
+                return cluster.visibleSpanForTest();
+            };
+            const double fitted = span();
+            QTest::keyClick(view, Qt::Key_W);
+            QVERIFY2(span() < fitted, view->metaObject()->className());
+            const double zoomed = span();
+            QTest::keyClick(view, Qt::Key_F);
+            QCOMPARE(span(), fitted);
+            QTest::keyClick(view, Qt::Key_W);
+            QTest::mouseDClick(view, Qt::LeftButton, Qt::NoModifier, QPoint(300, 100));
+            QCOMPARE(span(), fitted);
+            QTest::keyClick(view, Qt::Key_W);
+            QCOMPARE(span(), zoomed);
+        }
+        // GanttView dragged with any button; now the right button leaves the view alone.
+        const double start = gantt.visibleStart();
+        QTest::mousePress(&gantt, Qt::RightButton, Qt::NoModifier, QPoint(300, 100));
+        QTest::mouseMove(&gantt, QPoint(350, 100));
+        QTest::mouseRelease(&gantt, Qt::RightButton, Qt::NoModifier, QPoint(350, 100));
+        QCOMPARE(gantt.visibleStart(), start);
+        QTest::mousePress(&gantt, Qt::LeftButton, Qt::NoModifier, QPoint(300, 100));
+        QTest::mouseMove(&gantt, QPoint(350, 100));
+        QTest::mouseRelease(&gantt, Qt::LeftButton, Qt::NoModifier, QPoint(350, 100));
+        QVERIFY(gantt.visibleStart() < start); // dragged right: earlier times come in
+    }
 };
 
-QTEST_GUILESS_MAIN(TestTimeAxis)
+QTEST_MAIN(TestTimeAxis)
 #include "tst_time_axis.moc"

@@ -1,5 +1,7 @@
 #include "cluster_gantt_view.h"
 
+#include "time_axis_input.h"
+
 #include "palette_colors.h"
 #include "simcore/units.h"
 
@@ -19,33 +21,14 @@ namespace {
 
 constexpr double kLeft = 58, kRight = 10, kTop = 6, kBottom = 26;
 
-// A tick step of 1, 2, 6 or 12 hours, or 1, 2, 5, 10 ... days, giving about `count` ticks.
-double tickStep(double span, int count)
-{
-    static const double steps[] = { 600, 1800, 3600, 2 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 5 * 86400,
-        10 * 86400, 20 * 86400, 50 * 86400, 100 * 86400 };
-    for (double s : steps)
-        if (span / s <= count)
-            return s;
-    return steps[std::size(steps) - 1];
-}
-
-QString tickLabel(double t, double step)
-{
-    if (step >= 86400)
-        return QString("day %1").arg(t / 86400, 0, 'f', 0);
-    if (step >= 3600)
-        return QString("%1 h").arg(t / 3600, 0, 'f', 0);
-    return QString("%1 min").arg(t / 60, 0, 'f', 0);
-}
-
 } // namespace
 
 ClusterGanttView::ClusterGanttView(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
-    setFocusPolicy(Qt::StrongFocus); // W/S/A/D/F, as in the other timelines
+    new TimeAxisInput(this, &m_axis, [this] { const QRectF a = plotArea(); return TimeAxisInput::PixelSpan { a.left(), a.width() }; },
+        [this] { fit(); });
     setMinimumSize(280, 160);
     setAccessibleName(tr("Cluster Gantt chart"));
 }
@@ -150,12 +133,11 @@ void ClusterGanttView::paintAxes(QPainter& p, const QRectF& a) const
         }
     }
     // Time ticks.
-    const double step = tickStep(m_axis.span(), std::max(2, int(a.width() / 90)));
     p.setPen(fg);
-    for (double t : m_axis.ticks(step)) {
-        const double x = xAt(t, a);
+    for (const TimeAxis::Tick& tick : m_axis.labelledTicks(std::max(2, int(a.width() / 90)))) {
+        const double x = xAt(tick.t, a);
         p.drawLine(QPointF(x, a.bottom()), QPointF(x, a.bottom() + 4));
-        p.drawText(QRectF(x - 45, a.bottom() + 5, 90, kBottom - 5), Qt::AlignHCenter | Qt::AlignTop, tickLabel(t, step));
+        p.drawText(QRectF(x - 45, a.bottom() + 5, 90, kBottom - 5), Qt::AlignHCenter | Qt::AlignTop, QString::fromStdString(tick.label));
     }
 }
 
@@ -197,42 +179,5 @@ bool ClusterGanttView::event(QEvent* e)
     return QWidget::event(e);
 }
 
-void ClusterGanttView::wheelEvent(QWheelEvent* e)
-{
-    const QRectF a = plotArea();
-    m_axis.wheel(e->angleDelta().y() / 120.0, e->position().x(), a.left(), a.width());
-    update();
-    e->accept();
-}
-
-void ClusterGanttView::mousePressEvent(QMouseEvent* e)
-{
-    if (e->button() == Qt::LeftButton) {
-        m_dragging = true;
-        m_dragFrom = e->pos();
-        m_dragT0 = m_axis.start();
-    }
-}
-
-void ClusterGanttView::mouseMoveEvent(QMouseEvent* e)
-{
-    if (!m_dragging)
-        return;
-    m_axis.drag(m_dragT0, e->pos().x() - m_dragFrom.x(), plotArea().width());
-    update();
-}
-
-void ClusterGanttView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
-void ClusterGanttView::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
-
-void ClusterGanttView::keyPressEvent(QKeyEvent* e)
-{
-    if (m_axis.key(e->key()))
-        update();
-    else if (e->key() == Qt::Key_F)
-        fit();
-    else
-        QWidget::keyPressEvent(e);
-}
 
 } // namespace dtsim::gui

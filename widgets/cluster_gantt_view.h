@@ -1,7 +1,8 @@
 #pragma once
 // The cluster Gantt: nodes (grouped by pod) down, time across, each job's allocation a
 // block in its project's colour (shades tell jobs of one project apart). Mouse wheel
-// zooms time around the cursor, drag pans, double-click fits; hovering names the job.
+// zooms time around the cursor, drag pans, double-click or F fits (TimeAxisInput);
+// hovering names the job.
 #include "time_axis.h"
 #include "simcore/sched/cluster_sim.h"
 
@@ -18,15 +19,10 @@ public:
     void setResult(const ClusterResult* r, double end = 0);
     void fit();
     const Allocation* allocationAt(const QPoint& p) const;
+    double visibleSpanForTest() const { return m_axis.span(); }
 
 protected:
     void paintEvent(QPaintEvent*) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent*) override;
-    void mouseDoubleClickEvent(QMouseEvent*) override;
-    void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
 
 private:
@@ -39,9 +35,6 @@ private:
     const ClusterResult* m_result = nullptr;
     double m_end = 1; // what fit() shows
     TimeAxis m_axis;
-    bool m_dragging = false;
-    QPoint m_dragFrom;
-    double m_dragT0 = 0;
 };
 
 } // namespace dtsim::gui

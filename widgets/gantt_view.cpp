@@ -1,5 +1,7 @@
 #include "gantt_view.h"
 
+#include "time_axis_input.h"
+
 #include "palette_colors.h"
 
 #include "simcore/units.h"
@@ -42,7 +44,8 @@ QColor taskColor(TaskKind k)
 
 GanttView::GanttView(QWidget* parent) : QWidget(parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
+    new TimeAxisInput(this, &m_axis, [this] { return TimeAxisInput::PixelSpan { double(kLabelWidth), double(width() - kLabelWidth) }; },
+        [this] { fit(); });
     setMouseTracking(true);
     setMinimumHeight(200);
 }
@@ -158,15 +161,15 @@ void GanttView::paint(QPainter& p, const QSize& size, const QRect& exposed)
         return;
     }
     // Time axis with "nice" ticks.
-    const std::vector<double> ticks = m_axis.ticks(TimeAxis::niceStep(m_axis.span(), std::max(1, (w - kLabelWidth) / 110)));
+    const std::vector<TimeAxis::Tick> ticks = m_axis.labelledTicks(std::max(1, (w - kLabelWidth) / 110));
     p.setPen(gridColor());
-    for (double t : ticks) {
-        const double x = xAt(t, w);
+    for (const TimeAxis::Tick& tick : ticks) {
+        const double x = xAt(tick.t, w);
         p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, m_contentHeight));
     }
     p.setPen(foreground());
-    for (double t : ticks)
-        p.drawText(QPointF(xAt(t, w) + 3, 16), QString::fromStdString(formatSeconds(t)));
+    for (const TimeAxis::Tick& tick : ticks)
+        p.drawText(QPointF(xAt(tick.t, w) + 3, 16), QString::fromStdString(tick.label));
 
     // Lanes. Bars narrower than a pixel accumulate into one folded block per lane.
     for (const Lane& lane : m_lanes) {
@@ -289,44 +292,13 @@ bool GanttView::event(QEvent* e)
     return QWidget::event(e);
 }
 
-void GanttView::wheelEvent(QWheelEvent* e)
-{
-    m_axis.wheel(e->angleDelta().y() / 120.0, e->position().x(), kLabelWidth, width() - kLabelWidth);
-    update();
-    e->accept();
-}
-
-void GanttView::mousePressEvent(QMouseEvent* e)
-{
-    m_dragging = true;
-    m_dragFrom = e->pos();
-    m_dragT0 = m_axis.start();
-}
-
-void GanttView::mouseMoveEvent(QMouseEvent* e)
-{
-    if (!m_dragging)
-        return;
-    m_axis.drag(m_dragT0, e->pos().x() - m_dragFrom.x(), width() - kLabelWidth);
-    update();
-}
-
-void GanttView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
-
-// TimeAxis::key takes the letter; Qt's letter keys are their uppercase ASCII codes.
-static_assert(Qt::Key_W == 'W' && Qt::Key_S == 'S' && Qt::Key_A == 'A' && Qt::Key_D == 'D');
-
 void GanttView::keyPressEvent(QKeyEvent* e)
 {
-    if (m_axis.key(e->key())) {
-        update();
-        return;
-    }
-    switch (e->key()) {
-    case Qt::Key_F: fit(); break;
-    case Qt::Key_Escape: setShowCriticalPath(false); break;
-    default: QWidget::keyPressEvent(e);
-    }
+    // Zoom, pan and fit are TimeAxisInput's; Esc clears the critical path.
+    if (e->key() == Qt::Key_Escape)
+        setShowCriticalPath(false);
+    else
+        QWidget::keyPressEvent(e);
 }
 
 } // namespace dtsim::gui

@@ -33,10 +33,6 @@ public:
 
 protected:
     void paintEvent(QPaintEvent*) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
 
@@ -62,9 +58,6 @@ private:
     std::vector<char> m_critical;
     TimeAxis m_axis;
     bool m_showCritical = false;
-    QPoint m_dragFrom;
-    double m_dragT0 = 0;
-    bool m_dragging = false;
     int m_drawnBars = 0;
     int m_contentHeight = 0;
 };

@@ -1,5 +1,7 @@
 #include "run_timeline_view.h"
 
+#include "time_axis_input.h"
+
 #include <QEvent>
 
 #include "palette_colors.h"
@@ -55,8 +57,12 @@ QString phaseName(RunPhase::Kind k)
 RunTimelineView::RunTimelineView(QWidget* parent) : QWidget(parent)
 {
     setMinimumHeight(170);
-    setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    auto* input = new TimeAxisInput(this, &m_axis, [this] {
+        const Geometry g = geometry(size());
+        return TimeAxisInput::PixelSpan { double(g.left), double(g.right - g.left) };
+    }, [this] { fit(); });
+    input->onMoved([this] { m_userZoomed = true; });
 }
 
 void RunTimelineView::setRun(std::vector<RunPhase> phases, std::vector<ChaosEvent> chaos, double failureFree, double expected)
@@ -255,18 +261,12 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
     const int axisY = g.laneY(kLanes - 1) + g.laneHeight + 4;
     p.setPen(fg);
     p.drawLine(g.left, axisY, g.right, axisY);
-    const double span = m_axis.span();
-    const bool hours = span < 3 * units::day;
-    const double unit = hours ? 3600.0 : units::day;
-    const double step = TimeAxis::niceStep(span / unit, std::max(2, (g.right - g.left) / 90)) * unit;
-    for (double t : m_axis.ticks(step)) {
-        const double x = xAt(t, g);
+    for (const TimeAxis::Tick& tick : m_axis.labelledTicks(std::max(2, (g.right - g.left) / 90))) {
+        const double x = xAt(tick.t, g);
         p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
-        const QString label = QString::number(t / unit, 'g', 4) + (hours ? " h" : " d");
-        p.drawText(QRectF(x - 40, axisY + 5, 80, text), Qt::AlignHCenter, label);
+        p.drawText(QRectF(x - 40, axisY + 5, 80, text), Qt::AlignHCenter, QString::fromStdString(tick.label));
     }
-    p.drawText(QRect(g.left, axisY + text + 4, g.right - g.left, text), Qt::AlignRight,
-        hours ? tr("wall-clock time since the start (hours)") : tr("wall-clock time since the start (days)"));
+    p.drawText(QRect(g.left, axisY + text + 4, g.right - g.left, text), Qt::AlignRight, tr("wall-clock time since the start"));
 }
 
 int RunTimelineView::laneCentreForTest(RunPhase::Kind k) const
@@ -342,44 +342,5 @@ bool RunTimelineView::event(QEvent* e)
     return QWidget::event(e);
 }
 
-void RunTimelineView::wheelEvent(QWheelEvent* e)
-{
-    const Geometry g = geometry(size());
-    m_axis.wheel(e->angleDelta().y() / 120.0, e->position().x(), g.left, g.right - g.left);
-    m_userZoomed = true;
-    update();
-}
-
-void RunTimelineView::mousePressEvent(QMouseEvent* e)
-{
-    m_dragging = e->button() == Qt::LeftButton;
-    m_dragFrom = e->pos();
-    m_dragT0 = m_axis.start();
-}
-
-void RunTimelineView::mouseMoveEvent(QMouseEvent* e)
-{
-    if (!m_dragging)
-        return;
-    const Geometry g = geometry(size());
-    m_axis.drag(m_dragT0, e->pos().x() - m_dragFrom.x(), g.right - g.left);
-    m_userZoomed = true;
-    update();
-}
-
-void RunTimelineView::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
-void RunTimelineView::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
-
-void RunTimelineView::keyPressEvent(QKeyEvent* e)
-{
-    if (m_axis.key(e->key())) {
-        m_userZoomed = true;
-        update();
-    } else if (e->key() == Qt::Key_F) {
-        fit();
-    } else {
-        QWidget::keyPressEvent(e);
-    }
-}
 
 } // namespace dtsim::gui

@@ -26,15 +26,10 @@ public:
     // For tests: where a lane's middle row is, and the x of a time, at the widget's size.
     int laneCentreForTest(RunPhase::Kind k) const;
     int xForTest(double seconds) const;
+    double visibleSpanForTest() const { return m_axis.span(); }
 
 protected:
     void paintEvent(QPaintEvent*) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent*) override;
-    void mouseDoubleClickEvent(QMouseEvent*) override;
-    void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
     void changeEvent(QEvent* e) override;
 
@@ -55,10 +50,7 @@ private:
     std::vector<ChaosEvent> m_chaos;
     double m_failureFree = 0, m_expected = 0, m_end = 1;
     TimeAxis m_axis;
-    bool m_dragging = false;
     bool m_userZoomed = false; // keep the user's zoom when a new run arrives
-    QPoint m_dragFrom;
-    double m_dragT0 = 0;
 };
 
 } // namespace dtsim::gui

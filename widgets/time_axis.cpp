@@ -1,7 +1,10 @@
 #include "time_axis.h"
 
+#include "simcore/units.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace dtsim::gui {
 
@@ -102,6 +105,24 @@ std::vector<double> TimeAxis::ticks(double step) const
         return out;
     for (double t = std::ceil(m_start / step) * step; t <= m_end; t += step)
         out.push_back(t);
+    return out;
+}
+
+std::vector<TimeAxis::Tick> TimeAxis::labelledTicks(int maxTicks) const
+{
+    const double s = span();
+    const bool days = s >= 3 * units::day, hours = !days && s >= 3 * units::hour;
+    const double unit = days ? units::day : hours ? units::hour : 1.0;
+    std::vector<Tick> out;
+    for (double t : ticks(niceStep(s / unit, maxTicks) * unit)) {
+        if (unit == 1.0) {
+            out.push_back({ t, formatSeconds(t) });
+            continue;
+        }
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g %s", t / unit, days ? "d" : "h");
+        out.push_back({ t, buf });
+    }
     return out;
 }
 

@@ -4,6 +4,7 @@
 // zoom about a point, pan, drag, fit and tick steps, with one set of gestures. Plain
 // C++ so it is tested row by row without a window (tests/tst_time_axis.cpp).
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace dtsim::gui {
@@ -45,6 +46,15 @@ public:
 
     // Multiples of `step` inside the window.
     std::vector<double> ticks(double step) const;
+    // The ticks every view labels, about `maxTicks` across the window, in one style:
+    // seconds as formatSeconds writes them ("250 ms", "1.5 s") below three hours, then
+    // hours ("6 h") below three days, then days ("12 d"); 1, 2 or 5 times a power of ten
+    // of the unit apart.
+    struct Tick {
+        double t;
+        std::string label;
+    };
+    std::vector<Tick> labelledTicks(int maxTicks) const;
     // 1, 2 or 5 times a power of ten, so that about `maxTicks` ticks fill `span`.
     static double niceStep(double span, int maxTicks);
 
