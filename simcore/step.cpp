@@ -97,10 +97,10 @@ void throughput(const StepInputs& in, StepReport& out)
 } // namespace
 
 // The phases in order (step_phases.h); each fills its part of the report.
-StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& opts)
+StepReport predictStep(const Scenario& s, const Calibration& c, const StepOptions& opts)
 {
     if (s.model.isLayerTable())
-        return simulateLayerTableStep(s, c, opts.idealized);
+        return predictLayerTableStep(s, c, opts.idealized);
     const StepInputs in = stepInputs(s, c, opts);
     StepReport out;
     out.microbatches = in.mb;
@@ -122,10 +122,10 @@ StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptio
     return out;
 }
 
-Report simulate(const Scenario& s, const Calibration& c)
+Report predictRun(const Scenario& s, const Calibration& c)
 {
     Report rep;
-    rep.step = simulateStep(s, c);
+    rep.step = predictStep(s, c);
     const TrainingSpec& tr = s.training;
     rep.steps = tr.steps();
     rep.timeToTrain = rep.steps * rep.step.stepTime;

@@ -23,7 +23,7 @@ struct StepOptions {
 };
 
 // The scenario must pass checkPlan(); otherwise results are meaningless.
-StepReport simulateStep(const Scenario& s, const Calibration& c, const StepOptions& o = {});
+StepReport predictStep(const Scenario& s, const Calibration& c, const StepOptions& o = {});
 
 // The sync wall's rule, one for addSyncWall and the scaling sweep: the shortest run, and
 // of equally short runs the one on the fewest GPUs.
@@ -34,6 +34,6 @@ inline bool beatsSyncWall(double time, long long gpus, double bestTime, long lon
 
 // Step plus run-level figures: time to train, GPU-hours. The sync wall is a sweep over
 // data-parallel degrees, left to the planner (addSyncWall) for the views that show it.
-Report simulate(const Scenario& s, const Calibration& c);
+Report predictRun(const Scenario& s, const Calibration& c);
 
 } // namespace dtsim

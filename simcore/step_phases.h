@@ -1,5 +1,5 @@
 #pragma once
-// The phases of one transformer step, in the order simulateStep (step.cpp) runs them:
+// The phases of one transformer step, in the order predictStep (step.cpp) runs them:
 // what every phase reads (StepInputs); 1. layer costs: the slowest stage's compute for
 // one micro-batch, recomputation included; 2. communication inside a micro-batch (TP,
 // CP and EP collectives, ZeRO 3's per-layer gathers, pipeline hops); 3. the pipeline:

@@ -90,7 +90,7 @@ private slots:
         QVERIFY(model.intervalSteps > 3); // a small run checkpoints rarely
         QCOMPARE(model.options.checkpointEverySteps, int(model.intervalSteps));
         QVERIFY(model.options.checkpointSeconds > 0);
-        QCOMPARE(model.step.stepTime, simulateStep(s, test::calibration()).stepTime);
+        QCOMPARE(model.step.stepTime, predictStep(s, test::calibration()).stepTime);
         QCOMPARE(model.estimatedBars, estimateTimelineEvents(s, model.step, model.options));
         const TimelineSetup atEnd = timelineSetup(s, test::calibration(), test::failureRates(), o, true);
         QCOMPARE(atEnd.options.checkpointEverySteps, 3);

@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(int(s.calibration.collectives.size()), 1);
         // Slower compute, a longer step; nothing else of the scenario moves.
         const Scenario plain = loadScenarioFile(test::dataPath("presets/llama2-7b-8xa100.yaml"), test::catalog(), {}, test::topologies());
-        const StepReport with = simulateStep(s, test::calibration()), without = simulateStep(plain, test::calibration());
+        const StepReport with = predictStep(s, test::calibration()), without = predictStep(plain, test::calibration());
         QVERIFY(with.breakdown.forward > 1.05 * without.breakdown.forward);
         QCOMPARE(with.memory.total, without.memory.total);
         // Saved, it names the overlay again and loads the same.

@@ -48,7 +48,7 @@ FailureRates noFailures()
     return r;
 }
 
-ClusterResult simulate(const Scenario& s, const std::string& policy, const FailureRates& rates = noFailures())
+ClusterResult predictRun(const Scenario& s, const std::string& policy, const FailureRates& rates = noFailures())
 {
     ClusterSim sim(s, test::calibration(), rates, 2.0);
     return sim.run(*makePolicy(policy));
@@ -99,7 +99,7 @@ private slots:
     {
         // FIFO: `big` holds both nodes for an hour; `small` arrives at 6 min, waits 54 min,
         // then runs an hour. Busy GPU-hours 16 + 8 over 16 GPUs x 2 h: utilization 0.75.
-        const ClusterResult r = simulate(scenario(), "fifo");
+        const ClusterResult r = predictRun(scenario(), "fifo");
         QCOMPARE(r.infeasible, 0);
         QVERIFY(near(job(r, "big").firstStart, 0));
         QVERIFY(near(job(r, "big").end, 3600));
@@ -133,7 +133,7 @@ private slots:
         // ends (360 + 3,600 = 3,960 s) and needs 3,600 - 250 = 3,350 s more.
         Scenario s = scenario();
         s.workload.policy = "fair-share";
-        const ClusterResult r = simulate(s, "fair-share");
+        const ClusterResult r = predictRun(s, "fair-share");
         const SchedJob& big = job(r, "big");
         const SchedJob& small = job(r, "small");
         QCOMPARE(big.preemptions, 1);
@@ -149,7 +149,7 @@ private slots:
         QVERIFY(near(r.jainFairness, 1, 1e-9));
         // With a checkpoint interval that divides 360 s, nothing is lost.
         s.workload.checkpointInterval = 180;
-        const ClusterResult exact = simulate(s, "fair-share");
+        const ClusterResult exact = predictRun(s, "fair-share");
         QVERIFY(near(job(exact, "big").wastedGpuSeconds, 0, 1e-6));
         QVERIFY(near(job(exact, "big").end, 3960 + 3240, 1e-3));
     }
@@ -157,13 +157,13 @@ private slots:
     void priorityPreemptsLowerPriority()
     {
         // b outranks a: the same trace under strict priority preempts `big` as well.
-        const ClusterResult r = simulate(scenario(), "priority");
+        const ClusterResult r = predictRun(scenario(), "priority");
         QCOMPARE(job(r, "big").preemptions, 1);
         QVERIFY(near(job(r, "small").firstStart, 360));
         // The other way round, nobody is preempted: a lower-priority job waits.
         Scenario s = scenario();
         std::swap(s.workload.projects[0].priority, s.workload.projects[1].priority);
-        const ClusterResult waits = simulate(s, "priority");
+        const ClusterResult waits = predictRun(s, "priority");
         QCOMPARE(waits.preemptions, 0);
         QVERIFY(near(job(waits, "small").firstStart, 3600));
     }
@@ -182,11 +182,11 @@ private slots:
     - {id: late, project: a, gpus: 8, arrival: 180 s, duration: 3 h}
 )";
         const Scenario s = scenario(text);
-        const ClusterResult bf = simulate(s, "backfill");
+        const ClusterResult bf = predictRun(s, "backfill");
         QVERIFY(near(job(bf, "short").firstStart, 120));
         QVERIFY(near(job(bf, "head").firstStart, 7200));
         QVERIFY(job(bf, "late").firstStart >= 7200 + 3600 - 1e-6);
-        const ClusterResult fifo = simulate(s, "fifo");
+        const ClusterResult fifo = predictRun(s, "fifo");
         QVERIFY(near(job(fifo, "head").firstStart, 7200));
         QVERIFY(near(job(fifo, "short").firstStart, 7200 + 3600));
         QVERIFY(bf.meanQueueSeconds < fifo.meanQueueSeconds);
@@ -196,7 +196,7 @@ private slots:
     {
         const Scenario s = test::preset("shared-cluster");
         for (const std::string& policy : policyNames()) {
-            const ClusterResult r = simulate(s, policy, test::failureRates());
+            const ClusterResult r = predictRun(s, policy, test::failureRates());
             QVERIFY2(!r.allocations.empty(), policy.c_str());
             std::vector<std::vector<std::pair<double, double>>> byNode(r.nodes);
             for (const Allocation& a : r.allocations) {
@@ -249,8 +249,8 @@ private slots:
     {
         // The preset's stream is skewed 5:2:1 against quotas 5:3:2.
         const Scenario s = test::preset("shared-cluster");
-        const ClusterResult fifo = simulate(s, "fifo", test::failureRates());
-        const ClusterResult fair = simulate(s, "fair-share", test::failureRates());
+        const ClusterResult fifo = predictRun(s, "fifo", test::failureRates());
+        const ClusterResult fair = predictRun(s, "fair-share", test::failureRates());
         QVERIFY2(fair.jainFairness > fifo.jainFairness,
             qPrintable(QString("fair share %1, FIFO %2").arg(fair.jainFairness).arg(fifo.jainFairness)));
         // The smallest project waits less under fair share.
@@ -282,7 +282,7 @@ private slots:
             }
             return spans;
         };
-        const ClusterResult aware = simulate(s, "fifo"), naive = simulate(firstFit, "fifo");
+        const ClusterResult aware = predictRun(s, "fifo"), naive = predictRun(firstFit, "fifo");
         QVERIFY(podsSpanned(aware) < podsSpanned(naive));
     }
 
@@ -293,14 +293,14 @@ private slots:
         FailureRates often = test::failureRates();
         for (double& m : often.mtbf)
             m /= 10;
-        const ClusterResult r = simulate(test::preset("shared-cluster"), "fifo", often);
+        const ClusterResult r = predictRun(test::preset("shared-cluster"), "fifo", often);
         QVERIFY(r.failures > 5);
         const double recovery = often.drain + often.provisionSpare + often.reinit;
         for (const SchedJob& j : r.jobs)
             if (j.failures > 0)
                 QVERIFY(j.wastedGpuSeconds >= j.failures * recovery * 8 - 1e-6);
         QVERIFY(r.wastedGpuHours > 0);
-        QCOMPARE(simulate(test::preset("shared-cluster"), "fifo").failures, 0);
+        QCOMPARE(predictRun(test::preset("shared-cluster"), "fifo").failures, 0);
     }
 
     void elasticJobsGrowIntoIdleGpus()
@@ -311,15 +311,15 @@ private slots:
         text = text.substr(0, text.find("  jobs:")) + R"(  jobs:
     - {id: e, project: a, gpus: 8, min_gpus: 8, max_gpus: 16, arrival: 0 s, duration: 2 h}
 )";
-        const ClusterResult grown = simulate(scenario(text), "fifo");
+        const ClusterResult grown = predictRun(scenario(text), "fifo");
         QVERIFY(job(grown, "e").end < 7200 * 0.7);
         QVERIFY(grown.allocations.size() >= 2);
         std::string rigid = text;
         rigid.replace(rigid.find(", min_gpus: 8, max_gpus: 16"), std::string(", min_gpus: 8, max_gpus: 16").size(), "");
-        QVERIFY(near(job(simulate(scenario(rigid), "fifo"), "e").end, 7200));
+        QVERIFY(near(job(predictRun(scenario(rigid), "fifo"), "e").end, 7200));
         // Another job arrives at 10 min: `e` shrinks back to its request at once.
         text += "    - {id: w, project: b, gpus: 16, arrival: 600 s, duration: 1 h}\n";
-        const ClusterResult shared = simulate(scenario(text), "fifo");
+        const ClusterResult shared = predictRun(scenario(text), "fifo");
         bool shrank = false;
         for (const Allocation& a : shared.allocations)
             shrank |= shared.jobs[a.job].spec.id == "e" && a.nodes.size() == 1 && near(a.start, 600);
@@ -391,7 +391,7 @@ private slots:
         Scenario s = test::preset("shared-cluster");
         s.workload.generator.count = 100000;
         for (const std::string& policy : policyNames()) {
-            const ClusterResult r = simulate(s, policy);
+            const ClusterResult r = predictRun(s, policy);
             QVERIFY2(r.refused.empty(), r.refused.c_str());
             QCOMPARE(int(r.jobs.size()), 100000);
             int done = 0;
@@ -432,7 +432,7 @@ private slots:
         // between arrivals (billions of events). Failures now strike running jobs only.
         Scenario sparse = test::preset("shared-cluster");
         sparse.workload.generator.arrivalsPerHour = 1e-9;
-        const ClusterResult r = simulate(sparse, "fifo", test::failureRates());
+        const ClusterResult r = predictRun(sparse, "fifo", test::failureRates());
         QVERIFY(r.refused.empty());
         QCOMPARE(r.projects[0].finished + r.projects[1].finished + r.projects[2].finished, 400);
         QVERIFY(r.makespan > 1e14); // 400 arrivals 3.6e12 s apart
@@ -443,7 +443,7 @@ private slots:
         const auto issue = clusterIssue(endless, test::failureRates());
         QVERIFY(issue);
         QCOMPARE(QString::fromStdString(issue->field), QString("workload.generate.durations"));
-        QVERIFY(!simulate(endless, "fifo", test::failureRates()).refused.empty());
+        QVERIFY(!predictRun(endless, "fifo", test::failureRates()).refused.empty());
         // Checkpointing less often than a job's allocation fails: it would never progress.
         Scenario rare = test::preset("shared-cluster");
         rare.workload.checkpointInterval = 365 * 86400.0;

@@ -60,7 +60,7 @@ private slots:
         none.mtbf.fill(0);
         const CostRates& rates = test::costRates();
         const CostReport r = analyzeCost(s, test::calibration(), none, rates);
-        const Report run = simulate(s, test::calibration());
+        const Report run = predictRun(s, test::calibration());
         const StepBreakdown& b = run.step.breakdown;
         const double activity = (b.forward + b.backward + b.recompute + b.optimizer + b.contention) / run.step.stepTime;
         const double tdp = s.hardware.tdpWatts, idle = s.hardware.idleWatts; // 400 W and 55 W

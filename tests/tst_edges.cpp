@@ -71,7 +71,7 @@ private slots:
                 "parallel.dp=1", "parallel.zero=0" }));
         QElapsedTimer timer;
         timer.start();
-        const Report r = simulateWithSyncWall(s, test::calibration());
+        const Report r = predictRunWithSyncWall(s, test::calibration());
         QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(!badQuantity(r));
         QVERIFY(r.syncWallGpus == 1 || r.syncWallGpus == 2147483647);
@@ -87,7 +87,7 @@ private slots:
         QCOMPARE(dataParallelDegrees(s).size(), std::size_t(100)); // 1e9 = 2^9 5^9
         QElapsedTimer timer;
         timer.start();
-        const Report r = simulateWithSyncWall(s, test::calibration());
+        const Report r = predictRunWithSyncWall(s, test::calibration());
         const ScalingCurves c = scalingCurves(s, test::calibration());
         QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(!badQuantity(r));
@@ -170,7 +170,7 @@ private slots:
         r.expectedTime = r.failureFreeTime * (1 + r.overheadFraction);
         r.expectedFailures = r.expectedTime / (r.clusterMtbf + r.recovery);
         r.plan = storagePlan(r);
-        const MonteCarloResult m = simulateRun(r, {}, 200, 3);
+        const MonteCarloResult m = sampleRuns(r, {}, 200, 3);
         QCOMPARE(int(m.times.size()), 200);
         QCOMPARE(m.cappedTrials, 0); // the tail of a real run is far inside the cap
         QVERIFY(std::abs(m.mean / r.expectedTime - 1) < 0.05);
@@ -196,7 +196,7 @@ private slots:
         r.gpus = 8;
         r.expectedTime = r.failureFreeTime * (1 + runOverhead(r.clusterMtbf, 1, 100, 10).exact);
         r.plan = storagePlan(r);
-        const MonteCarloResult m = simulateRun(r, {}, 1, 1, true);
+        const MonteCarloResult m = sampleRuns(r, {}, 1, 1, true);
         QVERIFY2(m.firstTrial.size() <= 4002, qPrintable(QString::number(m.firstTrial.size())));
         QVERIFY(!m.firstTrial.empty());
         QCOMPARE(m.firstTrial.back().end, m.times.front());
@@ -228,7 +228,7 @@ private slots:
         QVERIFY(f.attention > 0);
         // 32 layers x 2 x (32 x 128 x 2) x 2^30 positions.
         QVERIFY(std::abs(f.attention / (32 * 2.0 * 8192 * 1073741824.0) - 1) < 1e-9);
-        const Report r = simulate(s, test::calibration());
+        const Report r = predictRun(s, test::calibration());
         QVERIFY2(!badQuantity(r), badQuantity(r).value_or("").c_str());
         QVERIFY(r.step.mfu > 0 && r.step.mfu < 1);
     }
@@ -279,7 +279,7 @@ private slots:
         // Rounding left -3e-17 s of "contention" on a run whose collectives are all
         // exposed; the report's edge check would refuse it.
         for (const std::string& name : test::presetNames()) {
-            const Report r = simulate(test::preset(name), test::calibration());
+            const Report r = predictRun(test::preset(name), test::calibration());
             QVERIFY2(!badQuantity(r), (name + ": " + badQuantity(r).value_or("")).c_str());
         }
     }

@@ -16,7 +16,7 @@ namespace {
 
 StepReport step(const Scenario& s, const Calibration& c = test::calibration())
 {
-    return simulateStep(s, c);
+    return predictStep(s, c);
 }
 
 // Llama 2 7B on 8 A100s, FSDP, micro-batch 2 x 4k tokens.
@@ -148,8 +148,8 @@ private slots:
         // Epoch's idealized mode has no framework overhead.
         StepOptions ideal;
         ideal.idealized = true;
-        QCOMPARE(simulateStep(llama7b(tiny), test::calibration(), ideal).stepTime,
-            simulateStep(llama7b([&] { auto o = tiny; o.push_back({ "training.graph_capture", "true" }); return o; }()),
+        QCOMPARE(predictStep(llama7b(tiny), test::calibration(), ideal).stepTime,
+            predictStep(llama7b([&] { auto o = tiny; o.push_back({ "training.graph_capture", "true" }); return o; }()),
                 test::calibration(), ideal).stepTime);
     }
 
@@ -161,7 +161,7 @@ private slots:
             const Scenario s = test::preset("gpt3-175b-a100",
                 { { "parallel.sequence_parallel", "true" }, { "parallel.tp_comm_overlap", overlap },
                     { "parallel.tp_comm_overlap_backward", backward } });
-            return simulateStep(s, test::calibration()).breakdown.exposedComm[int(CommGroup::TP)];
+            return predictStep(s, test::calibration()).breakdown.exposedComm[int(CommGroup::TP)];
         };
         const double none = tpExposed("false", "true"), forward = tpExposed("true", "false"), both = tpExposed("true", "true");
         QVERIFY2(none > forward && forward > both, qPrintable(QString("%1 %2 %3").arg(none).arg(forward).arg(both)));
@@ -179,7 +179,7 @@ private slots:
             const Scenario s = test::preset("gpt3-175b-a100",
                 { { "hardware.gpu", "h100-sxm" }, { "training.precision", "fp8" }, { "parallel.sequence_parallel", "true" },
                     { "training.fp8_tp_all_gather", fp8Gather } });
-            return simulateStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
+            return predictStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
         };
         const double bf16Gathers = tpBytes("false"), fp8Gathers = tpBytes("true");
         QVERIFY2(std::abs(fp8Gathers / bf16Gathers - 0.75) < 1e-9, qPrintable(QString::number(fp8Gathers / bf16Gathers)));
@@ -193,7 +193,7 @@ private slots:
         auto dpBytes = [](const char* fp8Gather) {
             const Scenario s = llama7b({ { "hardware.gpu", "h100-sxm" }, { "training.precision", "fp8" }, { "parallel.zero", "3" },
                 { "training.fp8_param_gather", fp8Gather } });
-            return simulateStep(s, test::calibration()).comm[int(CommGroup::DP)].bytesPerGpu;
+            return predictStep(s, test::calibration()).comm[int(CommGroup::DP)].bytesPerGpu;
         };
         // Per micro-batch: two gathers of 2 B and a reduce-scatter of 4 B (fp32 gradients)
         // a weight; with FP8 linears (~96% of a 7B model's weights) the gathers take ~1 B.
@@ -211,7 +211,7 @@ private slots:
             const Scenario s = llama7b({ { "cluster.gpus", "32" }, { "parallel.dp", "32" }, { "training.global_batch", "64" },
                 { "cluster.scale_out_bandwidth", "3 GB/s" }, { "parallel.recompute", recompute },
                 { "parallel.recompute_layers", layers } });
-            return simulateStep(s, test::calibration()).breakdown.exposedComm[int(CommGroup::DP)];
+            return predictStep(s, test::calibration()).breakdown.exposedComm[int(CommGroup::DP)];
         };
         const double none = exposedDp("none", "0"), full = exposedDp("full", "0"), half = exposedDp("full", "16");
         QVERIFY2(none > 0 && full < 0.8 * none, qPrintable(QString("%1 %2").arg(none).arg(full)));
@@ -229,7 +229,7 @@ private slots:
                 { "model.ffn_hidden", "2048" }, { "training.precision", precision } };
             if (scaling)
                 o.push_back({ "training.scaling", scaling });
-            return simulateStep(llama7b(o), test::calibration()).breakdown.forward;
+            return predictStep(llama7b(o), test::calibration()).breakdown.forward;
         };
         const double bf16 = forward("bf16", nullptr);
         QVERIFY(forward("fp8", "rowwise") > bf16);
@@ -241,7 +241,7 @@ private slots:
         rowwise.narrowN = rowwise.narrowK = rowwise.narrowBoxN = rowwise.narrowBoxK = 0;
         const Scenario s = llama7b({ { "hardware.gpu", "h100-sxm" }, { "model.hidden", "1024" }, { "model.heads", "8" },
             { "model.ffn_hidden", "2048" }, { "training.precision", "fp8" }, { "training.scaling", "rowwise" } });
-        QVERIFY(simulateStep(s, plain).breakdown.forward < bf16);
+        QVERIFY(predictStep(s, plain).breakdown.forward < bf16);
     }
 
     // Separate Q, K, V (and gate, up) linears run narrower GEMMs than the fused ones, so
@@ -251,7 +251,7 @@ private slots:
         auto compute = [](const char* fused, const char* tp) {
             const Scenario s = llama7b({ { "training.fused_projections", fused }, { "parallel.tp", tp }, { "parallel.dp", "1" },
                 { "cluster.gpus", tp } });
-            const StepReport r = simulateStep(s, test::calibration());
+            const StepReport r = predictStep(s, test::calibration());
             return r.breakdown.forward + r.breakdown.backward;
         };
         const double narrow = compute("false", "8") / compute("true", "8"), wide = compute("false", "1") / compute("true", "1");
@@ -284,8 +284,8 @@ private slots:
                 return test::preset("llama2-7b-8xa100",
                     { { "hardware.gpu", "h100-sxm" }, { "training.precision", precision }, { "model.vocab", vocab } });
             };
-            const StepReport small = simulateStep(s("32000"), test::calibration());
-            const StepReport large = simulateStep(s("256000"), test::calibration());
+            const StepReport small = predictStep(s("32000"), test::calibration());
+            const StepReport large = predictStep(s("256000"), test::calibration());
             return (large.breakdown.forward + large.breakdown.backward) - (small.breakdown.forward + small.breakdown.backward);
         };
         const double bf16 = delta("bf16"), fp8 = delta("fp8");
@@ -299,7 +299,7 @@ private slots:
     void epOverlapHidesAllToAllsBehindAPairedMicroBatch()
     {
         auto run = [](const char* overlap, const char* batch) {
-            return simulateStep(test::preset("mixtral-8x7b-h100",
+            return predictStep(test::preset("mixtral-8x7b-h100",
                                     { { "parallel.overlap_ep_comm", overlap }, { "training.global_batch", batch } }),
                 test::calibration());
         };
@@ -321,7 +321,7 @@ private slots:
     {
         auto epSeconds = [](const char* nodes) {
             const Scenario s = test::preset("mixtral-8x7b-h100", { { "model.moe.max_nodes_per_token", nodes } });
-            return simulateStep(s, test::calibration()).comm[int(CommGroup::EP)].totalSeconds;
+            return predictStep(s, test::calibration()).comm[int(CommGroup::EP)].totalSeconds;
         };
         const double unlimited = epSeconds("0"), topK = epSeconds("2"), one = epSeconds("1");
         QCOMPARE(topK, unlimited);
@@ -336,7 +336,7 @@ private slots:
     {
         auto epSeconds = [](std::vector<Override> o, const char* dispatcher) {
             o.push_back({ "parallel.ep_dispatcher", dispatcher });
-            return simulateStep(test::preset("mixtral-8x7b-h100", o), test::calibration()).comm[int(CommGroup::EP)].totalSeconds;
+            return predictStep(test::preset("mixtral-8x7b-h100", o), test::calibration()).comm[int(CommGroup::EP)].totalSeconds;
         };
         QCOMPARE(epSeconds({}, "deepep"), epSeconds({}, "alltoall"));
         const std::vector<Override> fine { { "model.moe.experts", "64" }, { "model.moe.top_k", "8" }, { "model.moe.expert_ffn_hidden", "1792" } };
@@ -350,7 +350,7 @@ private slots:
     void theMoeLayerSplitsIntoItsParts()
     {
         const Scenario mixtral = test::preset("mixtral-8x7b-h100");
-        const StepReport r = simulateStep(mixtral, test::calibration());
+        const StepReport r = predictStep(mixtral, test::calibration());
         const StepReport::MoeLayerTimes& ml = r.moeLayer;
         QVERIFY(ml.router > 0 && ml.permute > 0 && ml.experts > 0 && ml.dispatch > 0);
         QCOMPARE(ml.shared, 0.0);
@@ -361,15 +361,15 @@ private slots:
         // The experts dominate Mixtral's eight 14,336-wide experts; halving their width
         // roughly halves their part and leaves the router's.
         QVERIFY(ml.experts > 5 * (ml.router + ml.permute));
-        const StepReport half = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.expert_ffn_hidden", "7168" } }), test::calibration());
+        const StepReport half = predictStep(test::preset("mixtral-8x7b-h100", { { "model.moe.expert_ffn_hidden", "7168" } }), test::calibration());
         QVERIFY2(half.moeLayer.experts < 0.6 * ml.experts && half.moeLayer.experts > 0.4 * ml.experts, qPrintable(QString::number(half.moeLayer.experts / ml.experts)));
         QCOMPARE(half.moeLayer.router, ml.router);
-        const StepReport more = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.experts", "64" } }), test::calibration());
+        const StepReport more = predictStep(test::preset("mixtral-8x7b-h100", { { "model.moe.experts", "64" } }), test::calibration());
         QVERIFY(more.moeLayer.router > ml.router);
         // A shared expert shows as its own part.
-        const StepReport shared = simulateStep(test::preset("mixtral-8x7b-h100", { { "model.moe.shared_experts", "1" } }), test::calibration());
+        const StepReport shared = predictStep(test::preset("mixtral-8x7b-h100", { { "model.moe.shared_experts", "1" } }), test::calibration());
         QVERIFY(shared.moeLayer.shared > 0);
-        QCOMPARE(simulateStep(test::preset("llama2-7b-8xa100"), test::calibration()).moeLayer.total(), 0.0);
+        QCOMPARE(predictStep(test::preset("llama2-7b-8xa100"), test::calibration()).moeLayer.total(), 0.0);
     }
 
     // docs/model.md's worked example adds up by hand: each part's forward from the GEMM
@@ -378,7 +378,7 @@ private slots:
     {
         const Scenario s = loadScenarioFile(test::dataPath("docs/examples/qwen3-30b-a3b-8xh100.yaml"), test::catalog(), {}, test::topologies());
         const step_detail::Rates r = step_detail::ratesFor(s, test::calibration());
-        const StepReport::MoeLayerTimes& ml = simulateStep(s, test::calibration()).moeLayer;
+        const StepReport::MoeLayerTimes& ml = predictStep(s, test::calibration()).moeLayer;
         const double T = 4 * 4096.0, h = 2048, K = 8, bytes = 2;
         auto near = [](double a, double b) { return std::abs(a / b - 1) < 1e-9; };
         QVERIFY(near(ml.router, 3 * step_detail::gemmTime(r, T, 128, h)));

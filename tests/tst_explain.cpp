@@ -28,7 +28,7 @@ private slots:
         QFETCH(QString, preset);
         const Scenario s = test::preset(preset.toStdString());
         QVERIFY(!checkPlan(s));
-        const Report r = simulateWithSyncWall(s, test::calibration());
+        const Report r = predictRunWithSyncWall(s, test::calibration());
         auto check = [&](const std::string& key, double computed, double shown) {
             const Explanation e = explainFigure(key, s, r);
             QVERIFY2(!e.title.empty() && !e.formula.empty() && !e.substituted.empty() && !e.result.empty(), key.c_str());
@@ -57,7 +57,7 @@ private slots:
             wall.plan.dp = static_cast<int>(v[0] / (s.plan.tp * s.plan.pp * s.plan.cp));
             wall.cluster.gpus = static_cast<int>(v[0]);
             QCOMPARE(wall.plan.gpus(), static_cast<long long>(v[0]));
-            const Report atWall = simulate(wall, test::calibration());
+            const Report atWall = predictRun(wall, test::calibration());
             QVERIFY2(std::abs(atWall.timeToTrain - v[1]) <= 1e-9 * v[1], qPrintable(QString("%1 vs %2").arg(atWall.timeToTrain).arg(v[1])));
             QVERIFY(v[1] <= r.timeToTrain * (1 + 1e-12));
         }
@@ -68,7 +68,7 @@ private slots:
         dual.plan.schedule = Schedule::DualPipe;
         dual.plan.virtualStages = 1;
         if (s.plan.pp >= 2 && s.plan.pp % 2 == 0 && !checkPlan(dual)) {
-            const Report rd = simulate(dual, test::calibration());
+            const Report rd = predictRun(dual, test::calibration());
             const auto v = explainFigure("bubble", dual, rd).terms;
             const double shown = rd.step.bubbleFraction;
             QVERIFY(std::abs((v[0] / 2 - 1) * v[1] / v[2] - shown) <= 1e-9 * std::max(1e-300, shown));

@@ -4,7 +4,7 @@
 #include "gui_test_support.h"
 #include "widgets/framework_import.h"
 #include "widgets/parameter_panel.h"
-#include "widgets/plans_view.h"
+#include "widgets/plans_tab.h"
 #include "widgets/scenario_document.h"
 
 #include <QClipboard>
@@ -92,7 +92,7 @@ private slots:
     {
         MainWindow w(appData());
         QVERIFY(laptopWindowOn(w, "llama3-70b-torchtitan-fp8", "plans"));
-        PlansView* plans = w.plansView();
+        PlansTab* plans = w.plansTab();
         QTRY_VERIFY_WITH_TIMEOUT(plans->rowCount() > 0, 30000);
         const QString megatron = plans->rowAs(0, ExportTarget::Megatron);
         QVERIFY(megatron.contains("pretrain_gpt.py") && megatron.contains("--tensor-model-parallel-size"));

@@ -497,8 +497,8 @@ private slots:
         a.name = b.name;
         QVERIFY(a == b);
         QCOMPARE(imported.training.tokens / imported.training.tokensPerStep(), 500.0); // --train-iters
-        const double rowStep = simulateStep(fromRow, test::calibration()).stepTime;
-        const double importStep = simulateStep(imported, test::calibration()).stepTime;
+        const double rowStep = predictStep(fromRow, test::calibration()).stepTime;
+        const double importStep = predictStep(imported, test::calibration()).stepTime;
         QVERIFY2(importStep == rowStep, qPrintable(QString("%1 s imported, %2 s from the row").arg(importStep).arg(rowStep)));
     }
 

@@ -14,19 +14,19 @@
 #include "widgets/main_window.h"
 #include "widgets/measurement_import.h"
 #include "widgets/parameter_panel.h"
-#include "widgets/plans_view.h"
+#include "widgets/plans_tab.h"
 #include "widgets/scenario_document.h"
 #include "widgets/gantt_view.h"
 #include "widgets/frontier_tab.h"
-#include "widgets/scaling_view.h"
+#include "widgets/scaling_tab.h"
 #include "widgets/help_menu.h"
 #include "widgets/stale_note.h"
 #include "widgets/timeline_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/whatif_tab.h"
-#include "widgets/breakdown_view.h"
+#include "widgets/breakdown_tab.h"
 #include "widgets/gantt_view.h"
-#include "widgets/scaling_view.h"
+#include "widgets/scaling_tab.h"
 #include "widgets/timeline_tab.h"
 #include "simcore/loader/residuals_loader.h"
 #include "widgets/cost_tab.h"
@@ -157,13 +157,13 @@ private slots:
         MainWindow w(appData());
         QVERIFY(w.openPreset("gpt3-175b-a100"));
         QCOMPARE(w.document()->scenario().plan.recompute, Recompute::Full);
-        const double stepAll = simulateStep(w.document()->scenario(), test::calibration()).stepTime;
+        const double stepAll = predictStep(w.document()->scenario(), test::calibration()).stepTime;
         auto* layers = qobject_cast<QDoubleSpinBox*>(w.panel()->editor("parallel.recompute_layers"));
         QVERIFY(layers);
         const QString step = w.dashboard()->value("step"), memory = w.dashboard()->value("memory");
         layers->setValue(2);
         QCOMPARE(w.document()->scenario().plan.recomputeLayers, 2);
-        QVERIFY(simulateStep(w.document()->scenario(), test::calibration()).stepTime < stepAll);
+        QVERIFY(predictStep(w.document()->scenario(), test::calibration()).stepTime < stepAll);
         QVERIFY2(w.dashboard()->value("step") != step, qPrintable(step));
         QVERIFY2(w.dashboard()->value("memory") != memory, qPrintable(memory));
         auto* graphs = qobject_cast<QCheckBox*>(w.panel()->editor("training.graph_capture"));
@@ -537,12 +537,12 @@ private slots:
         QVERIFY(w.hasFrontier());
         QVERIFY(w.frontierView()->pointCount() > 10);
         // A hidden tab computes nothing on an edit; shown, it catches up.
-        QCOMPARE(w.plansView()->rowCount(), 0);
+        QCOMPARE(w.plansTab()->rowCount(), 0);
         QVERIFY(w.selectTab("plans"));
         waitIdle(w);
-        QVERIFY(w.plansView()->rowCount() > 0);
+        QVERIFY(w.plansTab()->rowCount() > 0);
         const int before = w.document()->undoStack()->count();
-        w.plansView()->applyRow(0);
+        w.plansTab()->applyRow(0);
         QCOMPARE(w.document()->undoStack()->count(), before + 1);
         QVERIFY(w.dashboard()->value("step") != "-");
     }
@@ -890,10 +890,10 @@ private slots:
         waitIdle(w);
         const QString note = w.dashboard()->compareNote();
         // A's figures as the engine gives them; full recomputation makes B slower.
-        const StepReport pinned = simulateStep(test::preset("llama3-405b-h100"), test::calibration());
+        const StepReport pinned = predictStep(test::preset("llama3-405b-h100"), test::calibration());
         QVERIFY2(note.contains(QString("Step time %1 (B +").arg(QString::fromStdString(formatSeconds(pinned.stepTime)))), qPrintable(note));
         QVERIFY2(note.contains(QString("MFU %1% (B -").arg(100 * pinned.mfu, 0, 'f', 1)), qPrintable(note));
-        QCOMPARE(w.breakdownView()->stepBarsForTest(), 2);
+        QCOMPARE(w.breakdownTab()->stepBarsForTest(), 2);
         // The Timeline draws A's steps above B's on one time scale; the Scaling tab adds
         // A's curves in grey.
         QVERIFY(w.selectTab("timeline"));
@@ -905,8 +905,8 @@ private slots:
         QCOMPARE(a->visibleEnd(), w.timelineTab()->gantt()->visibleEnd());
         QVERIFY(w.selectTab("scaling"));
         waitIdle(w);
-        QTRY_VERIFY_WITH_TIMEOUT(w.scalingView()->plot()->graphCount() == 6, 20000);
-        QCOMPARE(w.scalingView()->plot()->graph(0)->name(), QString("A: time, fixed batch"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.scalingTab()->plot()->graphCount() == 6, 20000);
+        QCOMPARE(w.scalingTab()->plot()->graph(0)->name(), QString("A: time, fixed batch"));
         w.unpinA();
         QVERIFY(w.selectTab("timeline")); // A goes with the tab's next update (TabInput::pinned)
         waitIdle(w);
@@ -914,7 +914,7 @@ private slots:
         QVERIFY(w.dashboard()->compareNote().isEmpty());
         QVERIFY(w.selectTab("breakdown")); // a hidden tab catches up when shown
         waitIdle(w);
-        QCOMPARE(w.breakdownView()->stepBarsForTest(), 1);
+        QCOMPARE(w.breakdownTab()->stepBarsForTest(), 1);
 
         MainWindow c(appData());
         QVERIFY(c.openCompared(QString::fromStdString(test::dataPath("presets/llama3-405b-h100.yaml")),
@@ -924,7 +924,7 @@ private slots:
         // A's time to train as the engine gives it; the chaos drill's B takes longer.
         const QRegularExpressionMatch train = QRegularExpression(R"(Time to train ([0-9.]+) days \(B \+)").match(c.dashboard()->compareNote());
         QVERIFY2(train.hasMatch(), qPrintable(c.dashboard()->compareNote()));
-        QVERIFY(std::abs(train.captured(1).toDouble() - simulate(test::preset("llama3-405b-h100"), test::calibration()).timeToTrain / 86400) < 0.06);
+        QVERIFY(std::abs(train.captured(1).toDouble() - predictRun(test::preset("llama3-405b-h100"), test::calibration()).timeToTrain / 86400) < 0.06);
     }
 
     void costTabPricesAndFollowsTheFields()
@@ -1350,7 +1350,7 @@ private slots:
         QVERIFY(legendOutsideThePlot(w.frontierView()->plot()));
         QVERIFY(w.selectTab("scaling"));
         waitIdle(w);
-        auto* scaling = w.findChild<ScalingView*>()->plot();
+        auto* scaling = w.findChild<ScalingTab*>()->plot();
         QVERIFY(legendOutsideThePlot(scaling)); // inside, it covered the growing batch's efficiency
         scaling->replot();
         std::vector<QRectF> labels;
@@ -1699,9 +1699,9 @@ private slots:
     {
         MainWindow w(appData());
         QVERIFY(showPreset(w, "resnet50-mlperf", "breakdown"));
-        QVERIFY(w.breakdownView()->layerChartShownForTest());
+        QVERIFY(w.breakdownTab()->layerChartShownForTest());
         QVERIFY(showPreset(w, "llama3-405b-h100", "breakdown"));
-        QVERIFY(!w.breakdownView()->layerChartShownForTest());
+        QVERIFY(!w.breakdownTab()->layerChartShownForTest());
     }
 
     // An edit that flips the saved state is one change of the scenario (one refresh of

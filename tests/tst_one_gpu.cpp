@@ -97,7 +97,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(bool, timed);
         const QJsonObject m = measured().at(name.toStdString());
-        const StepReport r = simulateStep(scenario(name.toStdString()), test::calibration());
+        const StepReport r = predictStep(scenario(name.toStdString()), test::calibration());
         const double stepError = r.stepTime / m["s"].toDouble() - 1;
         const double memoryError = r.memory.allocated() / (m["peak_alloc_gib"].toDouble() * double(1 << 30)) - 1;
         qInfo("%s: step %+.1f%%, peak allocated %+.1f%%", qPrintable(name), 100 * stepError, 100 * memoryError);
@@ -119,7 +119,7 @@ private slots:
         // The gain is the simulated padded run's, and the logits' GEMMs make it.
         Scenario padded = s;
         padded.model.vocab = 50304;
-        const double before = simulate(s, test::calibration()).timeToTrain, after = simulate(padded, test::calibration()).timeToTrain;
+        const double before = predictRun(s, test::calibration()).timeToTrain, after = predictRun(padded, test::calibration()).timeToTrain;
         QVERIFY(std::abs(pad->gain - (before / after - 1)) < 1e-9);
         QVERIFY(pad->gain > 0.2);
         // ... and nothing is suggested where every width is aligned.

@@ -52,7 +52,7 @@ private slots:
         s.plan.virtualStages = v;
         s.plan.dp = 1024 / (8 * pp);
         s.training.globalBatch = globalBatch;
-        const StepReport r = simulateStep(s, test::calibration());
+        const StepReport r = predictStep(s, test::calibration());
         const double m = r.microbatches;
         QCOMPARE(m, double(globalBatch) / s.plan.dp);
         const double expected = (pp - 1.0) / (v * m);
@@ -66,10 +66,10 @@ private slots:
         Scenario s = test::preset("gpt3-175b-a100");
         s.plan.schedule = Schedule::OneFOneB;
         s.plan.virtualStages = 1;
-        const StepReport plain = simulateStep(s, test::calibration());
+        const StepReport plain = predictStep(s, test::calibration());
         s.plan.schedule = Schedule::Interleaved1F1B;
         s.plan.virtualStages = 4;
-        const StepReport inter = simulateStep(s, test::calibration());
+        const StepReport inter = predictStep(s, test::calibration());
         QVERIFY(inter.breakdown.bubble < plain.breakdown.bubble / 3.9);
         // ... at the price of v times more pipeline sends.
         QVERIFY(inter.comm[int(CommGroup::PP)].bytesPerGpu > 3.9 * plain.comm[int(CommGroup::PP)].bytesPerGpu);
@@ -78,7 +78,7 @@ private slots:
     void noPipelineNoBubble()
     {
         Scenario s = test::preset("llama2-7b-8xa100");
-        const StepReport r = simulateStep(s, test::calibration());
+        const StepReport r = predictStep(s, test::calibration());
         QCOMPARE(r.breakdown.bubble, 0.0);
         QCOMPARE(r.bubbleFraction, 0.0);
     }
@@ -105,7 +105,7 @@ private slots:
         even.plan.firstStageLayers = even.plan.lastStageLayers = 0;
         const Scenario uneven = test::preset("llama3-405b-h100");
         QVERIFY(uneven.plan.unevenStages());
-        const StepReport a = simulateStep(even, test::calibration()), b = simulateStep(uneven, test::calibration());
+        const StepReport a = predictStep(even, test::calibration()), b = predictStep(uneven, test::calibration());
         QVERIFY(b.stepTime < a.stepTime * 0.97);
         // Memory follows the layers: the first stage holds two micro-batches under 1F1B,
         // so giving it three quarters of the layers raises the peak and keeps it there.
@@ -137,11 +137,11 @@ private slots:
         // DeepSeek-V3 report, Table 2: bubble (pp/2 - 1)(F&B + B - 3W) against 1F1B's
         // (pp - 1)(F + B); parameters x2; activations of pp + 1 micro-batches.
         Scenario s = test::preset("mixtral-8x7b-h100");
-        const StepReport oneF = simulateStep(s, test::calibration());
+        const StepReport oneF = predictStep(s, test::calibration());
         const MemoryReport oneFMem = memoryPerGpu(s, test::calibration());
         s.plan.schedule = Schedule::DualPipe;
         QCOMPARE(firstViolation(s), PlanRule::Ok);
-        const StepReport dual = simulateStep(s, test::calibration());
+        const StepReport dual = predictStep(s, test::calibration());
         QVERIFY(dual.bubbleFraction < 0.5 * oneF.bubbleFraction);
         QVERIFY(dual.bubbleFraction > 0);
         // The paired chunks hide the expert all-to-alls as --overlap-moe-expert-parallel-comm does.
@@ -156,7 +156,7 @@ private slots:
     void breakdownAddsUpToStepTime()
     {
         for (const std::string& name : test::presetNames()) {
-            const StepReport r = simulateStep(test::preset(name), test::calibration());
+            const StepReport r = predictStep(test::preset(name), test::calibration());
             QVERIFY2(std::abs(r.breakdown.sum() - r.stepTime) < 1e-9 * r.stepTime, name.c_str());
         }
     }

@@ -65,7 +65,7 @@ private slots:
             t.training.microBatch = c.microBatch;
             QCOMPARE(firstViolation(t), PlanRule::Ok);
             QVERIFY(memoryPerGpu(t, test::calibration()).fits);
-            QCOMPARE(simulateStep(t, test::calibration()).stepTime, c.step.stepTime);
+            QCOMPARE(predictStep(t, test::calibration()).stepTime, c.step.stepTime);
         }
         QVERIFY(r.rejectedMemory + r.rejectedByRule[int(PlanRule::BatchDivisibility)] > 0);
         QVERIFY(r.considered() > r.evaluated);
@@ -135,7 +135,7 @@ private slots:
     {
         const Scenario s = test::preset("gpt3-175b-a100");
         const ScalingCurves curves = scalingCurves(s, test::calibration());
-        const Report r = simulateWithSyncWall(s, test::calibration());
+        const Report r = predictRunWithSyncWall(s, test::calibration());
         QCOMPARE(curves.syncWallGpus, r.syncWallGpus);
         QVERIFY(curves.fixedBatch.size() >= 5);
         QVERIFY(curves.growingBatch.size() >= 5);
@@ -236,9 +236,9 @@ private slots:
         s.plan.virtualStages = 1;
         s.model.heads = s.model.kvHeads = 128;
         s.model.headDim = 96;
-        const double flat = simulateStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
+        const double flat = predictStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
         s.plan.tp2d = true;
-        const double twoD = simulateStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
+        const double twoD = predictStep(s, test::calibration()).comm[int(CommGroup::TP)].bytesPerGpu;
         QVERIFY2(twoD < flat / 2, qPrintable(QString("%1 vs %2").arg(twoD).arg(flat)));
     }
 };

@@ -25,7 +25,7 @@ private slots:
     void resultsAreFinite()
     {
         QFETCH(QString, name);
-        const Report r = simulateWithSyncWall(test::preset(name.toStdString()), test::calibration());
+        const Report r = predictRunWithSyncWall(test::preset(name.toStdString()), test::calibration());
         for (double v : { r.step.stepTime, r.step.mfu, r.step.hfu, r.step.tflopsPerGpu, r.step.tokensPerSecond,
                  r.step.memory.total, r.timeToTrain, r.theoreticalMinTime, r.gpuHours }) {
             QVERIFY(std::isfinite(v));
@@ -43,17 +43,17 @@ private slots:
     {
         QFETCH(QString, name);
         Scenario s = test::preset(name.toStdString());
-        double prev = simulateStep(s, test::calibration()).stepTime;
+        double prev = predictStep(s, test::calibration()).stepTime;
         for (double factor : { 1.5, 2.0, 4.0, 16.0 }) {
             Scenario faster = s;
             faster.cluster.scaleOutBandwidth *= factor;
-            const double t1 = simulateStep(faster, test::calibration()).stepTime;
+            const double t1 = predictStep(faster, test::calibration()).stepTime;
             QVERIFY2(t1 <= prev + 1e-15, qPrintable(QString("scale-out x%1: %2 > %3").arg(factor).arg(t1).arg(prev)));
             faster.cluster.scaleUpBandwidth *= factor;
-            const double t2 = simulateStep(faster, test::calibration()).stepTime;
+            const double t2 = predictStep(faster, test::calibration()).stepTime;
             QVERIFY(t2 <= t1 + 1e-15);
             faster.hardware.memoryBandwidth *= factor;
-            const double t3 = simulateStep(faster, test::calibration()).stepTime;
+            const double t3 = predictStep(faster, test::calibration()).stepTime;
             QVERIFY(t3 <= t2 + 1e-15);
             prev = t1;
         }
@@ -69,7 +69,7 @@ private slots:
             double prevMemory = INFINITY, prevFlops = 0;
             for (Recompute r : { Recompute::None, Recompute::Selective, Recompute::Full }) {
                 s.plan.recompute = r;
-                const StepReport rep = simulateStep(s, test::calibration());
+                const StepReport rep = predictStep(s, test::calibration());
                 QVERIFY(rep.memory.total <= prevMemory);
                 QVERIFY(rep.hardwareFlopsPerStep >= prevFlops);
                 prevMemory = rep.memory.total;
@@ -85,7 +85,7 @@ private slots:
         Scenario s = test::preset(name.toStdString());
         for (bool overlap : { true, false }) {
             s.plan.overlapGradReduce = s.plan.overlapParamGather = s.plan.tpCommOverlap = overlap;
-            const StepReport r = simulateStep(s, test::calibration());
+            const StepReport r = predictStep(s, test::calibration());
             for (const CommReport& c : r.comm) {
                 QVERIFY(c.exposedSeconds <= c.totalSeconds * (1 + 1e-12));
                 QVERIFY(c.exposedSeconds >= 0);
@@ -95,7 +95,7 @@ private slots:
 
     void gpt3MfuIsPlausible()
     {
-        const StepReport r = simulateStep(test::preset("gpt3-175b-a100"), test::calibration());
+        const StepReport r = predictStep(test::preset("gpt3-175b-a100"), test::calibration());
         QVERIFY2(r.mfu > 0.2 && r.mfu < 0.7, qPrintable(QString::number(r.mfu)));
     }
 
@@ -103,20 +103,20 @@ private slots:
     void presetsFitInMemory()
     {
         QFETCH(QString, name);
-        const StepReport r = simulateStep(test::preset(name.toStdString()), test::calibration());
+        const StepReport r = predictStep(test::preset(name.toStdString()), test::calibration());
         QVERIFY2(r.memory.fits, qPrintable(QString("%1 GB of %2").arg(r.memory.total / 1e9).arg(r.memory.capacity / 1e9)));
     }
 
     void syncWallIsTheFastestDataParallelDegree()
     {
         const Scenario s = test::preset("gpt3-175b-a100");
-        const Report r = simulateWithSyncWall(s, test::calibration());
+        const Report r = predictRunWithSyncWall(s, test::calibration());
         // No data-parallel degree that divides the batch beats the reported wall.
         Scenario probe = s;
         for (int dp : { 1, 2, 4, 8, 16, 32, 64, 96, 192 }) {
             probe.plan.dp = dp;
             probe.cluster.gpus = probe.plan.gpus();
-            const double t = simulateStep(probe, test::calibration()).stepTime * r.steps;
+            const double t = predictStep(probe, test::calibration()).stepTime * r.steps;
             QVERIFY(t >= r.syncWallTimeToTrain * (1 - 1e-12));
         }
     }

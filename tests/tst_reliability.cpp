@@ -66,7 +66,7 @@ private slots:
         // 90% and 99% deadlines print apart.
         const Scenario s = loadScenarioFile(test::dataPath("presets/llama3-405b-chaos.yaml"), test::catalog(), {}, test::topologies());
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
-        const MonteCarloResult real = simulateRun(r, s.reliability, 1000, 1);
+        const MonteCarloResult real = sampleRuns(r, s.reliability, 1000, 1);
         QCOMPARE(deadlineProbability(real, real.times.front() * 0.999), 0.0);
         QCOMPARE(deadlineProbability(real, real.times.back()), 1.0);
         const double middle = deadlineProbability(real, real.p50);
@@ -159,7 +159,7 @@ private slots:
         QFETCH(double, recovery);
         QFETCH(double, interval);
         const ReliabilityReport r = handMade(mtbf, checkpoint, recovery, interval, 90);
-        const MonteCarloResult m = simulateRun(r, {}, 1000, 7);
+        const MonteCarloResult m = sampleRuns(r, {}, 1000, 7);
         QVERIFY2(std::abs(m.mean / r.expectedTime - 1) < 0.02,
             qPrintable(QString("MC %1 days, analytical %2 days").arg(m.mean / kDay).arg(r.expectedTime / kDay)));
         QVERIFY(m.p50 <= m.p90 && m.p90 <= m.p99);
@@ -172,7 +172,7 @@ private slots:
     {
         const Scenario s = test::preset("llama3-405b-h100");
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
-        const MonteCarloResult m = simulateRun(r, s.reliability, 500, 3);
+        const MonteCarloResult m = sampleRuns(r, s.reliability, 500, 3);
         QVERIFY(std::abs(m.mean / r.expectedTime - 1) < 0.02);
         // Lost GPU-hours by cause follow the failure rates: GPUs fail most (Llama 3 Table 5).
         QVERIFY(m.lostGpuHoursByCause[int(FailureCause::Gpu)] > m.lostGpuHoursByCause[int(FailureCause::Software)]);
@@ -183,9 +183,9 @@ private slots:
     void seededAndReproducible()
     {
         const ReliabilityReport r = handMade(3600, 60, 300, 900, 30);
-        const MonteCarloResult a = simulateRun(r, {}, 200, 42);
-        const MonteCarloResult b = simulateRun(r, {}, 200, 42);
-        const MonteCarloResult c = simulateRun(r, {}, 200, 43);
+        const MonteCarloResult a = sampleRuns(r, {}, 200, 42);
+        const MonteCarloResult b = sampleRuns(r, {}, 200, 42);
+        const MonteCarloResult c = sampleRuns(r, {}, 200, 43);
         QCOMPARE(a.times, b.times);
         QVERIFY(a.times != c.times);
     }
@@ -275,13 +275,13 @@ private slots:
         const double tau = 3600, C = 10, R = 600;
         const ReliabilityReport r = handMade(INFINITY, C, R, tau, 10);
         const double clean = 10 * kDay + 239 * C; // 240 intervals, no checkpoint after the last
-        QCOMPARE(simulateRun(r, {}, 1, 1).mean, clean);
+        QCOMPARE(sampleRuns(r, {}, 1, 1).mean, clean);
 
         // A failure 1,000 s into the 25th interval loses that 1,000 s and the recovery.
         ReliabilitySpec fail;
         const double at = 24 * (tau + C) + 1000;
         fail.chaos.push_back({ ChaosEvent::Kind::Failure, at, 0, "switch leaf-7" });
-        const MonteCarloResult f = simulateRun(r, fail, 1, 1, true);
+        const MonteCarloResult f = sampleRuns(r, fail, 1, 1, true);
         QCOMPARE(f.mean, clean + 1000 + R);
         QCOMPARE(f.lostGpuHoursByCause[int(FailureCause::Injected)], (1000 + R) * 1000 / 3600.0);
         bool sawRecovery = false;
@@ -292,17 +292,17 @@ private slots:
         // If the checkpoint just before it is corrupt, a whole interval more is lost.
         ReliabilitySpec corrupt = fail;
         corrupt.chaos.push_back({ ChaosEvent::Kind::CorruptCheckpoint, 23.5 * (tau + C), 0, "" });
-        QCOMPARE(simulateRun(r, corrupt, 1, 1).mean, clean + 1000 + R + tau + C);
+        QCOMPARE(sampleRuns(r, corrupt, 1, 1).mean, clean + 1000 + R + tau + C);
 
         // A corrupt checkpoint that no failure reads costs nothing.
         ReliabilitySpec harmless;
         harmless.chaos.push_back({ ChaosEvent::Kind::CorruptCheckpoint, 2 * kDay, 0, "" });
-        QCOMPARE(simulateRun(r, harmless, 1, 1).mean, clean);
+        QCOMPARE(sampleRuns(r, harmless, 1, 1).mean, clean);
 
         // From day 5, one GPU 20% slow: the rest of the training takes 20% longer.
         ReliabilitySpec straggler;
         straggler.chaos.push_back({ ChaosEvent::Kind::Straggler, 5 * kDay, 0.2, "gpu 1042" });
-        const double slowed = simulateRun(r, straggler, 1, 1).mean;
+        const double slowed = sampleRuns(r, straggler, 1, 1).mean;
         const double remaining = 10 * kDay - (5 * kDay) * tau / (tau + C); // work left at day 5, roughly
         QVERIFY(std::abs((slowed - clean) / (0.2 * remaining) - 1) < 0.02);
     }
@@ -325,21 +325,21 @@ private slots:
         p.recoveryUncovered.fill(900);
         // 1,440 segments: 1,439 copies and 239 storage checkpoints (none after the last).
         const double clean = 10 * kDay + 1439 * 1 + 239 * 10;
-        QCOMPARE(simulateRun(r, {}, 1, 1).mean, clean);
+        QCOMPARE(sampleRuns(r, {}, 1, 1).mean, clean);
         const double block = 6 * 601 + 10;
         const double at = 10 * block + 3 * 601 + 200;
         ReliabilitySpec node;
         node.chaos.push_back({ ChaosEvent::Kind::Failure, at, 0, "host 7" });
-        QCOMPARE(simulateRun(r, node, 1, 1).mean, clean + 200 + 300);
+        QCOMPARE(sampleRuns(r, node, 1, 1).mean, clean + 200 + 300);
         ReliabilitySpec rack = node;
         rack.chaos[0].scope = ChaosEvent::Scope::Rack;
-        QCOMPARE(simulateRun(r, rack, 1, 1).mean, clean + 3 * 601 + 200 + 900);
+        QCOMPARE(sampleRuns(r, rack, 1, 1).mean, clean + 3 * 601 + 200 + 900);
         // A corrupt storage checkpoint matters only to a failure that needs storage.
         ReliabilitySpec corruptRack = rack, corruptNode = node;
         corruptRack.chaos.push_back({ ChaosEvent::Kind::CorruptCheckpoint, 9.5 * block, 0, "" });
         corruptNode.chaos.push_back(corruptRack.chaos.back());
-        QCOMPARE(simulateRun(r, corruptRack, 1, 1).mean, clean + 3 * 601 + 200 + 900 + 6 * 601 + 10);
-        QCOMPARE(simulateRun(r, corruptNode, 1, 1).mean, clean + 200 + 300);
+        QCOMPARE(sampleRuns(r, corruptRack, 1, 1).mean, clean + 3 * 601 + 200 + 900 + 6 * 601 + 10);
+        QCOMPARE(sampleRuns(r, corruptNode, 1, 1).mean, clean + 200 + 300);
     }
 
     // Issue 24: another fleet's census scales Llama 3's split to its own failures per
@@ -386,8 +386,8 @@ private slots:
         QVERIFY(memory.plan.unavailable.empty());
         QCOMPARE(memory.plan.fastStall, 0.0); // the copy fits the network's idle time
         QVERIFY(memory.expectedTime < storage.expectedTime);
-        const MonteCarloResult a = simulateRun(storage, s.reliability, 300, 5);
-        const MonteCarloResult b = simulateRun(memory, s.reliability, 300, 5);
+        const MonteCarloResult a = sampleRuns(storage, s.reliability, 300, 5);
+        const MonteCarloResult b = sampleRuns(memory, s.reliability, 300, 5);
         auto wasted = [](const MonteCarloResult& m) {
             double h = m.checkpointGpuHours;
             for (double x : m.lostGpuHoursByCause)
@@ -417,8 +417,8 @@ private slots:
         QCOMPARE(same.rackGpus, 16.0);
         QVERIFY(!same.plan.covered[int(FailureCause::Rack)]);
         QVERIFY(other.plan.covered[int(FailureCause::Rack)]);
-        const MonteCarloResult a = simulateRun(same, s.reliability, 300, 9);
-        const MonteCarloResult b = simulateRun(other, s.reliability, 300, 9);
+        const MonteCarloResult a = sampleRuns(same, s.reliability, 300, 9);
+        const MonteCarloResult b = sampleRuns(other, s.reliability, 300, 9);
         const double perSecond = double(same.gpus) / 3600;
         const double lostSame = a.lostGpuHoursByCause[int(FailureCause::Injected)] / perSecond;
         const double lostOther = b.lostGpuHoursByCause[int(FailureCause::Injected)] / perSecond;
@@ -495,7 +495,7 @@ private slots:
         s.reliability.strategy = RecoveryStrategy(strategy);
         s.plan.zeroStage = zero;
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
-        const MonteCarloResult m = simulateRun(r, s.reliability, 300, 3);
+        const MonteCarloResult m = sampleRuns(r, s.reliability, 300, 3);
         QVERIFY2(std::abs(m.mean / r.expectedTime - 1) < 0.01,
             qPrintable(QString("MC %1 days, analytical %2 days").arg(m.mean / kDay).arg(r.expectedTime / kDay)));
     }

@@ -67,7 +67,7 @@ private slots:
         // At the limit, every kernel runs at most at the peak: the MFU stays below 1.
         s.calibration.computeScale = Calibration::maxComputeScale(test::calibration().forGeneration(s.hardware.generation));
         checkOverlay(s, test::calibration());
-        const StepReport r = simulateStep(s, test::calibration());
+        const StepReport r = predictStep(s, test::calibration());
         QVERIFY2(r.mfu <= 1, qPrintable(QString::number(r.mfu)));
         QVERIFY(!badQuantity(r));
     }
@@ -83,13 +83,13 @@ private slots:
         QVERIFY(fit.scale <= fit.maxScale * (1 + 1e-9));
         QVERIFY(fit.fittedStep > 6.0);
         // A reachable one is still fitted.
-        const double predicted = simulateStep(s, test::calibration()).stepTime;
+        const double predicted = predictStep(s, test::calibration()).stepTime;
         QVERIFY(fitComputeScale(s, test::calibration(), 1.05 * predicted).reached);
     }
 
     void theEdgeFlagsAnMfuAboveOne()
     {
-        StepReport r = simulateStep(test::preset("llama2-7b-8xa100"), test::calibration());
+        StepReport r = predictStep(test::preset("llama2-7b-8xa100"), test::calibration());
         QVERIFY(!badQuantity(r));
         r.mfu = 3.0;
         QCOMPARE(QString::fromStdString(badQuantity(r).value_or("")), QString("step.mfu"));
@@ -105,7 +105,7 @@ private slots:
         // shorter than the failure-free one: goodput 111%.
         const Scenario s = withChaos(test::preset("llama2-7b-8xa100"), 10000, 6.5);
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
-        const MonteCarloResult m = simulateRun(r, s.reliability, 50, 1);
+        const MonteCarloResult m = sampleRuns(r, s.reliability, 50, 1);
         QVERIFY2(!badQuantity(m, r), badQuantity(m, r).value_or("").c_str());
         QVERIFY(m.goodput <= 1);
         QVERIFY(m.times.front() >= r.failureFreeTime);
@@ -130,7 +130,7 @@ private slots:
         r.expectedTime = r.failureFreeTime * 2;
         r.expectedFailures = 10;
         r.plan = storagePlan(r);
-        const MonteCarloResult m = simulateRun(r, {}, 5, 1);
+        const MonteCarloResult m = sampleRuns(r, {}, 5, 1);
         QCOMPARE(m.cappedTrials, 5);
         QVERIFY(m.times.front() >= r.failureFreeTime);
         QVERIFY(m.goodput <= 1);
@@ -170,7 +170,7 @@ private slots:
             { parseOverride("reliability.async_checkpoint=true"), parseOverride("reliability.staging_bandwidth=1 kB/s") });
         const ReliabilityReport r = analyzeReliability(s, test::calibration(), test::failureRates());
         QVERIFY(r.interval >= r.failureFreeTime);
-        const MonteCarloResult m = simulateRun(r, s.reliability, 2000, 7);
+        const MonteCarloResult m = sampleRuns(r, s.reliability, 2000, 7);
         QVERIFY2(std::abs(r.expectedTime / m.mean - 1) < 0.02,
             qPrintable(QString("analytical %1 days, Monte Carlo %2").arg(r.expectedTime / units::day).arg(m.mean / units::day)));
         QVERIFY(!badQuantity(r));

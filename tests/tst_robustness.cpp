@@ -38,7 +38,7 @@ Outcome tryLoad(const std::string& text, const std::string& origin, const std::v
         o.accepted = true;
         if (!checkPlan(s)) {
             const MemoryReport m = memoryPerGpu(s, test::calibration());
-            const StepReport r = simulateStep(s, test::calibration());
+            const StepReport r = predictStep(s, test::calibration());
             if (!std::isfinite(r.stepTime) || r.stepTime <= 0 || !std::isfinite(m.total) || !std::isfinite(r.mfu))
                 o.problem = QString("accepted, but the step time is %1 and memory %2").arg(r.stepTime).arg(m.total);
         }

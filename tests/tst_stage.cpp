@@ -12,14 +12,14 @@
 #include "widgets/tab_registry.h"
 #include "widgets/measurement_import.h"
 #include "widgets/parameter_panel.h"
-#include "widgets/plans_view.h"
+#include "widgets/plans_tab.h"
 #include "widgets/reliability_tab.h"
 #include "widgets/run_timeline_view.h"
-#include "widgets/scaling_view.h"
+#include "widgets/scaling_tab.h"
 #include "widgets/scenario_document.h"
 #include "widgets/teaching_panel.h"
 #include "widgets/whatif_tab.h"
-#include "widgets/breakdown_view.h"
+#include "widgets/breakdown_tab.h"
 #include "widgets/cost_tab.h"
 #include "widgets/frontier_view.h"
 
@@ -184,7 +184,7 @@ private slots:
         // Item 4: "this scenario" over "sync wall" one doubling apart.
         MainWindow w(appData());
         QVERIFY(laptopWindowOn(w, "gtx580-2012", "scaling"));
-        ScalingView& view = *w.scalingView();
+        ScalingTab& view = *w.scalingTab();
         ScalingCurves c;
         for (long long g = 1; g <= 4096; g *= 2) {
             ScalingPoint p;
@@ -214,9 +214,9 @@ private slots:
         laptopWindow(w, false);
         QVERIFY(w.selectTab("plans"));
         waitIdle(w);
-        QVERIFY(w.plansView()->rowCount() > 0);
+        QVERIFY(w.plansTab()->rowCount() > 0);
         const Scenario before = w.document()->scenario();
-        w.plansView()->applyRow(0); // the planner's best plan
+        w.plansTab()->applyRow(0); // the planner's best plan
         QVERIFY(!(w.document()->scenario().plan == before.plan));
         // And a topology edit: the tiers list is rewritten, the rest of the file kept.
         w.document()->edit("cluster.tiers.oversubscription", [](Scenario& s) { s.cluster.tiers[0].oversubscription = 4; }, false);
@@ -359,7 +359,7 @@ private slots:
                 QVERIFY2(!box->itemText(i).contains('.'), qPrintable(box->itemText(i)));
         QVERIFY(w.selectTab("plans"));
         waitIdle(w);
-        auto* plans = w.plansView()->findChild<QTableWidget*>();
+        auto* plans = w.plansTab()->findChild<QTableWidget*>();
         QTRY_VERIFY_WITH_TIMEOUT(plans->rowCount() > 0, 20000);
         int sp = -1;
         for (int c = 0; c < plans->columnCount(); ++c)
@@ -371,7 +371,7 @@ private slots:
         QVERIFY(w.selectTab("breakdown"));
         waitIdle(w);
         QChartView* step = nullptr;
-        for (QChartView* v : w.breakdownView()->findChildren<QChartView*>())
+        for (QChartView* v : w.breakdownTab()->findChildren<QChartView*>())
             if (v->chart()->title().startsWith("Step time"))
                 step = v;
         QVERIFY(step);

@@ -59,10 +59,10 @@ private slots:
             for (const auto& [path, value] : sg.sets)
                 overrides.push_back({ path, value });
             const Scenario applied = test::preset(preset.toStdString(), overrides);
-            const Report r = simulate(applied, test::calibration());
+            const Report r = predictRun(applied, test::calibration());
             QVERIFY2(std::abs(r.timeToTrain / sg.timeToTrain - 1) < 1e-9,
                 qPrintable(QString::fromStdString(sg.title) + QString(": %1 against %2 s").arg(r.timeToTrain).arg(sg.timeToTrain)));
-            QVERIFY(std::abs(simulate(s, test::calibration()).timeToTrain / r.timeToTrain - 1 - sg.gain) < 1e-9);
+            QVERIFY(std::abs(predictRun(s, test::calibration()).timeToTrain / r.timeToTrain - 1 - sg.gain) < 1e-9);
         }
     }
 
@@ -70,7 +70,7 @@ private slots:
     void adviceNamesTheDeadline()
     {
         Scenario s = test::preset("llama3-405b-h100");
-        const double now = simulate(s, test::calibration()).timeToTrain;
+        const double now = predictRun(s, test::calibration()).timeToTrain;
         s.training.deadline = 0.95 * now; // just missed
         const Advice a = advise(s, test::calibration(), test::catalog());
         int meets = 0;
@@ -91,11 +91,11 @@ private slots:
         s.plan.schedule = Schedule::OneFOneB;
         s.plan.virtualStages = 1;
         s.training.globalBatch = s.plan.dp * s.training.microBatch; // one micro-batch per pipeline
-        const Diagnosis bubble = diagnose(s, simulate(s, test::calibration()));
+        const Diagnosis bubble = diagnose(s, predictRun(s, test::calibration()));
         QCOMPARE(bubble.regime, Regime::Bubble);
         QVERIFY(bubble.shares.front().part == "pipeline bubble" || bubble.shares.front().part == "compute");
         const Scenario small = test::preset("llama2-7b-8xa100");
-        const Diagnosis compute = diagnose(small, simulate(small, test::calibration()));
+        const Diagnosis compute = diagnose(small, predictRun(small, test::calibration()));
         QCOMPARE(compute.regime, Regime::Compute);
         QVERIFY(compute.computeShare > 0.85);
         QVERIFY(compute.reading.find("over 85%") != std::string::npos);
@@ -116,7 +116,7 @@ private slots:
         for (const std::string& name : test::presetNames()) {
             const Scenario s = test::preset(name);
             if (s.model.isLayerTable()) {
-                const Diagnosis d = diagnose(s, simulate(s, test::calibration()));
+                const Diagnosis d = diagnose(s, predictRun(s, test::calibration()));
                 if (d.computeShare < 0.70)
                     QVERIFY(d.reading.find("data parallelism") != std::string::npos);
                 continue;
@@ -148,7 +148,7 @@ private slots:
         QCOMPARE(r.currentX, 3);
         QCOMPARE(r.currentY, 4);
         QVERIFY(r.at(3, 4).ok());
-        QCOMPARE(r.at(3, 4).value, simulate(s, test::calibration()).step.mfu);
+        QCOMPARE(r.at(3, 4).value, predictRun(s, test::calibration()).step.mfu);
         int ok = 0, oom = 0;
         for (std::size_t iy = 0; iy < y.values.size(); ++iy)
             for (std::size_t ix = 0; ix < x.values.size(); ++ix) {
@@ -162,7 +162,7 @@ private slots:
                 QCOMPARE(cell.plan.tp, int(x.values[ix]));
                 QCOMPARE(cell.plan.pp, int(y.values[iy]));
                 QCOMPARE(cell.plan.tp * cell.plan.pp * cell.plan.dp * cell.plan.cp, int(s.cluster.gpus)); // DP followed
-                QCOMPARE(c.value, simulate(cell, test::calibration()).step.mfu);
+                QCOMPARE(c.value, predictRun(cell, test::calibration()).step.mfu);
             }
         QVERIFY(ok >= 5);
         QVERIFY(oom >= 5); // a 405B model at TP 1-4 and few stages does not fit in 80 GB

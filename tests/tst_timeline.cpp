@@ -80,7 +80,7 @@ private slots:
     {
         for (const std::string& name : test::presetNames()) {
             const Scenario s = test::preset(name);
-            const double analytical = simulateStep(s, test::calibration()).stepTime;
+            const double analytical = predictStep(s, test::calibration()).stepTime;
             const double simulated = simulateTimeline(s, test::calibration()).stepTime;
             QVERIFY2(std::abs(simulated / analytical - 1) < 0.05,
                 qPrintable(QString("%1: %2 vs %3").arg(name.c_str()).arg(simulated).arg(analytical)));
@@ -93,7 +93,7 @@ private slots:
         // NICs, and the gradient buckets hide under the last backwards, where the
         // cool-down sends still run.
         Scenario s = test::preset("gpt3-175b-a100");
-        const StepReport rep = simulateStep(s, test::calibration());
+        const StepReport rep = predictStep(s, test::calibration());
         QVERIFY(rep.comm[int(CommGroup::PP)].span.domains > 1);
         QVERIFY(rep.comm[int(CommGroup::DP)].span.domains > 1);
         TimelineOptions alone;
@@ -177,7 +177,7 @@ private slots:
     {
         for (int m : { 8, 16, 32 }) {
             const Scenario s = pipelineScenario(Schedule::OneFOneB, 4, 1, m * 32);
-            const StepReport r = simulateStep(s, test::calibration());
+            const StepReport r = predictStep(s, test::calibration());
             const Trace t = simulateTimeline(s, test::calibration());
             const double tau = r.pipeline.forward + r.pipeline.backward + r.pipeline.recompute;
             const double pipeline = t.stepTime - (r.stepTime - r.breakdown.sum() + r.breakdown.optimizer

@@ -43,11 +43,11 @@ private slots:
         s.plan.dp = 16;
         s.plan.schedule = Schedule::OneFOneB;
         s.plan.virtualStages = 1;
-        const StepReport across = simulateStep(s, test::calibration()); // 8-GPU domains: TP 16 spans two
+        const StepReport across = predictStep(s, test::calibration()); // 8-GPU domains: TP 16 spans two
         QCOMPARE(across.comm[int(CommGroup::TP)].domains, 2);
         s.cluster.scaleUpDomain = 16;
         s.cluster.gpusPerNode = 16;
-        const StepReport inside = simulateStep(s, test::calibration());
+        const StepReport inside = predictStep(s, test::calibration());
         QCOMPARE(inside.comm[int(CommGroup::TP)].domains, 1);
         QVERIFY(commSeconds(across, CommGroup::TP) > 1.2 * commSeconds(inside, CommGroup::TP));
         QVERIFY(across.stepTime > inside.stepTime);
@@ -67,12 +67,12 @@ private slots:
             s.cluster.tierCount = 1;
             s.cluster.tiers[0].spanGpus = std::max(2LL, s.cluster.gpus / 4 / 2 * 2);
         }
-        double previous = simulateStep(s, test::calibration()).stepTime;
+        double previous = predictStep(s, test::calibration()).stepTime;
         for (double factor : { 2.0, 4.0, 8.0, 32.0 }) {
             Scenario t = s;
             for (int i = 0; i < t.cluster.tierCount; ++i)
                 t.cluster.tiers[i].oversubscription = std::max(1.0, s.cluster.tiers[i].oversubscription) * factor;
-            const double step = simulateStep(t, test::calibration()).stepTime;
+            const double step = predictStep(t, test::calibration()).stepTime;
             QVERIFY2(step >= previous * (1 - 1e-12), qPrintable(QString("x%1: %2 < %3").arg(factor).arg(step).arg(previous)));
             previous = step;
         }
@@ -92,7 +92,7 @@ private slots:
         // A thin inter-site link (100 GB/s): eight DP rings each push a flow across it.
         s.cluster.tiers[1].uplinkBandwidth = 100e9;
         QCOMPARE(firstViolation(s), PlanRule::Ok);
-        const StepReport twoSites = simulateStep(s, test::calibration());
+        const StepReport twoSites = predictStep(s, test::calibration());
         const CommReport& dp = twoSites.comm[int(CommGroup::DP)];
         QCOMPARE(dp.span.outermostTier, 1); // leaves its site through the long-haul link
         // Lower bound: what must cross between the sites, over the long-haul capacity.
@@ -103,11 +103,11 @@ private slots:
         // A wider link helps; an unlimited one gives the single-site time.
         Scenario wide = s;
         wide.cluster.tiers[1].uplinkBandwidth *= 8;
-        const double wider = simulateStep(wide, test::calibration()).comm[int(CommGroup::DP)].totalSeconds;
+        const double wider = predictStep(wide, test::calibration()).comm[int(CommGroup::DP)].totalSeconds;
         QVERIFY(wider < dp.totalSeconds);
         Scenario narrow = s;
         narrow.cluster.tiers[1].uplinkBandwidth /= 8;
-        QVERIFY(simulateStep(narrow, test::calibration()).comm[int(CommGroup::DP)].totalSeconds > dp.totalSeconds);
+        QVERIFY(predictStep(narrow, test::calibration()).comm[int(CommGroup::DP)].totalSeconds > dp.totalSeconds);
         QCOMPARE(twoSites.bottleneckLevel >= 0, true);
     }
 
@@ -129,15 +129,15 @@ private slots:
         s.plan.tp = 8;
         s.plan.dp = 8;
         s.training.globalBatch = 64;
-        const double withNvls = simulateStep(s, test::calibration()).comm[int(CommGroup::TP)].totalSeconds;
+        const double withNvls = predictStep(s, test::calibration()).comm[int(CommGroup::TP)].totalSeconds;
         s.cluster.scaleUpInNetworkReduction = false;
-        const double without = simulateStep(s, test::calibration()).comm[int(CommGroup::TP)].totalSeconds;
+        const double without = predictStep(s, test::calibration()).comm[int(CommGroup::TP)].totalSeconds;
         QVERIFY(withNvls < without);
     }
 
     void levelLoadsAreConsistent()
     {
-        const StepReport r = simulateStep(test::preset("llama3-405b-h100"), test::calibration());
+        const StepReport r = predictStep(test::preset("llama3-405b-h100"), test::calibration());
         QCOMPARE(r.levelCount, 3); // fabric, NICs, the pod tier
         double total = 0;
         for (const CommReport& c : r.comm)

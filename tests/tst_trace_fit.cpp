@@ -84,7 +84,7 @@ private slots:
         calibrated.calibration = loadCalibrationOverlay(path);
         calibrated.calibration.file = path;
         QCOMPARE(calibrated.calibration.kernels.source, std::string("test"));
-        const StepReport r = simulateStep(calibrated, test::calibration());
+        const StepReport r = predictStep(calibrated, test::calibration());
         QVERIFY2(std::abs(r.stepTime / fit.measuredStep - 1) < 0.05,
             qPrintable(QString("calibrated %1 s, traced %2 s").arg(r.stepTime).arg(fit.measuredStep)));
         QVERIFY(std::abs(r.kernels.gemm / fit.measured.gemm - 1) < 0.01);

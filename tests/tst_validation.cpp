@@ -607,9 +607,9 @@ private slots:
     // it alike. The paper's wording fixes V = 8 (the row's `inferred`); the preset follows.
     void theLlama3PresetIsItsValidationRow()
     {
-        const StepReport preset = simulateStep(test::preset("llama3-405b-h100"), test::calibration());
+        const StepReport preset = predictStep(test::preset("llama3-405b-h100"), test::calibration());
         const Scenario row = built(run("llama3-paper-405b-16384gpu-seq8k"));
-        const StepReport validated = simulateStep(row, test::calibration());
+        const StepReport validated = predictStep(row, test::calibration());
         QCOMPARE(row.plan.virtualStages, 8);
         QVERIFY2(std::abs(validated.stepTime / preset.stepTime - 1) < 0.02,
             qPrintable(QString("preset %1 s, validation row %2 s").arg(preset.stepTime).arg(validated.stepTime)));

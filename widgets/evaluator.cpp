@@ -25,7 +25,7 @@ Evaluator::~Evaluator()
             j->cancel->store(true);
 }
 
-Report Evaluator::report(const Scenario& s) const { return simulateWithSyncWall(s, m_calibration); }
+Report Evaluator::report(const Scenario& s) const { return predictRunWithSyncWall(s, m_calibration); }
 
 template <typename Work, typename Deliver>
 void Evaluator::submit(Job& slot, Work work, Deliver deliver)

@@ -4,7 +4,7 @@
 
 #include "palette_colors.h"
 
-#include "breakdown_view.h"
+#include "breakdown_tab.h"
 #include "dashboard.h"
 #include "evaluator.h"
 #include "framework_import.h"
@@ -14,8 +14,8 @@
 #include "parameter_fields.h"
 #include "parameter_panel.h"
 #include "plan_fixes.h"
-#include "plans_view.h"
-#include "scaling_view.h"
+#include "plans_tab.h"
+#include "scaling_tab.h"
 #include "scenario_document.h"
 #include "help_menu.h"
 #include "stale_note.h"
@@ -104,11 +104,11 @@ template <typename T> T* MainWindow::tabOf() const
 
 FrontierView* MainWindow::frontierView() const { return tabOf<FrontierTab>()->view(); }
 bool MainWindow::hasFrontier() const { return tabOf<FrontierTab>()->hasFrontier(); }
-PlansView* MainWindow::plansView() const { return tabOf<PlansView>(); }
-BreakdownView* MainWindow::breakdownView() const { return tabOf<BreakdownView>(); }
+PlansTab* MainWindow::plansTab() const { return tabOf<PlansTab>(); }
+BreakdownTab* MainWindow::breakdownTab() const { return tabOf<BreakdownTab>(); }
 TopologyEditor* MainWindow::topologyEditor() const { return tabOf<TopologyEditor>(); }
 TimelineTab* MainWindow::timelineTab() const { return tabOf<TimelineTab>(); }
-ScalingView* MainWindow::scalingView() const { return tabOf<ScalingView>(); }
+ScalingTab* MainWindow::scalingTab() const { return tabOf<ScalingTab>(); }
 ReliabilityTab* MainWindow::reliabilityTab() const { return tabOf<ReliabilityTab>(); }
 ClusterTab* MainWindow::clusterTab() const { return tabOf<ClusterTab>(); }
 WhatIfTab* MainWindow::whatIfTab() const { return tabOf<WhatIfTab>(); }
@@ -164,8 +164,8 @@ MainWindow::MainWindow(AppData data, QWidget* parent)
         connect(whatif, &WhatIfTab::applyScenario, this, [this](const Scenario& s, const QString&) {
             m_doc->edit("what-if", [&](Scenario& doc) { doc = s; }, false);
         });
-    if (auto* plans = tabOf<PlansView>())
-        connect(plans, &PlansView::applyPlan, this, [this](const ParallelPlan& plan, int micro) {
+    if (auto* plans = tabOf<PlansTab>())
+        connect(plans, &PlansTab::applyPlan, this, [this](const ParallelPlan& plan, int micro) {
             m_doc->edit("plan", [&](Scenario& s) {
                 s.plan = plan;
                 s.training.microBatch = micro;

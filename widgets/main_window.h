@@ -41,9 +41,9 @@ class Evaluator;
 class FrontierView;
 class FrontierTab;
 class StaleNote;
-class ScalingView;
-class BreakdownView;
-class PlansView;
+class ScalingTab;
+class BreakdownTab;
+class PlansTab;
 class TopologyEditor;
 class TimelineTab;
 class ReliabilityTab;
@@ -129,11 +129,11 @@ public:
     // The tabs by type (tab_registry.cpp makes them); null when there is none.
     template <typename T> T* tabOf() const;
     FrontierView* frontierView() const;
-    PlansView* plansView() const;
-    BreakdownView* breakdownView() const;
+    PlansTab* plansTab() const;
+    BreakdownTab* breakdownTab() const;
     TopologyEditor* topologyEditor() const;
     TimelineTab* timelineTab() const;
-    ScalingView* scalingView() const;
+    ScalingTab* scalingTab() const;
     ReliabilityTab* reliabilityTab() const;
     ClusterTab* clusterTab() const;
     WhatIfTab* whatIfTab() const;

@@ -2,8 +2,8 @@
 // and the window title; the rest of the window is in main_window.cpp.
 #include "main_window.h"
 
-#include "breakdown_view.h"
-#include "scaling_view.h"
+#include "breakdown_tab.h"
+#include "scaling_tab.h"
 #include "dashboard.h"
 #include "evaluator.h"
 #include "scenario_document.h"

@@ -1,13 +1,13 @@
 #include "tab_registry.h"
 
-#include "breakdown_view.h"
+#include "breakdown_tab.h"
 #include "cluster_tab.h"
 #include "cost_tab.h"
 #include "frontier_tab.h"
 #include "main_window.h"
-#include "plans_view.h"
+#include "plans_tab.h"
 #include "reliability_tab.h"
-#include "scaling_view.h"
+#include "scaling_tab.h"
 #include "timeline_tab.h"
 #include "topology_editor.h"
 #include "whatif_tab.h"
@@ -24,12 +24,12 @@ const std::vector<TabEntry>& tabRegistry()
                 return new FrontierTab(s.evaluator, s.data.frontierAnchors, parent);
             } },
         { "scaling", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Scaling"),
-            [](const TabServices& s, QWidget* parent) -> QWidget* { return new ScalingView(s.evaluator, parent); } },
+            [](const TabServices& s, QWidget* parent) -> QWidget* { return new ScalingTab(s.evaluator, parent); } },
         { "breakdown", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Breakdown"),
-            [](const TabServices&, QWidget* parent) -> QWidget* { return new BreakdownView(parent); } },
+            [](const TabServices&, QWidget* parent) -> QWidget* { return new BreakdownTab(parent); } },
         { "plans", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Best plans"),
             [](const TabServices& s, QWidget* parent) -> QWidget* {
-                auto* plans = new PlansView(s.evaluator, parent);
+                auto* plans = new PlansTab(s.evaluator, parent);
                 plans->setModelCatalogue(s.data.models, s.data.catalog);
                 return plans;
             } },

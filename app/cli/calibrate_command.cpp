@@ -189,7 +189,7 @@ int runMeasuredStep(const QCommandLineParser& p)
             throw InputError("--measured-tokens-per-s", 0, "", q.error.empty() ? "must be a positive throughput of the whole run, such as 1.2M" : q.error);
         measured = stepFromThroughput(s, d.calibration, *q.value);
     }
-    const double before = simulateStep(s, d.calibration).stepTime;
+    const double before = predictStep(s, d.calibration).stepTime;
     const ComputeFit fit = fitComputeScale(s, d.calibration, measured);
     if (!fit.reached && fit.tooFast())
         throw InputError(p.isSet("measured-step") ? "--measured-step" : "--measured-tokens-per-s", 0, "",

@@ -33,7 +33,7 @@ int runSimulate(const QStringList& args)
         const EngineData d = loadEngineData(p);
         FieldLocator where;
         const Scenario s = loadScenarioArgument(p, d, &where);
-        const Report r = simulateWithSyncWall(s, d.calibration);
+        const Report r = predictRunWithSyncWall(s, d.calibration);
         if (const auto bad = badQuantity(r))
             where.fail("", badQuantityMessage(*bad));
         // How far to trust it: dtsim's errors on the published runs most like this one.

@@ -41,7 +41,7 @@ int runLayers(const QStringList& args)
         if (!s.model.isLayerTable())
             where.fail("model.table", "dtsim-cli layers needs a layer-table scenario; this one is a transformer (dtsim-cli simulate breaks its step down)");
         const std::vector<LayerTiming> rows = layerTableProfile(s, d.calibration);
-        const StepReport step = simulateStep(s, d.calibration);
+        const StepReport step = predictStep(s, d.calibration);
         double total = 0;
         for (const LayerTiming& l : rows)
             total += l.forward + l.backward + l.comm;

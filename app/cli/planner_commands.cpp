@@ -95,7 +95,7 @@ void printFrontierPointReport(QTextStream& out, const FrontierOptions& o, const 
     s.name = "Frontier point " + QString::number(near->flop, 'e', 2).toStdString() + " FLOP";
     StepOptions so { o.mode == FrontierMode::Idealized };
     Report rep;
-    rep.step = simulateStep(s, calibration, so);
+    rep.step = predictStep(s, calibration, so);
     rep.steps = s.training.steps();
     rep.timeToTrain = rep.steps * rep.step.stepTime;
     rep.gpuHours = rep.timeToTrain * double(s.plan.gpus()) / 3600.0;
@@ -333,7 +333,7 @@ void benchPlanEvaluation(BenchResults& b, Scenario s, const Calibration& calibra
     for (int i = 0; i < n; ++i) {
         s.plan.zeroStage = i & 3;
         s.plan.recompute = (i & 4) ? Recompute::Full : Recompute::None;
-        b.sink += simulateStep(s, calibration).stepTime;
+        b.sink += predictStep(s, calibration).stepTime;
     }
     b.plansPerS = n / std::chrono::duration<double>(BenchClock::now() - t0).count();
 }
@@ -370,7 +370,7 @@ void benchMonteCarlo(BenchResults& b, const Scenario& preset, const EngineData& 
         report = analyzeReliability(s, data.calibration, data.failureRates);
         report.failureFreeTime = 90 * 86400.0;
         const auto t = BenchClock::now();
-        const MonteCarloResult m = simulateRun(report, s.reliability, 10000, 1);
+        const MonteCarloResult m = sampleRuns(report, s.reliability, 10000, 1);
         ms = msSince(t);
         b.sink += m.mean;
         return m;

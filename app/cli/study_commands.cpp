@@ -306,7 +306,7 @@ int runDiff(const QStringList& args)
         };
         const Scenario a = load(p.positionalArguments()[0], {}), b = load(p.positionalArguments()[1], overrides);
         const std::vector<FieldDifference> inputs = diffScenarios(a, b);
-        const Report ra = simulateWithSyncWall(a, d.calibration), rb = simulateWithSyncWall(b, d.calibration);
+        const Report ra = predictRunWithSyncWall(a, d.calibration), rb = predictRunWithSyncWall(b, d.calibration);
         // A plan that does not fit in memory has its memory figure and nothing else.
         const bool fitsA = ra.step.memory.fits, fitsB = rb.step.memory.fits;
         auto runs = [](bool fits, Headline h) { return fits || h == Headline::MemoryPerGpu; };

@@ -120,7 +120,7 @@ int runValidate(const QStringList& args)
                 }
                 const Scenario& s = std::get<Scenario>(built);
                 const ReportedThroughput measured = reportedThroughput(r, s);
-                QTextStream(stdout) << QString::fromStdString(reportToText(s, simulateWithSyncWall(s, calibration)))
+                QTextStream(stdout) << QString::fromStdString(reportToText(s, predictRunWithSyncWall(s, calibration)))
                                     << "\nreported: " << measured.tokensPerSecondPerGpu.value_or(0)
                                     << " " << unitOfWork(s.model) << "s/s per GPU (from " << QString::fromStdString(measured.basis) << ")\n";
                 return kExitOk;

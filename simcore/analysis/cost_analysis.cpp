@@ -11,7 +11,7 @@ CostAnalysis analyzeCostStudy(const Scenario& s, const Calibration& c, const std
     auto cancelled = [&] { return o.cancel && o.cancel->load(); };
     CostAnalysis a;
     a.deadline = s.training.deadline;
-    const Report base = simulate(s, c);
+    const Report base = predictRun(s, c);
     const ReliabilityReport rel = analyzeReliability(s, c, ratesForPricing(rates, cost, s.cost), base);
     a.problem = runIssue(s, rel);
     if (a.problem)

@@ -25,11 +25,11 @@ RunOutlook runOutlook(const Scenario& s, const Calibration& c, const FailureRate
         out.tooManyTrials = true;
         return out;
     }
-    out.run = simulateRun(out.report, s.reliability, out.trials, o.seed, o.recordFirstTrial, o.cancel);
+    out.run = sampleRuns(out.report, s.reliability, out.trials, o.seed, o.recordFirstTrial, o.cancel);
     if (out.hasChaos) {
         ReliabilitySpec calm = s.reliability;
         calm.chaos.clear();
-        out.clean = simulateRun(out.report, calm, out.trials, o.seed, false, o.cancel);
+        out.clean = sampleRuns(out.report, calm, out.trials, o.seed, false, o.cancel);
     }
     // The edge: no trial faster than the run without failures, no goodput above 1.
     for (const MonteCarloResult* m : { &out.run, &out.clean })

@@ -10,7 +10,7 @@ TimelineSetup timelineSetup(const Scenario& s, const Calibration& c, const Failu
     bool checkpointAtEnd)
 {
     TimelineSetup t;
-    const Report base = simulate(s, c);
+    const Report base = predictRun(s, c);
     t.step = base.step;
     const ReliabilityReport rel = analyzeReliability(s, c, rates, base);
     t.intervalSteps = static_cast<long long>(std::min(1e15, rel.intervalSteps));

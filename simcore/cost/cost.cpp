@@ -53,7 +53,7 @@ HardwareBill hardwareBill(const Scenario& s, const CostRates& cost, double gpusH
 
 CostReport analyzeCost(const Scenario& s, const Calibration& c, const FailureRates& rates, const CostRates& cost)
 {
-    const Report base = simulate(s, c);
+    const Report base = predictRun(s, c);
     return analyzeCost(s, base, analyzeReliability(s, c, ratesForPricing(rates, cost, s.cost), base), cost);
 }
 

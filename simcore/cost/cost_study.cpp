@@ -41,7 +41,7 @@ std::vector<CostPoint> costByGpuCount(const Scenario& s, const Calibration& c, c
         v.cluster.gpus = dp * modelParallel;
         if (checkPlan(v) || !memoryPerGpu(v, c).fits)
             continue;
-        const Report base = simulate(v, c);
+        const Report base = predictRun(v, c);
         const ReliabilityReport rel = analyzeReliability(v, c, ratesForPricing(rates, cost, v.cost), base);
         if (runIssue(v, rel))
             continue; // failures would keep this many GPUs from ever finishing

@@ -387,7 +387,7 @@ MemoryReport memoryOf(const Scenario& s, const Calibration& c, const TableWork& 
 
 } // namespace
 
-StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool idealized)
+StepReport predictLayerTableStep(const Scenario& s, const Calibration& c, bool idealized)
 {
     const ParallelPlan& p = s.plan;
     const TrainingSpec& tr = s.training;

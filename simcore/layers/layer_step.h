@@ -15,7 +15,7 @@
 namespace dtsim {
 
 // `s.model.table` must be resolved and the plan must pass checkPlan().
-StepReport simulateLayerTableStep(const Scenario& s, const Calibration& c, bool idealized);
+StepReport predictLayerTableStep(const Scenario& s, const Calibration& c, bool idealized);
 MemoryReport layerTableMemory(const Scenario& s, const Calibration& c);
 
 // What holds a layer back: its arithmetic, its memory traffic, the host issuing its

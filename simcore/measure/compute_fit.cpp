@@ -13,7 +13,7 @@ ComputeFit fitComputeScale(Scenario s, const Calibration& c, double measuredStep
     for (int i = 0; i < 100; ++i) {
         const double mid = std::sqrt(lo * hi);
         s.calibration.computeScale = mid;
-        (simulateStep(s, c).stepTime > measuredStepSeconds ? lo : hi) = mid;
+        (predictStep(s, c).stepTime > measuredStepSeconds ? lo : hi) = mid;
     }
     ComputeFit f;
     f.scale = std::sqrt(lo * hi);
@@ -23,14 +23,14 @@ ComputeFit fitComputeScale(Scenario s, const Calibration& c, double measuredStep
     // peak, or the speed would be ten times below the model's).
     f.reached = f.scale <= 0.999 * maxScale && f.scale >= 1.01 * kMinComputeScale;
     s.calibration.computeScale = f.scale;
-    f.fittedStep = simulateStep(s, c).stepTime;
+    f.fittedStep = predictStep(s, c).stepTime;
     return f;
 }
 
 double stepFromThroughput(const Scenario& s, const Calibration& c, double tokensPerSecond)
 {
     // Tokens a step as the engine counts them (the same at any speed).
-    const StepReport rep = simulateStep(s, c);
+    const StepReport rep = predictStep(s, c);
     return rep.tokensPerSecond * rep.stepTime / tokensPerSecond;
 }
 

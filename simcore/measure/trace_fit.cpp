@@ -82,7 +82,7 @@ TraceFit fitTrace(Scenario s, const Calibration& c, const ProfileSummary& trace)
     f.measuredBusy = median(busy);
 
     s.calibration.kernels = MeasuredKernels {};
-    const StepReport before = simulateStep(s, c);
+    const StepReport before = predictStep(s, c);
     f.predicted = kinds(before);
     f.predictedStep = before.stepTime;
 
@@ -93,7 +93,7 @@ TraceFit fitTrace(Scenario s, const Calibration& c, const ProfileSummary& trace)
             scale = std::clamp(scale * predicted / measured, kMinComputeScale, kMaxComputeScale);
     };
     for (int round = 0; round < kRounds; ++round) {
-        const KernelKinds now = kinds(simulateStep(s, c));
+        const KernelKinds now = kinds(predictStep(s, c));
         refit(k.gemmScale, now.gemm, f.measured.gemm);
         refit(k.attentionScale, now.attention, f.measured.attention);
         refit(k.memoryScale, now.stream, f.measured.stream);
@@ -101,9 +101,9 @@ TraceFit fitTrace(Scenario s, const Calibration& c, const ProfileSummary& trace)
     // What the traced step spends outside the modelled kernels (launch gaps, the loop's
     // own work) is the step overhead.
     k.stepOverhead = 0;
-    const double withoutOverhead = simulateStep(s, c).stepTime;
+    const double withoutOverhead = predictStep(s, c).stepTime;
     k.stepOverhead = std::max(0.0, f.measuredStep - withoutOverhead);
-    const StepReport after = simulateStep(s, c);
+    const StepReport after = predictStep(s, c);
     f.fitted = kinds(after);
     f.fittedStep = after.stepTime;
     f.kernels = k;

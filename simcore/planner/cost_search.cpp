@@ -53,7 +53,7 @@ CostSearchResult searchCheapest(const Scenario& s, const Calibration& c, const F
         cand.plan = n->plan;
         cand.microBatch = n->training.microBatch;
         cand.gpus = n->cluster.gpus;
-        cand.step = simulateStep(*n, c);
+        cand.step = predictStep(*n, c);
         cand.timeToTrain = cand.step.stepTime * n->training.steps();
         priceCandidate(*n, c, ctx, cand);
         r.naive = cand;

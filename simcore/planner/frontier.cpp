@@ -118,7 +118,7 @@ Frontier computeFrontier(const FrontierOptions& o, const Calibration& cal)
                                 }
                                 if (firstViolation(s) != PlanRule::Ok || !memoryPerGpu(s, cal).fits)
                                     continue;
-                                const StepReport rep = simulateStep(s, cal, stepOptions);
+                                const StepReport rep = predictStep(s, cal, stepOptions);
                                 const double time = rep.stepTime * steps;
                                 if (time > duration)
                                     continue;

@@ -15,13 +15,13 @@ bool evaluate(Scenario& probe, const Calibration& c, ScalingPoint& pt)
     probe.cluster.gpus = probe.plan.gpus();
     if (firstViolation(probe) != PlanRule::Ok)
         return false;
-    const StepReport r = simulateStep(probe, c);
+    const StepReport r = predictStep(probe, c);
     pt.gpus = probe.plan.gpus();
     pt.dp = probe.plan.dp;
     pt.globalBatch = probe.training.globalBatch;
     pt.stepTime = r.stepTime;
     pt.tokensPerSecond = r.tokensPerSecond;
-    pt.timeToTrain = r.stepTime * probe.training.steps(); // as simulate() reckons the sync wall
+    pt.timeToTrain = r.stepTime * probe.training.steps(); // as predictRun() reckons the sync wall
     pt.mfu = r.mfu;
     pt.gpuHours = pt.timeToTrain * pt.gpus / 3600.0;
     pt.fits = r.memory.fits;

@@ -179,7 +179,7 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                             cand.plan = p;
                             cand.microBatch = mb;
                             cand.gpus = out.gpus;
-                            cand.step = simulateStep(s, c);
+                            cand.step = predictStep(s, c);
                             cand.timeToTrain = cand.step.stepTime * s.training.steps();
                             if (o.objective == Objective::Cost && o.cost) {
                                 priceCandidate(s, c, *o.cost, cand);
@@ -236,7 +236,7 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
         base.plan = s.plan;
         base.microBatch = s.training.microBatch;
         base.gpus = s.cluster.gpus;
-        base.step = simulateStep(s, c);
+        base.step = predictStep(s, c);
         base.timeToTrain = base.step.stepTime * s.training.steps();
         if (o.objective == Objective::Cost && o.cost)
             priceCandidate(s, c, *o.cost, base);

@@ -16,7 +16,7 @@ void addSyncWall(Report& r, const Scenario& s, const Calibration& c)
         probe.cluster.gpus = probe.plan.gpus();
         if (dp == s.plan.dp || firstViolation(probe) != PlanRule::Ok)
             continue;
-        const double t = simulateStep(probe, c).stepTime * r.steps;
+        const double t = predictStep(probe, c).stepTime * r.steps;
         if (beatsSyncWall(t, probe.plan.gpus(), r.syncWallTimeToTrain, r.syncWallGpus)) {
             r.syncWallTimeToTrain = t;
             r.syncWallGpus = int(probe.plan.gpus());
@@ -24,9 +24,9 @@ void addSyncWall(Report& r, const Scenario& s, const Calibration& c)
     }
 }
 
-Report simulateWithSyncWall(const Scenario& s, const Calibration& c)
+Report predictRunWithSyncWall(const Scenario& s, const Calibration& c)
 {
-    Report r = simulate(s, c);
+    Report r = predictRun(s, c);
     addSyncWall(r, s, c);
     return r;
 }

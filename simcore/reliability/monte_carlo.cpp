@@ -472,7 +472,7 @@ void summarize(MonteCarloResult& out, double failures, double failureFreeTime)
 
 } // namespace
 
-MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
+MonteCarloResult sampleRuns(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
     unsigned long long seed, bool recordFirstTrial, const std::atomic<bool>* cancel)
 {
     MonteCarloResult out;

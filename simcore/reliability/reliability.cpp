@@ -104,14 +104,14 @@ double degradedStepTime(Scenario s, const Calibration& c, const ReliabilitySpec&
         for (int i = 0; i < s.cluster.tierCount; ++i)
             s.cluster.tiers[i].uplinkBandwidth *= f;
     }
-    return simulate(s, c).step.stepTime;
+    return predictRun(s, c).step.stepTime;
 }
 
 } // namespace
 
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates)
 {
-    return analyzeReliability(s, c, rates, simulate(s, c));
+    return analyzeReliability(s, c, rates, predictRun(s, c));
 }
 
 const char* rateSetName(RateSet s)

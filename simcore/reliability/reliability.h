@@ -195,7 +195,7 @@ double deadlineAtOdds(const MonteCarloResult& m, double odds);
 // Seeded: the same seed gives the same result. Chaos events apply to every trial.
 // Training between failures advances in whole intervals at a time, so the cost is
 // per failure, not per checkpoint.
-MonteCarloResult simulateRun(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
+MonteCarloResult sampleRuns(const ReliabilityReport& r, const ReliabilitySpec& spec, int trials,
     unsigned long long seed, bool recordFirstTrial = false, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace dtsim

@@ -40,7 +40,7 @@ double JobSpeed::tokensPerSecond(long long gpus, int pods)
             v.cluster.tiers[0].spanGpus = static_cast<int>(std::max(node, gpus / pods / node * node));
         }
         if (!checkPlan(v) && memoryPerGpu(v, m_calibration).fits) {
-            const StepReport r = simulateStep(v, m_calibration);
+            const StepReport r = predictStep(v, m_calibration);
             speed = r.stepTime > 0 ? v.training.tokensPerStep() / r.stepTime : 0.0;
         }
     }

@@ -336,7 +336,7 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
 Advice advise(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, const std::atomic<bool>* cancel)
 {
     Advice a;
-    const Report base = simulate(s, c);
+    const Report base = predictRun(s, c);
     a.diagnosis = diagnose(s, base);
     a.timeToTrain = base.timeToTrain;
     a.gpuHours = base.gpuHours;
@@ -353,7 +353,7 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
             break;
         if (!fieldValueIssue(cand.scenario).field.empty() || checkScenario(cand.scenario))
             continue;
-        const Report r = simulate(cand.scenario, c);
+        const Report r = predictRun(cand.scenario, c);
         if (badQuantity(r) || !r.step.memory.fits || !(r.timeToTrain > 0))
             continue;
         Suggestion sg;

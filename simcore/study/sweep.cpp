@@ -99,7 +99,7 @@ SweepResult sweep(const Scenario& base, const Calibration& c, const SweepAxis& x
             cell.issue = issue->field + ": " + issue->reason;
             return;
         }
-        const Report r = simulate(s, c);
+        const Report r = predictRun(s, c);
         if (const auto bad = badQuantity(r)) {
             cell.issue = *bad;
             return;

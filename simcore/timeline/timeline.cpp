@@ -424,7 +424,7 @@ double estimateTimelineEvents(const Scenario& s, const StepReport& rep, const Ti
 
 Trace simulateTimeline(const Scenario& s, const Calibration& c, const TimelineOptions& o)
 {
-    const StepReport rep = simulateStep(s, c);
+    const StepReport rep = predictStep(s, c);
     const int p = s.plan.pp;
     Trace t;
     t.stages = p;

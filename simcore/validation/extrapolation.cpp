@@ -21,7 +21,7 @@ struct Prepared {
 
 double predicted(const Scenario& s, const Calibration& c)
 {
-    return simulateStep(s, c).tokensPerSecond / s.plan.gpus();
+    return predictStep(s, c).tokensPerSecond / s.plan.gpus();
 }
 
 std::string groupKey(const RunRecord& r)

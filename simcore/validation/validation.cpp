@@ -57,7 +57,7 @@ ValidationResult validateRuns(const std::vector<RunRecord>& runs, const std::vec
             out.rows.push_back(row);
             continue;
         }
-        const StepReport rep = simulateStep(s, calibration);
+        const StepReport rep = predictStep(s, calibration);
         if (const auto bad = badQuantity(rep)) {
             // Never a NaN in the statistics: a row the engine cannot compute is skipped, saying why.
             row.skipped = true;

@@ -80,7 +80,7 @@ inline void exercise(const std::string& text, const std::vector<Override>& overr
         if (checkScenario(s))
             return;
         memoryPerGpu(s, data().calibration);
-        const Report r = simulate(s, data().calibration);
+        const Report r = predictRun(s, data().calibration);
         if (const auto bad = badQuantity(r)) {
             std::fprintf(stderr, "accepted, but %s is not a finite, non-negative number\n", bad->c_str());
             std::abort();

@@ -17,10 +17,10 @@ namespace dtsim::gui {
 class Evaluator;
 
 // The curves come from the evaluator's worker when edits pause.
-class ScalingView : public QWidget, public TabPage {
+class ScalingTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    explicit ScalingView(Evaluator* evaluator, QWidget* parent = nullptr);
+    explicit ScalingTab(Evaluator* evaluator, QWidget* parent = nullptr);
     void follow(const TabInput& in, TabMoment when) override;
     void showCurves(const ScalingCurves& c, long long currentGpus);
     QCustomPlot* plot() const { return m_plot; }

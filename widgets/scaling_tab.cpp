@@ -1,4 +1,4 @@
-#include "scaling_view.h"
+#include "scaling_tab.h"
 
 #include "plot_style.h"
 
@@ -10,7 +10,7 @@
 
 namespace dtsim::gui {
 
-ScalingView::ScalingView(Evaluator* evaluator, QWidget* parent)
+ScalingTab::ScalingTab(Evaluator* evaluator, QWidget* parent)
     : QWidget(parent)
     , m_evaluator(evaluator)
 {
@@ -37,7 +37,7 @@ ScalingView::ScalingView(Evaluator* evaluator, QWidget* parent)
     putLegendAbovePlots(m_plot);
 }
 
-void ScalingView::follow(const TabInput& in, TabMoment when)
+void ScalingTab::follow(const TabInput& in, TabMoment when)
 {
     followPinned(in.pinned);
     if (when != TabMoment::Pause || !in.valid)
@@ -46,7 +46,7 @@ void ScalingView::follow(const TabInput& in, TabMoment when)
     m_evaluator->requestScaling(*in.valid);
 }
 
-void ScalingView::followPinned(const Scenario* a)
+void ScalingTab::followPinned(const Scenario* a)
 {
     if (a ? m_pinnedScenario == *a : !m_pinnedScenario)
         return;
@@ -58,7 +58,7 @@ void ScalingView::followPinned(const Scenario* a)
         showCurves(m_shown, m_currentGpus);
 }
 
-void ScalingView::showCurves(const ScalingCurves& c, long long currentGpus)
+void ScalingTab::showCurves(const ScalingCurves& c, long long currentGpus)
 {
     m_shown = c;
     m_plot->clearGraphs();

@@ -1,4 +1,4 @@
-#include "breakdown_view.h"
+#include "breakdown_tab.h"
 
 #include "chart_style.h"
 #include "theme.h"
@@ -105,7 +105,7 @@ int fillStacked(QChartView* view, const QStringList& categories, const std::vect
 
 } // namespace
 
-BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent)
+BreakdownTab::BreakdownTab(QWidget* parent) : QWidget(parent)
 {
     m_grid = new QGridLayout(this);
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -116,13 +116,13 @@ BreakdownView::BreakdownView(QWidget* parent) : QWidget(parent)
     arrange();
 }
 
-int BreakdownView::chartHeight() const
+int BreakdownTab::chartHeight() const
 {
     // A title, a bar or two, tick labels, the axis title and a legend: about eleven lines.
     return 11 * fontMetrics().height();
 }
 
-void BreakdownView::arrange(bool force)
+void BreakdownTab::arrange(bool force)
 {
     // One column while each chart gets its height; two when they would be squeezed (a
     // 1366x768 screen in presentation mode), where Qt Charts would elide every label.
@@ -149,32 +149,32 @@ void BreakdownView::arrange(bool force)
     m_grid->setRowStretch(2, wide ? 0 : 1);
 }
 
-void BreakdownView::resizeEvent(QResizeEvent* e)
+void BreakdownTab::resizeEvent(QResizeEvent* e)
 {
     QWidget::resizeEvent(e);
     arrange();
 }
 
-void BreakdownView::changeEvent(QEvent* e)
+void BreakdownTab::changeEvent(QEvent* e)
 {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::FontChange)
         arrange();
 }
 
-int BreakdownView::stepBarsForTest() const
+int BreakdownTab::stepBarsForTest() const
 {
     const auto axes = m_step->chart()->axes(Qt::Vertical);
     auto* cats = axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.first());
     return cats ? int(cats->count()) : 0;
 }
 
-bool BreakdownView::layerChartShownForTest() const
+bool BreakdownTab::layerChartShownForTest() const
 {
     return !m_layers->isHidden();
 }
 
-void BreakdownView::showLayerTypes(const Report& r)
+void BreakdownTab::showLayerTypes(const Report& r)
 {
     // A layer table's compute by layer type, forward and backward (simulated per layer by
     // the engine; the view only draws it). Hidden for transformers.
@@ -207,13 +207,13 @@ void BreakdownView::showLayerTypes(const Report& r)
     fillStacked(m_layers, { tr("backward"), tr("forward") }, types, 1.0, tr("seconds a step (dtsim-cli layers lists every layer)"));
 }
 
-void BreakdownView::setPinned(std::optional<StepReport> a, const QString& name)
+void BreakdownTab::setPinned(std::optional<StepReport> a, const QString& name)
 {
     m_pinned = std::move(a);
     m_pinnedName = name;
 }
 
-void BreakdownView::showReport(const StepReport& r)
+void BreakdownTab::showReport(const StepReport& r)
 {
     // The pinned scenario A, in grey under the current one (B), when there is one.
     std::vector<const StepReport*> reports;

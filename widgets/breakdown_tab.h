@@ -16,10 +16,10 @@ QT_END_NAMESPACE
 namespace dtsim::gui {
 
 // Draws the shared step report on every edit.
-class BreakdownView : public QWidget, public TabPage {
+class BreakdownTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    explicit BreakdownView(QWidget* parent = nullptr);
+    explicit BreakdownTab(QWidget* parent = nullptr);
     void follow(const TabInput& in, TabMoment when) override
     {
         if (when == TabMoment::Edit && in.report) {

@@ -1,4 +1,4 @@
-#include "plans_view.h"
+#include "plans_tab.h"
 
 #include "evaluator.h"
 
@@ -28,11 +28,11 @@ public:
 
 } // namespace
 
-PlansView::PlansView(Evaluator* evaluator, QWidget* parent)
+PlansTab::PlansTab(Evaluator* evaluator, QWidget* parent)
     : QWidget(parent)
     , m_evaluator(evaluator)
 {
-    connect(m_evaluator, &Evaluator::searchReady, this, &PlansView::showResult);
+    connect(m_evaluator, &Evaluator::searchReady, this, &PlansTab::showResult);
     auto* layout = new QVBoxLayout(this);
     m_summary = new QLabel(tr("Searching..."), this);
     m_summary->setWordWrap(true);
@@ -61,7 +61,7 @@ PlansView::PlansView(Evaluator* evaluator, QWidget* parent)
     });
 }
 
-QString PlansView::copyLabel(ExportTarget t)
+QString PlansTab::copyLabel(ExportTarget t)
 {
     switch (t) {
     case ExportTarget::Megatron: return tr("Copy as Megatron-LM arguments");
@@ -72,7 +72,7 @@ QString PlansView::copyLabel(ExportTarget t)
     return {};
 }
 
-QString PlansView::rowAs(int row, ExportTarget target) const
+QString PlansTab::rowAs(int row, ExportTarget target) const
 {
     const QTableWidgetItem* rank = m_table->item(row, 0);
     if (!rank)
@@ -93,21 +93,21 @@ QString PlansView::rowAs(int row, ExportTarget target) const
     return text;
 }
 
-void PlansView::copyRowAs(int row, ExportTarget target)
+void PlansTab::copyRowAs(int row, ExportTarget target)
 {
     const QString text = rowAs(row, target);
     if (!text.isEmpty())
         QGuiApplication::clipboard()->setText(text);
 }
 
-void PlansView::setModelCatalogue(const std::vector<CatalogueModel>& models, const std::vector<HardwareSpec>& hardware)
+void PlansTab::setModelCatalogue(const std::vector<CatalogueModel>& models, const std::vector<HardwareSpec>& hardware)
 {
     m_catalogue.clear();
     for (const CatalogueModel& m : models)
         m_catalogue.emplace_back(m.id, catalogueModelSpec(m, hardware));
 }
 
-void PlansView::follow(const TabInput& in, TabMoment when)
+void PlansTab::follow(const TabInput& in, TabMoment when)
 {
     if (when != TabMoment::Pause || !in.valid)
         return;
@@ -124,9 +124,9 @@ void PlansView::follow(const TabInput& in, TabMoment when)
     m_evaluator->requestSearch(*in.valid, o);
 }
 
-int PlansView::rowCount() const { return m_table->rowCount(); }
+int PlansTab::rowCount() const { return m_table->rowCount(); }
 
-void PlansView::applyRow(int row)
+void PlansTab::applyRow(int row)
 {
     const QTableWidgetItem* rank = m_table->item(row, 0);
     if (!rank)
@@ -136,7 +136,7 @@ void PlansView::applyRow(int row)
         emit applyPlan(m_result.top[index].plan, m_result.top[index].microBatch);
 }
 
-void PlansView::showResult(const SearchResult& r)
+void PlansTab::showResult(const SearchResult& r)
 {
     m_result = r;
     m_table->setSortingEnabled(false);

@@ -16,10 +16,10 @@ namespace dtsim::gui {
 class Evaluator;
 
 // The search runs on the evaluator's worker when edits pause.
-class PlansView : public QWidget, public TabPage {
+class PlansTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    explicit PlansView(Evaluator* evaluator, QWidget* parent = nullptr);
+    explicit PlansTab(Evaluator* evaluator, QWidget* parent = nullptr);
     void follow(const TabInput& in, TabMoment when) override;
     void showResult(const SearchResult& r);
     int rowCount() const;
