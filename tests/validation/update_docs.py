@@ -904,7 +904,8 @@ def rewrite(path, blocks, check):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    cli, check = sys.argv[1], "--check" in sys.argv[2:]
+    cli, check = os.path.abspath(sys.argv[1]), "--check" in sys.argv[2:]
+    os.chdir(ROOT)  # the generators name files relative to the repository (ctest runs in build/)
     out = subprocess.run([cli, "validate", RUNS, "--json"], capture_output=True, text=True, check=True)
     # The issue's own file, where this checkout sits beside it; the block stays as it is
     # where it does not.
