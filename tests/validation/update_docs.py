@@ -882,6 +882,35 @@ def readme_fp8_blocks(cli):
         f"({100 * (got / TORCHTITAN_70B_FP8_PUBLISHED - 1):+.1f}%)."]}
 
 
+# An error quoted in prose: <!-- errors:REGEX -->+27% to +31%<!-- /errors --> is the range
+# of the validation errors of the good rows whose id matches REGEX (one row: its error).
+ERROR_SPAN = re.compile(r"(<!-- errors:(.+?) -->)(.*?)(<!-- /errors -->)")
+
+
+def rewrite_error_spans(path, runs, check):
+    with open(path) as f:
+        text = f.read()
+
+    def figure(m):
+        rows = [r for r in runs if not r["skipped"] and re.fullmatch(m.group(2), r["id"])]
+        if not rows:
+            sys.exit(f"{path}: no validation row matches '{m.group(2)}'")
+        errors = sorted(r["rel_error"] * 100 for r in rows)
+        shown = f"{errors[0]:+.0f}%" if len(errors) == 1 or round(errors[0]) == round(errors[-1]) \
+            else f"{errors[0]:+.0f}% to {errors[-1]:+.0f}%"
+        return m.group(1) + shown + m.group(4)
+
+    new = ERROR_SPAN.sub(figure, text)
+    if new == text:
+        return False
+    if not check:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(new)
+        os.replace(tmp, path)
+    return True
+
+
 def rewrite(path, blocks, check):
     with open(path) as f:
         text = f.read()
@@ -915,6 +944,8 @@ def main():
         shared = json.loads(s.stdout)
     changed = rewrite(os.path.join(ROOT, "docs/validation.md"), validation_blocks(json.loads(out.stdout), shared), check)
     changed |= rewrite(os.path.join(ROOT, "docs/validation.md"), added_rows_blocks(json.loads(out.stdout), shared), check)
+    for doc in ("docs/validation.md", "docs/model.md"):
+        changed |= rewrite_error_spans(os.path.join(ROOT, doc), json.loads(out.stdout)["runs"], check)
     changed |= rewrite_residuals(json.loads(out.stdout), check)
     if shared is not None:  # the README quotes both files; left as it is without the shared one
         changed |= rewrite(os.path.join(ROOT, "README.md"), {"readme-fidelity": readme_fidelity(json.loads(out.stdout), shared)}, check)
