@@ -9,6 +9,9 @@
 
 namespace dtsim::step_detail {
 
+// A group's slot in StepReport::comm and StepBreakdown::exposedComm.
+constexpr int idx(CommGroup g) { return static_cast<int>(g); }
+
 struct CommOp {
     double seconds = 0;
     double bytesSent = 0;

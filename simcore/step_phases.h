@@ -12,8 +12,6 @@
 
 namespace dtsim::step_detail {
 
-constexpr int idx(CommGroup g) { return static_cast<int>(g); }
-
 // What the phases share: the scenario, the GPU's rates, the micro-batch's shape, the
 // slowest stage's layers and their times, and the recomputation plan.
 struct StepInputs {

@@ -5,6 +5,7 @@
 #include "simcore/loader/scenario_patch.h"
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/model.h"
+#include "simcore/units.h"
 #include "test_data.h"
 
 #include <QTemporaryDir>

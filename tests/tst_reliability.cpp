@@ -3,6 +3,7 @@
 #include "simcore/loader/scenario_writer.h"
 #include "simcore/reliability/reliability.h"
 #include "simcore/step.h"
+#include "simcore/units.h"
 #include "simcore/loader/scenario_override.h"
 #include "test_data.h"
 

@@ -1,7 +1,7 @@
 // On stage and on a laptop (issue 41): every shortcut in presentation mode, nothing cut
 // off or overlapping at 1366x768, saves that read like the user wrote them, and numbers
 // that never compare unlike things. Run on a 1366x768 offscreen screen (CMakeLists).
-#include "simcore/loader/exact_number.h"
+#include "simcore/exact_number.h"
 #include "simcore/units.h"
 #include "test_data.h"
 #include "gui_test_support.h"

@@ -4,7 +4,7 @@
 #include "field_builder.h"
 #include "field_tables.h"
 
-#include "../loader/exact_number.h"
+#include "../exact_number.h"
 #include "../sched/cluster_sim.h"
 
 #include <algorithm>

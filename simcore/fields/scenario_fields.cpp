@@ -2,7 +2,7 @@
 
 #include "field_tables.h"
 
-#include "../loader/exact_number.h"
+#include "../exact_number.h"
 
 #include <algorithm>
 #include <map>

@@ -13,8 +13,6 @@ namespace {
 
 using namespace step_detail;
 
-constexpr int idx(CommGroup g) { return static_cast<int>(g); }
-
 // A convolution as an implicit GEMM (Chetlur et al. 2014, Sec. 3.1): output pixels x
 // output channels x (input channels x kernel area), at the GEMM shape efficiency scaled
 // by the generation's convolution kernels against its GEMMs; bound below by streaming

@@ -1,6 +1,6 @@
 #include "cost_loader.h"
 
-#include "exact_number.h"
+#include "../exact_number.h"
 #include "read_file.h"
 #include "sourced_value.h"
 

@@ -1,6 +1,5 @@
 #pragma once
 #include "../cost/cost.h"
-#include "yaml_reader.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Reads a published-runs YAML file (a list of measured runs) into RunRecords.
-#include "../validation/run_record.h"
+#include "run_record.h"
 
 #include <string>
 #include <vector>

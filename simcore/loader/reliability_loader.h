@@ -1,6 +1,5 @@
 #pragma once
 #include "../reliability/reliability.h"
-#include "yaml_reader.h"
 
 #include <string>
 

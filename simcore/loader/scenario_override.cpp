@@ -1,6 +1,7 @@
 #include "scenario_override.h"
 
 #include "../fields/scenario_fields.h"
+#include "yaml_reader.h"
 
 #include <algorithm>
 #include <utility>

@@ -2,12 +2,18 @@
 // Command-line overrides, "--set path.to.field=value": parsed, then written into the
 // scenario's YAML tree before it is read, so that an override is checked exactly like
 // the file's own value.
-#include "yaml_reader.h"
-
 #include <string>
 #include <vector>
 
+// Declared only: yaml-cpp stays private to the loader (simcore/README.md), so this
+// header, which the app and frameworks/ include for `Override`, does not include it.
+namespace YAML {
+class Node;
+}
+
 namespace dtsim {
+
+class YamlReader;
 
 struct Override {
     std::string path;

@@ -3,7 +3,7 @@
 #include "../fields/scenario_fields.h"
 #include "../input_error.h"
 #include "../units.h"
-#include "exact_number.h"
+#include "../exact_number.h"
 #include "scenario_loader.h"
 #include "scenario_writer.h"
 

@@ -1,7 +1,7 @@
 #include "scenario_writer.h"
 
 #include "../fields/scenario_fields.h"
-#include "exact_number.h"
+#include "../exact_number.h"
 #include "cost_loader.h"
 #include "reliability_loader.h"
 

@@ -1,6 +1,6 @@
 #include "yaml_reader.h"
 
-#include "exact_number.h"
+#include "../exact_number.h"
 
 #include <yaml-cpp/depthguard.h>
 

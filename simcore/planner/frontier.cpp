@@ -1,6 +1,6 @@
 #include "frontier.h"
 
-#include "parallel_for.h"
+#include "../parallel_for.h"
 
 #include "../memory.h"
 #include "../scenario_rules.h"

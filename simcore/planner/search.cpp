@@ -1,6 +1,6 @@
 #include "search.h"
 
-#include "parallel_for.h"
+#include "../parallel_for.h"
 
 #include "../divisors.h"
 

@@ -3,7 +3,7 @@
 // the plan survives the cause) or the last storage checkpoint; chaos events on top.
 #include "reliability.h"
 
-#include "../planner/parallel_for.h"
+#include "../parallel_for.h"
 #include "../random.h"
 
 #include <algorithm>

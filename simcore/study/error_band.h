@@ -7,6 +7,7 @@
 // tests/validation/update_docs.py).
 #include "headline.h"
 
+#include "../loader/residuals_loader.h"
 #include "../scenario.h"
 
 #include <string>
@@ -14,17 +15,6 @@
 #include <vector>
 
 namespace dtsim {
-
-// One published run's error: predicted / reported tokens/s per GPU - 1.
-struct Residual {
-    std::string id;
-    std::string generation;
-    bool moe = false;
-    bool lowPrecision = false;
-    double gpus = 0;
-    double error = 0;
-    bool layerTable = false; // the shipped residuals are all transformer runs
-};
 
 struct ValidationResult;
 // The good rows of a validation, as residuals (what update_docs.py ships, and what the

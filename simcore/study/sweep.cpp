@@ -1,7 +1,7 @@
 #include "sweep.h"
 
 #include "../fields/scenario_fields.h"
-#include "../planner/parallel_for.h"
+#include "../parallel_for.h"
 #include "../report_check.h"
 #include "../scenario_limits.h"
 #include "../scenario_rules.h"

@@ -6,7 +6,7 @@
 #include "../parallel.h"
 #include "../precision.h"
 #include "../training.h"
-#include "run_record.h"
+#include "../loader/run_record.h"
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 // The measured throughput of a published run in tokens/s per GPU, obtained from what
 // the source reported, converting TFLOP/s, MFU or HFU with that source's own FLOP rule.
 #include "../scenario.h"
-#include "run_record.h"
+#include "../loader/run_record.h"
 
 #include <optional>
 #include <string>

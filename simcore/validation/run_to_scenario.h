@@ -6,7 +6,7 @@
 #include "../calibration.h"
 #include "../hardware.h"
 #include "../scenario.h"
-#include "run_record.h"
+#include "../loader/run_record.h"
 
 #include <string>
 #include <variant>

@@ -3,7 +3,7 @@
 // error statistics overall and per source, for `quality: good` rows and for all rows.
 #include "../calibration.h"
 #include "../hardware.h"
-#include "run_record.h"
+#include "../loader/run_record.h"
 
 #include <map>
 #include <optional>

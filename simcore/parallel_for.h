@@ -1,6 +1,7 @@
 #pragma once
-// The planner's one worker pool: items handed out one at a time (so uneven items
-// balance), the calling thread working too, and no new item once `cancel` is set.
+// simcore's one worker pool (plan search, Monte Carlo, sweeps): items handed out one at
+// a time (so uneven items balance), the calling thread working too, and no new item once
+// `cancel` is set.
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
