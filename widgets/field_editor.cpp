@@ -46,9 +46,12 @@ QWidget* makeFieldEditor(const FieldSpec& spec, QWidget* parent)
     case FieldKind::Flag:
         editor = new QCheckBox(parent);
         break;
-    case FieldKind::Text:
-        editor = new QLineEdit(parent);
+    case FieldKind::Text: {
+        auto* line = new QLineEdit(parent);
+        line->setMaxLength(int(spec.max)); // characters, not bytes: exact for ASCII
+        editor = line;
         break;
+    }
     case FieldKind::Integer:
     case FieldKind::Real:
         editor = numberBox(spec, parent);
@@ -91,8 +94,10 @@ void showFieldValue(QWidget* editor, const FieldSpec& spec, const Scenario& s)
 {
     const QSignalBlocker block(editor);
     if (auto* line = qobject_cast<QLineEdit*>(editor)) {
-        if (spec.getText)
+        if (spec.getText && line->text().toStdString() != spec.getText(s)) {
             line->setText(QString::fromStdString(spec.getText(s)));
+            line->setCursorPosition(0); // the start of a long name, not its tail
+        }
         return;
     }
     const double stored = spec.get(s);

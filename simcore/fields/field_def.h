@@ -54,12 +54,12 @@ struct PanelPlace {
     std::string label;
     std::string unit;          // shown as a suffix; values are stored in SI
     double displayScale = 1.0; // shown = stored / displayScale
-    double min = 0, max = 1;   // slider range, in shown units
+    double min = 0, max = 1;   // slider range, in shown units; Text: the longest text, in bytes
     SliderScale slider = SliderScale::Linear;
     double step = 1; // integer fields (not Powers2): the slider's values are multiples of it
     std::vector<std::string> choiceLabels; // Choice: one per distinct value; empty: the YAML names
     std::string tooltip;                   // empty: the field's help
-    std::string zeroText; // what the editor shows at 0 when 0 stands for a default ("from oversubscription")
+    std::string zeroText; // what the editor shows at 0 when 0 stands for a default ("auto")
 };
 
 // Which models a field means something for: a layer table (model.table) has no heads or

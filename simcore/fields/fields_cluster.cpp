@@ -96,7 +96,9 @@ void addClusterFields(std::vector<FieldDef>& f)
             .text([](const Scenario& s, int i) { return std::string(s.cluster.tiers[std::size_t(i)].label()); },
                 [](Scenario& s, const std::string& v, int i) { s.cluster.tiers[std::size_t(i)].setLabel(v); })
             .writtenWhen([](const Scenario& s, int i) { return !s.cluster.tiers[std::size_t(i)].label().empty(); })
-            .form("Name", 0, 0, SliderScale::Linear, "The tier's label in the drawing and the reports (leaf, spine, ...)."));
+            // A text's range is its length, in bytes.
+            .form("Name", 0, NetworkTier::kLabelMax, SliderScale::Linear,
+                "The tier's label in the drawing and the reports (leaf, spine, ...)."));
     {
         Field span = integer("cluster.tiers[].span_gpus");
         bindTier(span, &NetworkTier::spanGpus);
@@ -131,7 +133,7 @@ void addClusterFields(std::vector<FieldDef>& f)
                     "Total capacity leaving one unit (a site's long-haul link: 3.2 TB/s for 64 x 400G waves). "
                     "0: the unit's GPUs x their NIC bandwidth / oversubscription.")
                 .shown("TB/s", 1e12)
-                .zeroMeans("from oversubscription")));
+                .zeroMeans("auto")));
     }
     {
         Field lat = quantity("cluster.tiers[].latency", Dimension::Seconds, "s", Bound::NonNegative);
