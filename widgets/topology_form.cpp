@@ -8,6 +8,9 @@
 #include <QFormLayout>
 #include <QLabel>
 
+#include <algorithm>
+#include <optional>
+
 namespace dtsim::gui {
 
 namespace {

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
 class QFormLayout;
