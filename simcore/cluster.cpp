@@ -9,7 +9,11 @@ namespace dtsim {
 void NetworkTier::setLabel(std::string_view n)
 {
     name.fill('\0');
-    std::memcpy(name.data(), n.data(), std::min(n.size(), name.size() - 1));
+    std::size_t size = std::min(n.size(), std::size_t(kLabelMax));
+    // Not inside a UTF-8 character: half of one is no text (the drawing showed U+FFFD).
+    while (size > 0 && size < n.size() && (static_cast<unsigned char>(n[size]) & 0xC0) == 0x80)
+        --size;
+    std::memcpy(name.data(), n.data(), size);
 }
 
 GroupSpan groupSpan(const ClusterSpec& c, int size, int stride)

@@ -11,7 +11,10 @@
 namespace dtsim {
 
 struct NetworkTier {
-    std::array<char, 24> name {}; // "leaf", "spine", "datacenter" ... (NUL-terminated)
+    // "leaf", "spine", "datacenter (long-haul out)" ... (NUL-terminated; 24 bytes cut the
+    // Topology tab's own "datacenter (long-haul out)" short).
+    std::array<char, 32> name {};
+    static constexpr int kLabelMax = 31; // bytes; longer labels are cut, at a whole character
     int spanGpus = 0;             // GPUs below one unit (switch group) of this tier
     double oversubscription = 1;  // downlink : uplink ratio leaving a unit
     double uplinkBandwidth = 0;   // total bytes/s leaving one unit; 0 = span x NIC / oversubscription

@@ -109,7 +109,8 @@ private slots:
         for (const char* k : { "global_batch", "tp", "span_gpus", "projects", "quota", "min_gpus", "arrivals_per_hour", "project_weights" })
             QVERIFY2(keys.count(k), k);
         for (const char* file : { "simcore/loader/scenario_loader.cpp", "simcore/loader/scenario_writer.cpp",
-                 "simcore/loader/scenario_override.cpp", "widgets/parameter_fields.cpp", "widgets/parameter_panel.cpp" }) {
+                 "simcore/loader/scenario_override.cpp", "widgets/parameter_fields.cpp", "widgets/parameter_panel.cpp",
+                 "widgets/field_editor.cpp", "widgets/topology_form.cpp", "widgets/topology_editor.cpp" }) {
             const std::string text = readText(test::dataPath(file));
             QVERIFY2(!text.empty(), file);
             for (const std::string& k : keys)
@@ -126,7 +127,8 @@ private slots:
             QVERIFY2(textual ? bool(f.getText) : bool(f.get && f.set), path);
             if (f.type == FieldType::Choice)
                 QVERIFY2(!f.choices.empty(), path);
-            if (f.inPanel()) {
+            QVERIFY2(!f.inPanel() || f.hasEditor(), path);
+            if (f.hasEditor()) { // the panel's rows and the Topology tab's form
                 QVERIFY2(!f.panel.label.empty() && f.panel.min <= f.panel.max, path);
                 QVERIFY2(!(f.panel.tooltip.empty() && f.help.empty()), path);
             }
@@ -137,43 +139,30 @@ private slots:
 
     void randomPanelEditsSaveAndReopen()
     {
-        // Any scenario the panel's edits produce either reopens equal to itself or is
-        // refused by checkScenario, which the window shows (never by the loader alone).
-        std::vector<const FieldDef*> panel;
+        // Any scenario the editors' edits produce (the panel's rows and the Topology
+        // tab's form, which edits an entry of cluster.tiers[]) either reopens equal to
+        // itself or is refused by checkScenario, which the window shows (never by the
+        // loader alone).
+        std::vector<const FieldDef*> editable;
         for (const FieldDef& f : scenarioFields())
-            if (f.inPanel() && f.type != FieldType::Region && f.type != FieldType::Text)
-                panel.push_back(&f);
+            if (f.hasEditor() && f.type != FieldType::Region)
+                editable.push_back(&f);
         SplitMix64 rng { 20261125 };
         auto below = [&rng](std::size_t n) { return std::size_t(rng.uniform() * double(n)); };
-        int reopened = 0, refused = 0;
+        int reopened = 0, refused = 0, entries = 0;
         for (const std::string& name : test::presetNames()) {
             Scenario s = test::preset(name);
             for (int edit = 0; edit < 300; ++edit) {
-                const FieldDef& f = *panel[std::size_t(below(panel.size()))];
+                const FieldDef& f = *editable[std::size_t(below(editable.size()))];
                 if (!f.appliesTo(s))
                     continue; // the panel hides it (a layer table has no heads)
-                if (f.type == FieldType::Gpu) {
-                    switchGpu(s, test::catalog()[std::size_t(below(test::catalog().size()))]);
-                } else {
-                    double v = 0;
-                    if (f.type == FieldType::Choice) {
-                        std::vector<int> values;
-                        for (const ChoiceName& c : f.choices)
-                            if (!c.alias)
-                                values.push_back(c.value);
-                        v = values[std::size_t(below(values.size()))];
-                    } else {
-                        const double lo = f.panel.min, hi = f.panel.max, u = rng.uniform();
-                        const double shown = f.panel.slider == SliderScale::Log && lo > 0 ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u;
-                        v = shown * f.panel.displayScale;
-                        if (f.type == FieldType::Integer)
-                            v = std::round(v);
-                    }
-                    if (f.edit)
-                        f.edit(s, v);
-                    else
-                        f.set(s, v, 0);
-                }
+                const SectionDef* list = findSection(sectionOf(f.path));
+                const int count = list && list->entries ? list->entries(s) : 1;
+                if (count == 0)
+                    continue; // no tier to edit
+                const int entry = int(below(std::size_t(count)));
+                entries += entry > 0;
+                randomEdit(s, f, entry, rng);
                 // Refused: the window shows the reason on the field's row; start again
                 // from the valid preset.
                 if (checkScenario(s)) {
@@ -191,8 +180,43 @@ private slots:
                 }
             }
         }
-        qInfo("%d edits reopened equal, %d refused by checkScenario", reopened, refused);
+        qInfo("%d edits reopened equal, %d refused by checkScenario, %d of an entry past the first", reopened, refused, entries);
         QVERIFY(reopened > 500);
+        QVERIFY(entries > 10); // the outer tiers, not only the first
+    }
+
+private:
+    // A value an editor can give: a choice's value, a number in the editor's range (as
+    // its slider spreads them), a flag, a tier's name.
+    static void randomEdit(Scenario& s, const FieldDef& f, int entry, SplitMix64& rng)
+    {
+        auto below = [&rng](std::size_t n) { return std::size_t(rng.uniform() * double(n)); };
+        if (f.type == FieldType::Gpu) {
+            switchGpu(s, test::catalog()[std::size_t(below(test::catalog().size()))]);
+            return;
+        }
+        if (f.type == FieldType::Text) {
+            f.setText(s, "tier " + std::to_string(below(1000)), entry);
+            return;
+        }
+        double v = 0;
+        if (f.type == FieldType::Choice) {
+            std::vector<int> values;
+            for (const ChoiceName& c : f.choices)
+                if (!c.alias)
+                    values.push_back(c.value);
+            v = values[std::size_t(below(values.size()))];
+        } else {
+            const double lo = f.panel.min, hi = f.panel.max, u = rng.uniform();
+            const double shown = f.panel.slider == SliderScale::Log && lo > 0 ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u;
+            v = shown * f.panel.displayScale;
+            if (f.type == FieldType::Integer || f.type == FieldType::Flag)
+                v = std::round(v);
+        }
+        if (f.edit)
+            f.edit(s, v);
+        else
+            f.set(s, v, entry);
     }
 };
 

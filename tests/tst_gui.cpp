@@ -596,7 +596,7 @@ private slots:
         const QString before = w.dashboard()->value("step");
         // The NICs: halve the bandwidth.
         editor->selectLevel(1);
-        auto* nic = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("bandwidth"));
+        auto* nic = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("cluster.scale_out_bandwidth"));
         QVERIFY(nic);
         const double gbps = nic->value();
         nic->setValue(gbps / 8);
@@ -605,7 +605,7 @@ private slots:
         // The pod tier: far more oversubscription never speeds the step.
         const double stepBefore = w.evaluator()->report(w.document()->scenario()).step.stepTime;
         editor->selectLevel(2);
-        auto* over = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("oversubscription"));
+        auto* over = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("cluster.tiers[].oversubscription"));
         QVERIFY(over);
         over->setValue(200);
         QCOMPARE(w.document()->scenario().cluster.tiers[0].oversubscription, 200.0);

@@ -29,6 +29,17 @@ Scenario onTopology(const std::string& topology, long long gpus)
 class TestTopology : public QObject {
     Q_OBJECT
 private slots:
+    void aTierLabelIsCutAtAWholeCharacter()
+    {
+        // 34 bytes in 30 characters: byte 31 is inside the last "è". Half of it is no
+        // text; the label keeps whole characters.
+        NetworkTier t;
+        t.setLabel("Glasfaserstrecke Z\u00fcrich\u2013Gen\u00e8ve");
+        QCOMPARE(std::string(t.label()), std::string("Glasfaserstrecke Z\u00fcrich\u2013Gen"));
+        t.setLabel("datacenter (long-haul out)"); // the Topology tab's own, whole
+        QCOMPARE(std::string(t.label()), std::string("datacenter (long-haul out)"));
+    }
+
     void shippedTopologiesLoad()
     {
         for (const char* id : { "dgx-h100-superpod", "gb200-nvl72", "a100-200g", "pcie-gtx580-10gbe", "two-datacenter-h100" })

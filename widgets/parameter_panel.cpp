@@ -1,5 +1,6 @@
 #include "parameter_panel.h"
 
+#include "field_editor.h"
 #include "palette_colors.h"
 
 #include <QCheckBox>
@@ -40,36 +41,17 @@ public:
         m_label->setToolTip(spec.tooltip);
         grid->addWidget(m_label, 0, 0, 1, 2);
 
-        switch (spec.kind) {
-        case FieldKind::Choice: {
-            auto* combo = new QComboBox(this);
-            combo->addItems(spec.choices);
-            connect(combo, &QComboBox::activated, this, [this, panel](int i) { emit panel->edited(m_spec.id, i, false); });
-            m_editor = combo;
-            grid->addWidget(combo, 1, 0, 1, 2);
-            break;
-        }
-        case FieldKind::Flag: {
-            auto* box = new QCheckBox(this);
-            connect(box, &QCheckBox::clicked, this, [this, panel](bool on) { emit panel->edited(m_spec.id, on ? 1 : 0, false); });
-            m_editor = box;
-            grid->addWidget(box, 0, 1, Qt::AlignRight);
-            break;
-        }
-        case FieldKind::Integer:
-        case FieldKind::Real: {
+        m_editor = makeFieldEditor(spec, this);
+        onFieldEdited(m_editor, spec, [this, panel](double value) {
+            if (!m_updating)
+                emit panel->edited(m_spec.id, value, false);
+        });
+        if (spec.kind == FieldKind::Flag) {
+            grid->addWidget(m_editor, 0, 1, Qt::AlignRight);
+        } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(m_editor)) {
             m_slider = new QSlider(Qt::Horizontal, this);
             m_slider->setRange(0, kSliderSteps);
             m_slider->setToolTip(spec.tooltip);
-            auto* spin = new QDoubleSpinBox(this);
-            spin->setDecimals(spec.kind == FieldKind::Integer ? 0 : 3);
-            spin->setRange(spec.min, spec.max);
-            spin->setKeyboardTracking(false);
-            spin->setToolTip(spec.tooltip);
-            if (!spec.unit.isEmpty())
-                spin->setSuffix(" " + spec.unit);
-            spin->setMinimumWidth(110);
-            m_editor = spin;
             grid->addWidget(m_slider, 1, 0);
             grid->addWidget(spin, 1, 1);
             // A drag is one undo step: the first value of a drag starts a new one.
@@ -86,15 +68,9 @@ public:
                 m_newDrag = false;
                 emit panel->edited(m_spec.id, shown * m_spec.displayScale, merge);
             });
-            connect(spin, &QDoubleSpinBox::valueChanged, this, [this, panel](double shown) {
-                if (m_updating)
-                    return;
-                emit panel->edited(m_spec.id, shown * m_spec.displayScale, false);
-            });
-            break;
+        } else {
+            grid->addWidget(m_editor, 1, 0, 1, 2);
         }
-        }
-        m_editor->setToolTip(spec.tooltip);
         // The wheel scrolls the panel; it changes a value only once the control has focus
         // (a scroll over a slider set Vocabulary 128256 to 131072).
         for (QWidget* input : { static_cast<QWidget*>(m_slider), m_editor })
@@ -120,21 +96,9 @@ public:
     void show(const Scenario& s)
     {
         m_updating = true;
-        const double stored = m_spec.get(s);
-        const double shown = stored / m_spec.displayScale;
-        if (auto* spin = qobject_cast<QDoubleSpinBox*>(m_editor)) {
-            // Values outside the slider's range still show exactly in the spin box.
-            if (shown > spin->maximum())
-                spin->setMaximum(shown);
-            if (shown < spin->minimum())
-                spin->setMinimum(shown);
-            spin->setValue(shown);
-            m_slider->setValue(toSlider(shown));
-        } else if (auto* combo = qobject_cast<QComboBox*>(m_editor)) {
-            combo->setCurrentIndex(int(std::lround(stored)));
-        } else if (auto* box = qobject_cast<QCheckBox*>(m_editor)) {
-            box->setChecked(stored > 0.5);
-        }
+        showFieldValue(m_editor, m_spec, s);
+        if (m_slider)
+            m_slider->setValue(toSlider(m_spec.get(s) / m_spec.displayScale));
         m_updating = false;
     }
 

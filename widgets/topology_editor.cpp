@@ -2,18 +2,14 @@
 
 #include "scenario_document.h"
 #include "palette_colors.h"
+#include "topology_form.h"
 #include "topology_view.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QSignalBlocker>
-#include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace dtsim::gui {
@@ -53,9 +49,8 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
     m_view = new TopologyView(this);
     body->addWidget(m_view, 3);
     auto* side = new QVBoxLayout;
-    m_formHost = new QWidget(this);
-    m_form = new QFormLayout(m_formHost);
-    side->addWidget(m_formHost);
+    m_form = new TopologyForm(m_doc, this);
+    side->addWidget(m_form);
     auto* addTier = new QPushButton(tr("Add tier above"), this);
     auto* addDc = new QPushButton(tr("Add datacenter link"), this);
     auto* remove = new QPushButton(tr("Remove tier"), this);
@@ -89,7 +84,7 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
         }, false);
     });
     connect(m_overlay, &QComboBox::currentIndexChanged, this, [this](int i) { setOverlay(i - 1); });
-    connect(m_view, &TopologyView::levelClicked, this, [this](int) { rebuildForm(); });
+    connect(m_view, &TopologyView::levelClicked, this, [this](int level) { m_form->showLevel(level); });
     auto tierOp = [this](const QString& what, const std::function<void(ClusterSpec&, int)>& op) {
         const int tier = m_view->selectedLevel() - 2;
         m_doc->edit(what, [&](Scenario& s) { op(s.cluster, tier); s.cluster.topology.clear(); }, false);
@@ -139,7 +134,9 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
         tierOp("remove tier", [](ClusterSpec& c, int tier) {
             for (int i = tier; i + 1 < c.tierCount; ++i)
                 c.tiers[i] = c.tiers[i + 1];
-            --c.tierCount;
+            // The freed slot back to its default: a scenario compares its whole array, so the
+            // removed tier's leftovers made it differ from the same file reopened.
+            c.tiers[--c.tierCount] = NetworkTier {};
         });
         selectLevel(1);
     });
@@ -160,15 +157,15 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
         if (m_view->selectedLevel() >= 2 + m_doc->scenario().cluster.tierCount)
             m_view->selectLevel(1);
-        refreshForm();
+        m_form->showLevel(m_view->selectedLevel());
     });
-    rebuildForm();
+    m_form->showLevel(m_view->selectedLevel());
 }
 
 void TopologyEditor::selectLevel(int level)
 {
     m_view->selectLevel(level);
-    rebuildForm();
+    m_form->showLevel(m_view->selectedLevel());
 }
 
 void TopologyEditor::setOverlay(int group)
@@ -197,118 +194,6 @@ void TopologyEditor::showReport(const StepReport* report)
                                .arg(s.cluster.scaleUpDomain).arg(QString::fromStdString(s.hardware.name)).arg(s.hardware.scaleUpDomain));
 }
 
-QWidget* TopologyEditor::fieldEditor(const QString& key) const { return m_fields.value(key); }
-
-void TopologyEditor::editTier(const QString& what, const std::function<void(NetworkTier&)>& change)
-{
-    if (m_updating)
-        return;
-    const int tier = m_view->selectedLevel() - 2;
-    m_doc->edit("cluster.tiers." + what, [&](Scenario& s) {
-        if (tier >= 0 && tier < s.cluster.tierCount) {
-            change(s.cluster.tiers[tier]);
-            s.cluster.topology.clear();
-        }
-    }, false);
-}
-
-void TopologyEditor::rebuildForm()
-{
-    while (m_form->rowCount() > 0)
-        m_form->removeRow(0);
-    m_fields.clear();
-    m_formLevel = m_view->selectedLevel();
-    auto spin = [this](const QString& key, const QString& label, double min, double max, int decimals, const QString& suffix,
-                    std::function<void(double)> apply) {
-        auto* box = new QDoubleSpinBox(m_formHost);
-        box->setRange(min, max);
-        box->setDecimals(decimals);
-        box->setSuffix(suffix);
-        box->setKeyboardTracking(false);
-        connect(box, &QDoubleSpinBox::valueChanged, this, [this, apply](double v) {
-            if (!m_updating)
-                apply(v);
-        });
-        m_form->addRow(label, box);
-        m_fields.insert(key, box);
-    };
-    auto check = [this](const QString& key, const QString& label, std::function<void(bool)> apply) {
-        auto* box = new QCheckBox(m_formHost);
-        connect(box, &QCheckBox::toggled, this, [this, apply](bool on) {
-            if (!m_updating)
-                apply(on);
-        });
-        m_form->addRow(label, box);
-        m_fields.insert(key, box);
-    };
-    auto cluster = [this](const QString& what, const std::function<void(ClusterSpec&)>& change) {
-        m_doc->edit("cluster." + what, [&](Scenario& s) { change(s.cluster); s.cluster.topology.clear(); }, false);
-    };
-    const int level = m_formLevel;
-    if (level == 0) {
-        m_form->addRow(new QLabel(tr("<b>Scale-up fabric</b> (NVLink / NVSwitch / PCIe)"), m_formHost));
-        spin("domain", tr("GPUs per domain"), 1, 4096, 0, {}, [cluster](double v) { cluster("scale_up_domain", [v](ClusterSpec& c) { c.scaleUpDomain = int(v); }); });
-        spin("bandwidth", tr("Bandwidth per GPU"), 0.1, 20000, 1, " GB/s", [cluster](double v) { cluster("scale_up_bandwidth", [v](ClusterSpec& c) { c.scaleUpBandwidth = v * 1e9; }); });
-        spin("latency", tr("Latency"), 0, 10000, 2, " us", [cluster](double v) { cluster("scale_up_latency", [v](ClusterSpec& c) { c.scaleUpLatency = v * 1e-6; }); });
-        check("reduction", tr("In-switch reduction (NVLS)"), [cluster](bool on) { cluster("scale_up_in_network_reduction", [on](ClusterSpec& c) { c.scaleUpInNetworkReduction = on; }); });
-    } else if (level == 1) {
-        m_form->addRow(new QLabel(tr("<b>NICs</b> (scale-out entry)"), m_formHost));
-        spin("gpus_per_node", tr("GPUs per node"), 1, 576, 0, {}, [cluster](double v) { cluster("gpus_per_node", [v](ClusterSpec& c) { c.gpusPerNode = int(v); }); });
-        spin("bandwidth", tr("Bandwidth per GPU"), 0.1, 100000, 1, " Gb/s", [cluster](double v) { cluster("scale_out_bandwidth", [v](ClusterSpec& c) { c.scaleOutBandwidth = v * 1e9 / 8; }); });
-        spin("latency", tr("Latency"), 0, 100000, 2, " us", [cluster](double v) { cluster("scale_out_latency", [v](ClusterSpec& c) { c.scaleOutLatency = v * 1e-6; }); });
-    } else {
-        m_form->addRow(new QLabel(tr("<b>Switch tier</b>: what leaves one of its units"), m_formHost));
-        auto* name = new QLineEdit(m_formHost);
-        connect(name, &QLineEdit::editingFinished, this, [this, name] { editTier("name", [&](NetworkTier& t) { t.setLabel(name->text().toStdString()); }); });
-        m_form->addRow(tr("Name"), name);
-        m_fields.insert("name", name);
-        spin("span", tr("GPUs per unit"), 1, 1e9, 0, {}, [this](double v) { editTier("span_gpus", [v](NetworkTier& t) { t.spanGpus = int(v); }); });
-        spin("oversubscription", tr("Oversubscription"), 1, 1000, 2, " : 1", [this](double v) { editTier("oversubscription", [v](NetworkTier& t) { t.oversubscription = v; }); });
-        spin("uplink", tr("Uplink total (0 = from oversubscription)"), 0, 1e6, 2, " TB/s", [this](double v) { editTier("uplink_bandwidth", [v](NetworkTier& t) { t.uplinkBandwidth = v * 1e12; }); });
-        spin("latency", tr("Latency"), 0, 1e6, 2, " us", [this](double v) { editTier("latency", [v](NetworkTier& t) { t.latency = v * 1e-6; }); });
-        check("rail", tr("Rail-optimized"), [this](bool on) { editTier("rail_optimized", [on](NetworkTier& t) { t.railOptimized = on; }); });
-        check("reduction", tr("In-network reduction (SHARP)"), [this](bool on) { editTier("in_network_reduction", [on](NetworkTier& t) { t.inNetworkReduction = on; }); });
-    }
-    refreshForm();
-}
-
-void TopologyEditor::refreshForm()
-{
-    if (m_view->selectedLevel() != m_formLevel) {
-        rebuildForm();
-        return;
-    }
-    m_updating = true;
-    const ClusterSpec& c = m_doc->scenario().cluster;
-    auto setSpin = [this](const QString& key, double v) {
-        if (auto* box = qobject_cast<QDoubleSpinBox*>(m_fields.value(key)))
-            box->setValue(v);
-    };
-    auto setCheck = [this](const QString& key, bool on) {
-        if (auto* box = qobject_cast<QCheckBox*>(m_fields.value(key)))
-            box->setChecked(on);
-    };
-    if (m_formLevel == 0) {
-        setSpin("domain", c.scaleUpDomain);
-        setSpin("bandwidth", c.scaleUpBandwidth / 1e9);
-        setSpin("latency", c.scaleUpLatency * 1e6);
-        setCheck("reduction", c.scaleUpInNetworkReduction);
-    } else if (m_formLevel == 1) {
-        setSpin("gpus_per_node", c.gpusPerNode);
-        setSpin("bandwidth", c.scaleOutBandwidth * 8 / 1e9);
-        setSpin("latency", c.scaleOutLatency * 1e6);
-    } else if (m_formLevel - 2 < c.tierCount) {
-        const NetworkTier& t = c.tiers[m_formLevel - 2];
-        if (auto* name = qobject_cast<QLineEdit*>(m_fields.value("name")))
-            name->setText(QString::fromUtf8(t.label().data(), int(t.label().size())));
-        setSpin("span", t.spanGpus);
-        setSpin("oversubscription", t.oversubscription);
-        setSpin("uplink", t.uplinkBandwidth / 1e12);
-        setSpin("latency", t.latency * 1e6);
-        setCheck("rail", t.railOptimized);
-        setCheck("reduction", t.inNetworkReduction);
-    }
-    m_updating = false;
-}
+QWidget* TopologyEditor::fieldEditor(const QString& fieldId) const { return m_form->editor(fieldId); }
 
 } // namespace dtsim::gui

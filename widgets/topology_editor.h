@@ -1,7 +1,8 @@
 #pragma once
-// The Topology tab: the drawn topology, a form for the selected level, and buttons to
-// add, remove and reorder tiers, add a datacenter, or start from a shipped topology.
-// Every edit goes through the document's undo stack.
+// The Topology tab: the drawn topology, a form for the selected level (topology_form.h,
+// built from the field registry), and buttons to add, remove and reorder tiers, add a
+// datacenter, or start from a shipped topology. Every edit goes through the document's
+// undo stack.
 #include "simcore/loader/topology_loader.h"
 #include "simcore/report.h"
 #include "tab_page.h"
@@ -12,12 +13,11 @@
 
 class QComboBox;
 class QLabel;
-class QFormLayout;
-class QWidget;
 
 namespace dtsim::gui {
 
 class ScenarioDocument;
+class TopologyForm;
 class TopologyView;
 
 // Draws the shared step report's traffic on every edit.
@@ -33,13 +33,12 @@ public:
     void showReport(const StepReport* report); // null when the plan is invalid
     TopologyView* view() const { return m_view; }
     void setOverlay(int group); // CommGroup index or -1
-    QWidget* fieldEditor(const QString& key) const; // for tests: "oversubscription", ...
+    // The selected level's form, and its editor of a field ("cluster.tiers[].latency").
+    TopologyForm* form() const { return m_form; }
+    QWidget* fieldEditor(const QString& fieldId) const;
     void selectLevel(int level);
 
 private:
-    void rebuildForm();
-    void refreshForm();
-    void editTier(const QString& what, const std::function<void(NetworkTier&)>& change);
 
     ScenarioDocument* m_doc;
     std::vector<Topology> m_shipped;
@@ -47,11 +46,7 @@ private:
     QComboBox* m_overlay = nullptr;
     QComboBox* m_shippedBox = nullptr;
     QLabel* m_warning = nullptr; // a scale-up domain wider than the GPU's own
-    QWidget* m_formHost = nullptr;
-    QFormLayout* m_form = nullptr;
-    QHash<QString, QWidget*> m_fields;
-    int m_formLevel = -1;
-    bool m_updating = false;
+    TopologyForm* m_form = nullptr;
     StepReport m_report;
     bool m_haveReport = false;
 };

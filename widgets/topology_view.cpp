@@ -147,7 +147,8 @@ void TopologyView::redraw()
             label->setData(0, k);
         }
     }
-    auto* legend = sc->addSimpleText(tr("Link colour: utilization over a step (green idle, red saturated).   "
+    // Two lines: on one, "Click a level to edit it" lay beyond a laptop's view.
+    auto* legend = sc->addSimpleText(tr("Link colour: utilization over a step (green idle, red saturated).\n"
                                          "Blue outline: where the chosen group's traffic flows.   Click a level to edit it."));
     legend->setBrush(fg);
     legend->setPos(0, n * (height + gap) - gap + 14);
@@ -156,7 +157,9 @@ void TopologyView::redraw()
         note->setBrush(fg);
         note->setPos(0, -(height + gap) - 20);
     }
-    sc->setSceneRect(sc->itemsBoundingRect().adjusted(-20, -20, 260, 20));
+    // A margin around the drawing, no more: 260 px of empty space on the right put the
+    // drawing under a horizontal scroll bar on a laptop.
+    sc->setSceneRect(sc->itemsBoundingRect().adjusted(-20, -20, 20, 20));
 }
 
 void TopologyView::mousePressEvent(QMouseEvent* e)

@@ -76,7 +76,13 @@ public:
         d.panel.tooltip = std::move(tooltip);
         return *this;
     }
+    // An editor outside the parameter panel (the Topology tab's form): no group.
+    Field& form(std::string label, double min, double max, SliderScale s = SliderScale::Linear, std::string tooltip = {})
+    {
+        return panel({}, std::move(label), min, max, s, std::move(tooltip));
+    }
     Field& shown(std::string unit, double scale) { d.panel.unit = std::move(unit); d.panel.displayScale = scale; return *this; }
+    Field& zeroMeans(std::string text) { d.panel.zeroText = std::move(text); return *this; }
     Field& sliderStep(double step) { d.panel.step = step; return *this; }
     Field& labels(std::vector<std::string> l) { d.panel.choiceLabels = std::move(l); return *this; }
     Field& edit(std::function<void(Scenario&, double)> f) { d.edit = std::move(f); return *this; }

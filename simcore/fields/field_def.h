@@ -46,17 +46,20 @@ struct DerivedDefault {
     static DerivedDefault fail(std::string field, std::string why) { return { 0, std::move(field), std::move(why) }; }
 };
 
-// Where the parameter panel shows a field; an empty group keeps it out of the panel.
+// How an editor shows a field (label, unit, range), and where the parameter panel puts
+// it. An empty group keeps it out of the panel; with a label it still has an editor
+// elsewhere (the Topology tab's form: the tiers, NVLink SHARP).
 struct PanelPlace {
     std::string group; // "Model", "Batch", "Parallelism", "Hardware", "Network", "Run", ...
     std::string label;
     std::string unit;          // shown as a suffix; values are stored in SI
     double displayScale = 1.0; // shown = stored / displayScale
-    double min = 0, max = 1;   // slider range, in shown units
+    double min = 0, max = 1;   // slider range, in shown units; Text: the longest text, in bytes
     SliderScale slider = SliderScale::Linear;
     double step = 1; // integer fields (not Powers2): the slider's values are multiples of it
     std::vector<std::string> choiceLabels; // Choice: one per distinct value; empty: the YAML names
     std::string tooltip;                   // empty: the field's help
+    std::string zeroText; // what the editor shows at 0 when 0 stands for a default ("auto")
 };
 
 // Which models a field means something for: a layer table (model.table) has no heads or
@@ -114,6 +117,7 @@ struct FieldDef {
     }
 
     bool inPanel() const { return !panel.group.empty(); }
+    bool hasEditor() const { return !panel.label.empty(); } // in the panel or in a tab's form
     bool inFile() const { return !derivedOnly; }
 };
 

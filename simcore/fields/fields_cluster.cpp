@@ -52,13 +52,19 @@ void addClusterFields(std::vector<FieldDef>& f)
     f.push_back(integer("cluster.scale_up_domain").byDefault("catalogue")
             .help("GPUs on one NVLink/NVSwitch/PCIe fabric (72 for NVL72)")
             .bind(&Scenario::cluster, &ClusterSpec::scaleUpDomain)
-            .panel("Network", "Scale-up domain", 1, 576, SliderScale::Log, "GPUs on one NVLink/NVSwitch (or PCIe) fabric: 8 for HGX, 72 for NVL72."));
+            // Up to the widest domain in the catalogue, a TPU v5p pod's 8,960 chips on one ICI
+            // torus (576 cut it off, and the Topology tab's own 4,096 clamped it on edit); NVLink
+            // domains end at NVL576.
+            .panel("Network", "Scale-up domain", 1, 8960, SliderScale::Log,
+                "GPUs on one NVLink/NVSwitch (or PCIe, or TPU ICI) fabric: 8 for HGX, 72 for NVL72, 8,960 for a TPU v5p pod."));
     f.push_back(integer("cluster.gpus_per_node").byDefault("`min(8, scale_up_domain)`")
             .bind(&Scenario::cluster, &ClusterSpec::gpusPerNode)
             // A topology names its server; without one, the standard 8-GPU server or the domain.
             .derived([](const Scenario& s, int) {
                 return DerivedDefault::of(double(s.cluster.topology.empty() ? std::min(8, s.cluster.scaleUpDomain) : s.cluster.gpusPerNode));
             })
+            // Servers hold 2 to 16 GPUs (a DGX-2 16); an NVL72 rack counted as one node is the
+            // widest (the Topology tab's own 576 allowed nodes nobody builds).
             .panel("Hardware", "GPUs per node", 1, 72, SliderScale::Linear, "GPUs in one server."));
     f.push_back(quantity("cluster.scale_up_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s").byDefault("catalogue")
             .help("per GPU, per direction").bind(&Scenario::cluster, &ClusterSpec::scaleUpBandwidth)
@@ -81,13 +87,18 @@ void addClusterFields(std::vector<FieldDef>& f)
             .shown("us", 1e-6));
     f.push_back(flag("cluster.scale_up_in_network_reduction").byDefault("`false`")
             .help("NVLink SHARP (NVLS): all-reduce inside a domain in one pass")
-            .bind(&Scenario::cluster, &ClusterSpec::scaleUpInNetworkReduction));
+            .bind(&Scenario::cluster, &ClusterSpec::scaleUpInNetworkReduction)
+            .form("In-switch reduction (NVLS)", 0, 1, SliderScale::Linear,
+                "NVLink SHARP (NVLS): the NVSwitches reduce, so an all-reduce inside a domain moves the data once."));
 
     // --- cluster.tiers[] ----------------------------------------------------------
     f.push_back(text("cluster.tiers[].name").byDefault("empty").help("label")
             .text([](const Scenario& s, int i) { return std::string(s.cluster.tiers[std::size_t(i)].label()); },
                 [](Scenario& s, const std::string& v, int i) { s.cluster.tiers[std::size_t(i)].setLabel(v); })
-            .writtenWhen([](const Scenario& s, int i) { return !s.cluster.tiers[std::size_t(i)].label().empty(); }));
+            .writtenWhen([](const Scenario& s, int i) { return !s.cluster.tiers[std::size_t(i)].label().empty(); })
+            // A text's range is its length, in bytes.
+            .form("Name", 0, NetworkTier::kLabelMax, SliderScale::Linear,
+                "The tier's label in the drawing and the reports (leaf, spine, ...)."));
     {
         Field span = integer("cluster.tiers[].span_gpus");
         bindTier(span, &NetworkTier::spanGpus);
@@ -95,35 +106,55 @@ void addClusterFields(std::vector<FieldDef>& f)
                 .check([](const Scenario& s, double v, int i) {
                     return i > 0 && v <= s.cluster.tiers[std::size_t(i - 1)].spanGpus
                         ? "tiers must grow outward (span larger than the tier inside)" : "";
-                })));
+                })
+                // A unit spans at most the cluster, whose own range ends at 2^24 GPUs.
+                .form("GPUs per unit", 1, 1 << 24, SliderScale::Log,
+                    "GPUs below one switch (or site) of this tier; larger than the tier inside it.")));
     }
     {
         Field over = quantity("cluster.tiers[].oversubscription", Dimension::Count, "");
         bindTier(over, &NetworkTier::oversubscription);
         f.push_back(std::move(over.typeText("number >= 1").byDefault("`1`").help("downlink : uplink ratio for traffic leaving a unit")
-                .check([](const Scenario&, double v, int) { return v < 1.0 ? "must be at least 1 (1 = non-blocking)" : ""; })));
+                .check([](const Scenario&, double v, int) { return v < 1.0 ? "must be at least 1 (1 = non-blocking)" : ""; })
+                // 1:1 (non-blocking) to 1000:1: a 2012 aggregation layer ran up to 8:1 (Al-Fares
+                // et al. 2008), and a site's long-haul link is 64:1 (two-datacenter-h100).
+                .form("Oversubscription", 1, 1000, SliderScale::Log,
+                    "Downlink : uplink of one unit; traffic leaving it shares 1/oversubscription of its GPUs' NIC bandwidth.")
+                .shown(": 1", 1)));
     }
     {
         Field up = quantity("cluster.tiers[].uplink_bandwidth", Dimension::BytesPerSecond, "B/s");
         bindTier(up, &NetworkTier::uplinkBandwidth);
         f.push_back(std::move(up.typeText("bytes/s").byDefault("span x NIC / oversubscription")
                 .help("total capacity leaving one unit (e.g. a site's long-haul link)")
-                .writtenWhen([](const Scenario& s, int i) { return s.cluster.tiers[std::size_t(i)].uplinkBandwidth > 0; })));
+                .writtenWhen([](const Scenario& s, int i) { return s.cluster.tiers[std::size_t(i)].uplinkBandwidth > 0; })
+                // Up to 10 PB/s: a 9,216-GPU unit's NICs at 800 Gb/s add up to about 1 PB/s.
+                .form("Uplink total", 0, 10000, SliderScale::Linear,
+                    "Total capacity leaving one unit (a site's long-haul link: 3.2 TB/s for 64 x 400G waves). "
+                    "0: the unit's GPUs x their NIC bandwidth / oversubscription.")
+                .shown("TB/s", 1e12)
+                .zeroMeans("auto")));
     }
     {
         Field lat = quantity("cluster.tiers[].latency", Dimension::Seconds, "s", Bound::NonNegative);
         bindTier(lat, &NetworkTier::latency);
-        f.push_back(std::move(lat.typeText("seconds").byDefault("`0`").help("extra latency for traffic crossing it")));
+        // 0 to 100 ms: a switch hop is under a microsecond, 1 ms is 200 km of fibre, 100 ms
+        // a link half-way round the world.
+        f.push_back(std::move(lat.typeText("seconds").byDefault("`0`").help("extra latency for traffic crossing it")
+                .form("Latency", 0, 100000, SliderScale::Linear, "Added to every message step that crosses this tier.")
+                .shown("us", 1e-6)));
     }
     {
         Field rail = flag("cluster.tiers[].rail_optimized");
         bindTier(rail, &NetworkTier::railOptimized);
-        f.push_back(std::move(rail.byDefault("`false`").help("NIC i of every node on rail i: same-rank groups stay inside the rail")));
+        f.push_back(std::move(rail.byDefault("`false`").help("NIC i of every node on rail i: same-rank groups stay inside the rail")
+                .form("Rail-optimized", 0, 1)));
     }
     {
         Field sharp = flag("cluster.tiers[].in_network_reduction");
         bindTier(sharp, &NetworkTier::inNetworkReduction);
-        f.push_back(std::move(sharp.byDefault("`false`").help("switches reduce (SHARP): all-reduces crossing it move half the data")));
+        f.push_back(std::move(sharp.byDefault("`false`").help("switches reduce (SHARP): all-reduces crossing it move half the data")
+                .form("In-network reduction (SHARP)", 0, 1)));
     }
 }
 
