@@ -110,7 +110,7 @@ private slots:
             QVERIFY2(keys.count(k), k);
         for (const char* file : { "simcore/loader/scenario_loader.cpp", "simcore/loader/scenario_writer.cpp",
                  "simcore/loader/scenario_override.cpp", "widgets/parameter_fields.cpp", "widgets/parameter_panel.cpp",
-                 "widgets/field_editor.cpp", "widgets/topology_form.cpp", "widgets/topology_editor.cpp" }) {
+                 "widgets/field_editor.cpp", "widgets/topology_form.cpp", "widgets/topology_tab.cpp" }) {
             const std::string text = readText(test::dataPath(file));
             QVERIFY2(!text.empty(), file);
             for (const std::string& k : keys)

@@ -34,7 +34,7 @@
 #include "widgets/cluster_tab.h"
 #include "widgets/cluster_gantt_view.h"
 #include "widgets/run_timeline_view.h"
-#include "widgets/topology_editor.h"
+#include "widgets/topology_tab.h"
 #include "widgets/topology_view.h"
 #include "widgets/autosave.h"
 
@@ -591,7 +591,7 @@ private slots:
     {
         MainWindow w(appData());
         QVERIFY(w.openPreset("llama3-405b-h100"));
-        TopologyEditor* editor = w.topologyEditor();
+        TopologyTab* editor = w.topologyTab();
         QVERIFY(editor);
         const QString before = w.dashboard()->value("step");
         // The NICs: halve the bandwidth.
@@ -1294,7 +1294,7 @@ private slots:
         // from: A100 cluster" on an H100 scenario; NVL72 on H100s without a word.
         MainWindow w(appData());
         QVERIFY(showPreset(w, "llama3-405b-h100", "topology"));
-        TopologyEditor* editor = w.topologyEditor();
+        TopologyTab* editor = w.topologyTab();
         QStringList texts;
         for (QGraphicsItem* item : editor->view()->scene()->items())
             if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item))

@@ -11,7 +11,7 @@
 #include "widgets/field_editor.h"
 #include "widgets/parameter_panel.h"
 #include "widgets/scenario_document.h"
-#include "widgets/topology_editor.h"
+#include "widgets/topology_tab.h"
 #include "widgets/topology_form.h"
 
 #include <QCheckBox>
@@ -47,7 +47,7 @@ QList<QWidget*> inputsUnder(QWidget* root)
     return inputs;
 }
 
-QPushButton* button(TopologyEditor* editor, const QString& text)
+QPushButton* button(TopologyTab* editor, const QString& text)
 {
     for (QPushButton* b : editor->findChildren<QPushButton*>())
         if (b->text() == text)
@@ -118,7 +118,7 @@ private slots:
         for (const char* preset : { "llama3-405b-h100", "gpt3-175b-a100", "llama2-7b-8xa100" }) {
             MainWindow w(appData());
             QVERIFY(laptopWindowOn(w, preset, "topology"));
-            TopologyEditor* editor = w.topologyEditor();
+            TopologyTab* editor = w.topologyTab();
             if (w.document()->scenario().cluster.tierCount == 0)
                 button(editor, "Add datacenter link")->click();
             const int levels = 2 + w.document()->scenario().cluster.tierCount;
@@ -180,7 +180,7 @@ private slots:
                 v5p = &h;
         QVERIFY(v5p && v5p->scaleUpDomain == 8960);
         w.document()->edit("hardware.gpu", [v5p](Scenario& s) { switchGpu(s, *v5p); }, false);
-        TopologyEditor* editor = w.topologyEditor();
+        TopologyTab* editor = w.topologyTab();
         editor->selectLevel(0);
         auto* domain = qobject_cast<QDoubleSpinBox*>(editor->fieldEditor("cluster.scale_up_domain"));
         QVERIFY(domain);
@@ -246,7 +246,7 @@ private:
     static QString fieldEdit(MainWindow& w, SplitMix64& rng)
     {
         auto below = [&rng](int n) { return std::min(n - 1, int(rng.uniform() * n)); };
-        TopologyEditor* editor = w.topologyEditor();
+        TopologyTab* editor = w.topologyTab();
         editor->selectLevel(below(2 + w.document()->scenario().cluster.tierCount));
         const std::vector<FieldSpec>& rows = editor->form()->fields();
         const FieldSpec spec = rows[std::size_t(below(int(rows.size())))];
@@ -296,7 +296,7 @@ private:
     // or start from a shipped topology. "" when the button does nothing here.
     static QString structuralEdit(MainWindow& w, SplitMix64& rng)
     {
-        TopologyEditor* editor = w.topologyEditor();
+        TopologyTab* editor = w.topologyTab();
         const int tiers = w.document()->scenario().cluster.tierCount;
         editor->selectLevel(std::min(1 + tiers, int(rng.uniform() * (2 + tiers))));
         static const char* const buttons[] = { "Add tier above", "Add datacenter link", "Remove tier", "Move tier out", "Move tier in", "Use" };

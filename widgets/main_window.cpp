@@ -29,7 +29,7 @@
 #include "theme.h"
 #include "teaching_panel.h"
 #include "view_export.h"
-#include "topology_editor.h"
+#include "topology_tab.h"
 
 #include "simcore/scenario_rules.h"
 #include "simcore/input_error.h"
@@ -106,7 +106,7 @@ FrontierView* MainWindow::frontierView() const { return tabOf<FrontierTab>()->vi
 bool MainWindow::hasFrontier() const { return tabOf<FrontierTab>()->hasFrontier(); }
 PlansTab* MainWindow::plansTab() const { return tabOf<PlansTab>(); }
 BreakdownTab* MainWindow::breakdownTab() const { return tabOf<BreakdownTab>(); }
-TopologyEditor* MainWindow::topologyEditor() const { return tabOf<TopologyEditor>(); }
+TopologyTab* MainWindow::topologyTab() const { return tabOf<TopologyTab>(); }
 TimelineTab* MainWindow::timelineTab() const { return tabOf<TimelineTab>(); }
 ScalingTab* MainWindow::scalingTab() const { return tabOf<ScalingTab>(); }
 ReliabilityTab* MainWindow::reliabilityTab() const { return tabOf<ReliabilityTab>(); }

@@ -44,7 +44,7 @@ class StaleNote;
 class ScalingTab;
 class BreakdownTab;
 class PlansTab;
-class TopologyEditor;
+class TopologyTab;
 class TimelineTab;
 class ReliabilityTab;
 class ClusterTab;
@@ -131,7 +131,7 @@ public:
     FrontierView* frontierView() const;
     PlansTab* plansTab() const;
     BreakdownTab* breakdownTab() const;
-    TopologyEditor* topologyEditor() const;
+    TopologyTab* topologyTab() const;
     TimelineTab* timelineTab() const;
     ScalingTab* scalingTab() const;
     ReliabilityTab* reliabilityTab() const;

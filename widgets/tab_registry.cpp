@@ -9,7 +9,7 @@
 #include "reliability_tab.h"
 #include "scaling_tab.h"
 #include "timeline_tab.h"
-#include "topology_editor.h"
+#include "topology_tab.h"
 #include "whatif_tab.h"
 
 #include <QCoreApplication>
@@ -35,7 +35,7 @@ const std::vector<TabEntry>& tabRegistry()
             } },
         { "topology", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Topology"),
             [](const TabServices& s, QWidget* parent) -> QWidget* {
-                return new TopologyEditor(s.document, s.data.topologies, parent);
+                return new TopologyTab(s.document, s.data.topologies, parent);
             } },
         { "timeline", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Timeline"),
             [](const TabServices& s, QWidget* parent) -> QWidget* {

@@ -1,4 +1,4 @@
-#include "topology_editor.h"
+#include "topology_tab.h"
 
 #include "scenario_document.h"
 #include "palette_colors.h"
@@ -14,7 +14,7 @@
 
 namespace dtsim::gui {
 
-TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> shipped, QWidget* parent)
+TopologyTab::TopologyTab(ScenarioDocument* doc, std::vector<Topology> shipped, QWidget* parent)
     : QWidget(parent)
     , m_doc(doc)
     , m_shipped(std::move(shipped))
@@ -162,18 +162,18 @@ TopologyEditor::TopologyEditor(ScenarioDocument* doc, std::vector<Topology> ship
     m_form->showLevel(m_view->selectedLevel());
 }
 
-void TopologyEditor::selectLevel(int level)
+void TopologyTab::selectLevel(int level)
 {
     m_view->selectLevel(level);
     m_form->showLevel(m_view->selectedLevel());
 }
 
-void TopologyEditor::setOverlay(int group)
+void TopologyTab::setOverlay(int group)
 {
     m_view->showTopology(m_doc->scenario(), m_haveReport ? &m_report : nullptr, group);
 }
 
-void TopologyEditor::showReport(const StepReport* report)
+void TopologyTab::showReport(const StepReport* report)
 {
     m_haveReport = report != nullptr;
     if (report)
@@ -194,6 +194,6 @@ void TopologyEditor::showReport(const StepReport* report)
                                .arg(s.cluster.scaleUpDomain).arg(QString::fromStdString(s.hardware.name)).arg(s.hardware.scaleUpDomain));
 }
 
-QWidget* TopologyEditor::fieldEditor(const QString& fieldId) const { return m_form->editor(fieldId); }
+QWidget* TopologyTab::fieldEditor(const QString& fieldId) const { return m_form->editor(fieldId); }
 
 } // namespace dtsim::gui

@@ -21,10 +21,10 @@ class TopologyForm;
 class TopologyView;
 
 // Draws the shared step report's traffic on every edit.
-class TopologyEditor : public QWidget, public TabPage {
+class TopologyTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    TopologyEditor(ScenarioDocument* doc, std::vector<Topology> shipped, QWidget* parent = nullptr);
+    TopologyTab(ScenarioDocument* doc, std::vector<Topology> shipped, QWidget* parent = nullptr);
     void follow(const TabInput& in, TabMoment when) override
     {
         if (when == TabMoment::Edit)
