@@ -54,6 +54,18 @@ std::optional<Schedule> scheduleFromName(std::string_view n)
     return std::nullopt;
 }
 
+std::string_view recomputeName(Recompute r)
+{
+    switch (r) {
+    case Recompute::None: return "none";
+    case Recompute::Selective: return "selective";
+    case Recompute::Full: return "full";
+    case Recompute::PerOp: return "per-op";
+    case Recompute::Projections: return "projections";
+    }
+    return "?";
+}
+
 std::optional<Recompute> recomputeFromName(std::string_view n)
 {
     for (Recompute r : kRecomputePolicies)

@@ -11,7 +11,6 @@ namespace {
 // One policy's decisions, each beside the others so that a policy reads as one entry.
 struct PolicyEntry {
     Recompute policy;
-    const char* name; // in scenario files (parallel.recompute) and reports
     // Flags and collective reruns; `share` is the layers' share that rerun (block method).
     void (*configure)(RecomputePlan& plan, const Scenario& s, double share);
     LayerRerun (*rerun)(const Scenario& s, const LayerTimes& lt);
@@ -40,7 +39,6 @@ std::optional<double> fullActivations(const Scenario&, bool) { return std::nullo
 // --- none: autograd keeps what it saves -----------------------------------------------
 const PolicyEntry kNone {
     Recompute::None,
-    "none",
     [](RecomputePlan& plan, const Scenario&, double) { plan.keepsEverything = true; },
     nothing,
     noFlops,
@@ -51,7 +49,6 @@ const PolicyEntry kNone {
 // rerun the attention core; flash-style kernels already rerun it in their backward.
 const PolicyEntry kSelective {
     Recompute::Selective,
-    "selective",
     [](RecomputePlan&, const Scenario&, double) {},
     [](const Scenario& s, const LayerTimes& lt) {
         LayerRerun r;
@@ -68,7 +65,6 @@ const PolicyEntry kSelective {
 // recompute_layers layers a stage).
 const PolicyEntry kFull {
     Recompute::Full,
-    "full",
     [](RecomputePlan& plan, const Scenario& s, double share) {
         plan.layerShare = share;
         plan.blockLayers = s.plan.recomputeLayers;
@@ -107,7 +103,6 @@ double perOpGemms(const Scenario& s, const LayerTimes& lt)
 
 const PolicyEntry kPerOp {
     Recompute::PerOp,
-    "per-op",
     [](RecomputePlan& plan, const Scenario& s, double) { plan.rebuildsLayer = !s.model.isMla(); },
     [](const Scenario& s, const LayerTimes& lt) {
         const double gemm = perOpGemms(s, lt);
@@ -153,7 +148,6 @@ const PolicyEntry kPerOp {
 // dispatch all-to-all (not the combine, whose output only feeds the residual add).
 const PolicyEntry kProjections {
     Recompute::Projections,
-    "projections",
     [](RecomputePlan& plan, const Scenario& s, double) {
         const bool spGathers = s.plan.sequenceParallel && s.plan.tp > 1;
         plan.collectives = { spGathers ? 0.25 : 0.0, 1.0, 0.5 };
@@ -195,16 +189,6 @@ const PolicyEntry& entryFor(Recompute policy)
 }
 
 } // namespace
-
-} // namespace dtsim::step_detail
-
-namespace dtsim {
-
-std::string_view recomputeName(Recompute r) { return step_detail::entryFor(r).name; }
-
-} // namespace dtsim
-
-namespace dtsim::step_detail {
 
 LayerRerun RecomputePlan::layerRerun(const Scenario& s, const LayerTimes& lt) const
 {
