@@ -900,15 +900,7 @@ def rewrite_error_spans(path, runs, check):
             else f"{errors[0]:+.0f}% to {errors[-1]:+.0f}%"
         return m.group(1) + shown + m.group(4)
 
-    new = ERROR_SPAN.sub(figure, text)
-    if new == text:
-        return False
-    if not check:
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(new)
-        os.replace(tmp, path)
-    return True
+    return write_if_changed(path, text, ERROR_SPAN.sub(figure, text), check)
 
 
 def rewrite(path, blocks, check):
@@ -920,6 +912,11 @@ def rewrite(path, blocks, check):
         if not pattern.search(new):
             sys.exit(f"{path}: no generated block '{name}'")
         new = pattern.sub(lambda m: m.group(1) + "\n".join(lines) + "\n" + m.group(2), new)
+    return write_if_changed(path, text, new, check)
+
+
+def write_if_changed(path, text, new, check):
+    """Writes `new` over the file (atomically) unless it is `text` or only checking; True if it differs."""
     if new == text:
         return False
     if not check:
