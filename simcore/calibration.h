@@ -2,6 +2,7 @@
 // Physical efficiency constants shared by every run: how close real kernels and
 // collectives come to the hardware's nominal peaks. Loaded from
 // resources/calibration/*.yaml, where each value cites its source.
+#include "convergence_law.h"
 #include "precision.h"
 
 #include <algorithm>
@@ -63,6 +64,9 @@ struct Calibration {
     double capturedStepOverhead = 0.0; // the same when the whole step is one captured graph
     double allocatorOverhead = 0.05;  // fragmentation share of the allocated bytes
     double optimizerBytesPerParam = 32; // Adam update traffic per fp32 master parameter
+    // Published convergence fits (loss laws, the critical batch): `convergence` in the
+    // file; absent, a loss target is refused (convergenceIssue).
+    ConvergenceConstants convergence;
 
     const GenerationCalibration& forGeneration(const std::string& generation) const;
     const RecipeCalibration& forRecipe(ScalingRecipe r) const { return recipes[scalingRecipeIndex(r)]; }

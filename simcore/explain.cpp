@@ -83,7 +83,7 @@ Explanation explainFigure(const std::string& key, const Scenario& s, const Repor
         e.title = "Time to train";
         e.formula = "time = steps x step time, steps = tokens / (global batch x sequence length)";
         e.terms = { r.steps, st.stepTime };
-        e.substituted = "= " + formatCount(s.training.tokens) + " / (" + std::to_string(s.training.globalBatch) + " x "
+        e.substituted = "= " + formatCount(r.tokens(s)) + " / (" + std::to_string(s.training.globalBatch) + " x "
             + std::to_string(s.training.seqLen) + ") x " + formatSeconds(st.stepTime) + " = " + formatCount(r.steps) + " x "
             + formatSeconds(st.stepTime);
         e.value = r.timeToTrain;

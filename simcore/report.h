@@ -2,6 +2,7 @@
 // What a simulation returns: step time and where it goes, throughput and
 // utilization, memory, and the whole-run figures. Plain values, no allocation.
 #include "collectives.h"
+#include "convergence.h"
 #include "memory.h"
 
 #include <algorithm>
@@ -111,6 +112,13 @@ struct Report {
     double gpuHours = 0;
     int syncWallGpus = 0; // GPU count with the shortest run at this global batch
     double syncWallTimeToTrain = 0;
+    // A loss target's tokens and loss (convergence.h); unknown (not computed) for a token
+    // target, whose reports do not need it.
+    ConvergencePlan convergence;
+    double tokens(const Scenario& s) const
+    {
+        return s.training.target == TrainingTarget::Tokens ? s.training.tokens : steps * s.training.tokensPerStep();
+    }
     // Layer tables only (zero for transformers): the step's forward and backward compute
     // by layer type, in LayerType's order (layers/layer_table.h), for the breakdown view.
     // Here, not in StepReport, which the planner evaluates millions of times a second.

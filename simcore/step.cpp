@@ -1,4 +1,5 @@
 #include "step.h"
+#include "convergence.h"
 
 #include "layers/layer_step.h"
 #include "plan_check.h"
@@ -127,7 +128,9 @@ Report predictRun(const Scenario& s, const Calibration& c)
     Report rep;
     rep.step = predictStep(s, c);
     const TrainingSpec& tr = s.training;
-    rep.steps = tr.steps();
+    rep.steps = trainingSteps(s, c);
+    if (tr.target == TrainingTarget::Loss)
+        rep.convergence = convergencePlan(s, c);
     rep.timeToTrain = rep.steps * rep.step.stepTime;
     rep.gpuHours = rep.timeToTrain * s.plan.gpus() / 3600.0;
     rep.theoreticalMinTime = rep.step.modelFlopsPerStep * rep.steps / (double(s.plan.gpus()) * rep.step.peakFlopsPerGpu);

@@ -1,17 +1,24 @@
 #pragma once
 // What one training run does: batch, sequence, data volume, number formats, optimizer.
+#include "convergence_law.h"
 #include "precision.h"
 
 namespace dtsim {
 
 enum class Optimizer { Adam, Sgd };
 enum class AttentionKernel { Unfused, Flash2, Native };
+// What the run trains to: a token count, or a loss (convergence.h).
+enum class TrainingTarget { Tokens, Loss };
 
 struct TrainingSpec {
     int globalBatch = 0; // sequences per optimizer step
     int microBatch = 1;  // sequences per forward/backward on one pipeline
     int seqLen = 0;
-    double tokens = 0;   // total training tokens
+    double tokens = 0;   // total training tokens (target Tokens)
+    TrainingTarget target = TrainingTarget::Tokens;
+    double targetLoss = 0;                     // target Loss: the final loss, in the law's nats per token
+    LossLaw lossLaw = LossLaw::Besiroglu2024;  // which published fit turns tokens into loss
+    double criticalBatchTokens = 0;            // a measured critical batch, tokens; 0: from the loss (Kaplan et al.)
     double deadline = 0; // seconds the run must finish in (0 = none); reported, and the frontier's duration
     Precision precision = Precision::BF16;
     // Scales of an FP8/FP4 recipe (ignored by 16- and 32-bit runs); must compute in

@@ -15,6 +15,7 @@
 #include "frontier_tab.h"
 
 #include "simcore/loader/lecture_loader.h"
+#include "simcore/plan_check.h"
 #include "simcore/report.h"
 
 #include <QFont>
@@ -24,6 +25,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QDockWidget;
@@ -163,6 +165,8 @@ private:
     // View updates (main_window_views.cpp). One report per edit feeds the dashboard and
     // the visible tab; the other tabs are brought up to date when shown.
     void refresh();            // after every document change
+    // checkScenario's, then what needs the calibration (a loss target past the model's floor).
+    std::optional<PlanIssue> scenarioIssue(const Scenario& s) const;
     void requestBackground();  // debounced: the visible tab's own analysis
     void showTab(int index, bool background); // bring a tab up to the current scenario
     void catchUpTab(int index);               // a tab was shown: update it if an edit passed it by

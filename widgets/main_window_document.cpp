@@ -59,7 +59,7 @@ QString MainWindow::userPresetsDir()
 bool MainWindow::pinAsA()
 {
     const Scenario& s = m_doc->scenario();
-    if (checkScenario(s))
+    if (scenarioIssue(s))
         return false;
     m_pinnedA = s;
     m_pinnedReport = m_evaluator->report(s);
@@ -215,7 +215,7 @@ bool MainWindow::exportReport(const QString& path, QString* error)
         *error = tr("no JSON writer in this build");
         return false;
     }
-    if (auto issue = checkScenario(s)) {
+    if (auto issue = scenarioIssue(s)) {
         *error = QString::fromStdString(issue->reason);
         return false;
     }

@@ -11,12 +11,22 @@
 #include "tab_page.h"
 #include "teaching_panel.h"
 
+#include "simcore/convergence.h"
 #include "simcore/report_check.h"
 #include "simcore/scenario_limits.h"
 
 #include <QTabWidget>
 
 namespace dtsim::gui {
+
+std::optional<PlanIssue> MainWindow::scenarioIssue(const Scenario& s) const
+{
+    if (auto issue = checkScenario(s))
+        return issue;
+    if (auto why = convergenceIssue(s, m_data.calibration))
+        return PlanIssue { "training.target_loss", *why };
+    return std::nullopt;
+}
 
 void MainWindow::refresh()
 {
@@ -26,7 +36,7 @@ void MainWindow::refresh()
     updateTitle();
     m_tabStale.assign(std::size_t(m_tabs->count()), true);
     m_currentValid = false;
-    if (auto issue = checkScenario(s)) {
+    if (auto issue = scenarioIssue(s)) {
         const auto fix = suggestFix(s);
         m_panel->setFieldError(rowForIssueField(QString::fromStdString(issue->field)), QString::fromStdString(issue->reason),
             fix ? fix->label : QString());

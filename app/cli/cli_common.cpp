@@ -8,6 +8,7 @@
 #include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
 
+#include "simcore/convergence.h"
 #include "simcore/report_check.h"
 
 #include <QDir>
@@ -86,6 +87,8 @@ Scenario loadScenarioNamed(const QString& fileOrPreset, const QCommandLineParser
     ScenarioSource source;
     Scenario s = loadScenarioFile(resolveScenarioPath(fileOrPreset, d.paths), d.catalog, overrides, d.topologies, &source);
     checkOverlay(s, d.calibration); // a measured speed within what the GPU can do
+    if (const auto why = convergenceIssue(s, d.calibration)) // a loss target the law can plan
+        throw source.locator.error("training.target_loss", *why);
     for (const std::string& note : source.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
     if (where)

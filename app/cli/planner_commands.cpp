@@ -246,6 +246,7 @@ int runScaling(const QStringList& args)
         const EngineData data = loadEngineData(p);
         const Scenario s = loadScenarioArgument(p, data);
         const ScalingCurves curves = scalingCurves(s, data.calibration);
+        const bool lossTarget = s.training.target == TrainingTarget::Loss;
         QTextStream out(stdout);
         auto pointJson = [](const ScalingPoint& pt) {
             return QJsonObject { { "gpus", pt.gpus }, { "dp", pt.dp }, { "global_batch", pt.globalBatch },
@@ -258,8 +259,10 @@ int runScaling(const QStringList& args)
                 fixed.append(pointJson(pt));
             for (const ScalingPoint& pt : curves.growingBatch)
                 growing.append(pointJson(pt));
-            printJson(QJsonDocument(QJsonObject { { "fixed_batch", fixed }, { "growing_batch", growing },
-                                     { "sync_wall_gpus", curves.syncWallGpus } }));
+            QJsonObject doc { { "fixed_batch", fixed }, { "growing_batch", growing }, { "sync_wall_gpus", curves.syncWallGpus } };
+            if (lossTarget) // new with loss targets; token targets print what they always did
+                doc.insert("turnaround_gpus", double(curves.turnaroundGpus));
+            printJson(QJsonDocument(doc));
             return kExitOk;
         }
         const bool csv = p.isSet("csv");
@@ -283,6 +286,8 @@ int runScaling(const QStringList& args)
                 QString mark;
                 if (k == 0 && pt.gpus == curves.syncWallGpus)
                     mark = "  <- sync wall";
+                if (k == 1 && lossTarget && pt.gpus == curves.turnaroundGpus)
+                    mark = "  <- turnaround: past here more GPUs take longer";
                 if (!pt.fits)
                     mark += "  (does not fit)";
                 out << QString("%1 %2 %3 %4 %5 %6%7\n").arg(pt.gpus, 8).arg(pt.globalBatch, 8)
@@ -292,6 +297,14 @@ int runScaling(const QStringList& args)
                            .arg(QString::number(100 * pt.efficiency, 'f', 1) + "%", 10).arg(mark);
             }
         }
+        if (lossTarget && !csv)
+            out << QString("\nTime to train is time to loss %1 (%2): past the critical batch each larger batch needs more "
+                           "tokens.\n%3\n")
+                       .arg(s.training.targetLoss).arg(q(std::string(lossLawName(s.training.lossLaw))))
+                       .arg(curves.turnaroundGpus > 0
+                               ? QString("Turnaround at %1 GPUs: beyond it the growing batch costs more time than the GPUs save.")
+                                     .arg(curves.turnaroundGpus)
+                               : QString("No turnaround on this curve: time still falls at its largest point."));
         return kExitOk;
     } catch (const InputError& e) {
         return reportInputError(e);

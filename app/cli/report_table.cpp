@@ -30,6 +30,17 @@ void row(std::string& out, const std::string& label, const std::string& value, c
     out += buf;
 }
 
+// A loss target: the tokens it takes at this batch and why (convergence.h).
+void convergenceRows(std::string& out, const Scenario& s, const ConvergencePlan& cv)
+{
+    char loss[64];
+    std::snprintf(loss, sizeof loss, "%.3f +- %.3f", cv.loss, cv.lossError);
+    row(out, "target loss", loss, std::string(lossLawName(s.training.lossLaw)) + "'s fit error at this point");
+    row(out, "tokens at a small batch", formatCount(cv.minimalTokens), "floor " + num(cv.floorLoss, "%.3f") + " with infinite data");
+    row(out, "critical batch", formatCount(cv.criticalBatchTokens) + " tokens",
+        "this batch: " + formatCount(cv.batchTokens) + ", +" + num(100 * cv.batchPenalty(), "%.1f") + "% tokens");
+}
+
 } // namespace
 
 std::string reportToText(const Scenario& s, const Report& r)
@@ -131,7 +142,9 @@ std::string reportToText(const Scenario& s, const Report& r)
         (m.fits ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.capacity));
 
     out += "\nRun\n";
-    row(out, s.model.isLayerTable() ? "samples" : "tokens", formatCount(s.training.tokens), formatCount(r.steps) + " steps");
+    row(out, s.model.isLayerTable() ? "samples" : "tokens", formatCount(r.tokens(s)), formatCount(r.steps) + " steps");
+    if (const ConvergencePlan& cv = r.convergence; cv.known)
+        convergenceRows(out, s, cv);
     row(out, "time to train (predicted)", formatDuration(r.timeToTrain));
     row(out, "time to train (at 100% peak)", formatDuration(r.theoreticalMinTime));
     row(out, "GPU-hours", formatCount(r.gpuHours));

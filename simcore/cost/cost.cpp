@@ -128,7 +128,8 @@ CostReport analyzeCost(const Scenario& s, const Report& base, const ReliabilityR
     r.operationalTonnes = r.energyMwh * 1000 * grams / 1e6;
     r.embodiedTonnes = (gpusHeld * cost.embodiedKgPerGpu + nodes * cost.embodiedKgPerNode) * amortized / 1000;
     r.co2eTonnes = r.operationalTonnes + r.embodiedTonnes;
-    r.usdPerMillionTokens = s.training.tokens > 0 ? r.totalUsd / (s.training.tokens / 1e6) : 0.0;
+    const double tokens = base.tokens(s);
+    r.usdPerMillionTokens = tokens > 0 ? r.totalUsd / (tokens / 1e6) : 0.0;
     return r;
 }
 

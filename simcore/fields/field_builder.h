@@ -57,6 +57,7 @@ public:
     Field& max(long long v) { d.max = v; return *this; }
     Field& quantity(Dimension dim, std::string unit, Bound b) { d.dimension = dim; d.unit = std::move(unit); d.bound = b; return *this; }
     Field& required() { d.required = true; return *this; }
+    Field& requiredWhen(std::function<bool(const Scenario&)> f) { d.required = true; d.requiredWhen = std::move(f); return *this; }
     Field& choices(std::vector<ChoiceName> c, std::string hint = {}) { d.choices = std::move(c); d.choiceHint = std::move(hint); return *this; }
     Field& typeText(std::string t) { d.typeText = std::move(t); return *this; }
     Field& byDefault(std::string t) { d.defaultText = std::move(t); return *this; }

@@ -75,6 +75,9 @@ struct FieldDef {
     long long min = 1;                      // Integer
     long long max = std::numeric_limits<int>::max();
     bool required = false; // when its section is present
+    // Required only when this holds of the fields read before it (absent: always).
+    std::function<bool(const Scenario&)> requiredWhen;
+    bool isRequired(const Scenario& s) const { return required && (!requiredWhen || requiredWhen(s)); }
     std::vector<ChoiceName> choices;
     std::string choiceHint; // Choice: what to say instead of listing every name
     std::string typeText;   // docs: the type column, when the generic one says too little

@@ -2,6 +2,7 @@
 #include "field_builder.h"
 #include "field_tables.h"
 
+#include "../convergence_law.h"
 #include "../scenario_rules.h"
 
 namespace dtsim::fields {
@@ -54,6 +55,54 @@ Field lowPrecisionFlag(const char* path, bool TrainingSpec::*member, std::string
         .panel("Hardware", label, 0, 1, SliderScale::Linear, std::move(panelHelp));
 }
 
+std::vector<ChoiceName> lossLawNames()
+{
+    std::vector<ChoiceName> names;
+    for (int i = 0; i < kLossLawCount; ++i)
+        names.push_back({ std::string(lossLawName(LossLaw(i))), i });
+    return names;
+}
+
+bool lossTarget(const Scenario& s) { return s.training.target == TrainingTarget::Loss; }
+
+// What the run trains to: a token count, or a loss that a published law turns into
+// tokens at the run's batch (convergence.h, docs/convergence.md).
+void addTargetFields(std::vector<FieldDef>& f)
+{
+    f.push_back(choice("training.target", { { "tokens", int(TrainingTarget::Tokens) }, { "loss", int(TrainingTarget::Loss) } })
+            .byDefault("`tokens`")
+            .help("what the run trains to: `tokens` (training.tokens) or `loss` (training.target_loss; the tokens follow from the "
+                  "loss law and grow with the batch past the critical batch)")
+            .bind(&Scenario::training, &TrainingSpec::target)
+            .writtenWhen([](const Scenario& s, int) { return lossTarget(s); })
+            .panel("Run", "Train to", 0, 1, SliderScale::Linear,
+                "A token count, or a loss: then the tokens come from the loss law and grow with the batch past the critical batch.")
+            .forModel(ModelKind::Transformer));
+    f.push_back(quantity("training.target_loss", Dimension::Count, "").requiredWhen(lossTarget).byDefault("required with `target: loss`")
+            .help("the final loss to reach, in nats per token on the loss law's corpus (`2.0`)")
+            .bind(&Scenario::training, &TrainingSpec::targetLoss)
+            .check([](const Scenario& s, double, int) -> std::string {
+                return lossTarget(s) ? std::string() : "applies with training.target: loss only";
+            })
+            .writtenWhen([](const Scenario& s, int) { return lossTarget(s); })
+            .panel("Run", "Target loss", 1.5, 4, SliderScale::Linear, "The final loss to reach (nats per token on the law's corpus).")
+            .forModel(ModelKind::Transformer));
+    f.push_back(choice("training.loss_law", lossLawNames()).byDefault("`besiroglu2024`")
+            .help("the published fit L(N, D) = E + A/N^alpha + B/D^beta that turns tokens into loss: `besiroglu2024` (the "
+                  "replication's refit) or `hoffmann2022` (Chinchilla's Approach 3); constants in the calibration file")
+            .bind(&Scenario::training, &TrainingSpec::lossLaw)
+            .writtenWhen([](const Scenario& s, int) { return s.training.lossLaw != LossLaw::Besiroglu2024; })
+            .panel("Run", "Loss law", 0, kLossLawCount - 1, SliderScale::Linear,
+                "Which published fit turns tokens into loss (both fitted to MassiveText, Chinchilla's corpus).")
+            .forModel(ModelKind::Transformer));
+    f.push_back(quantity("training.critical_batch", Dimension::Count, "", Bound::NonNegative).byDefault("`0` (from the loss)")
+            .help("a measured critical batch in tokens; past it each doubling of the batch nearly doubles the tokens a loss "
+                  "needs; `0`: Kaplan et al.'s B_crit(L) at the run's final loss")
+            .bind(&Scenario::training, &TrainingSpec::criticalBatchTokens)
+            .writtenWhen([](const Scenario& s, int) { return s.training.criticalBatchTokens > 0; })
+            .forModel(ModelKind::Transformer));
+}
+
 // How much the run trains, in what batches, and what feeds it.
 void addBatchFields(std::vector<FieldDef>& f)
 {
@@ -70,9 +119,13 @@ void addBatchFields(std::vector<FieldDef>& f)
             .bind(&Scenario::training, &TrainingSpec::seqLen)
             .panel("Batch", "Sequence length", 64, 1 << 20, SliderScale::Powers2, "Tokens per sequence. Attention FLOPs grow as s^2 per sequence.")
             .forModel(ModelKind::Transformer));
-    f.push_back(quantity("training.tokens", Dimension::Count, "").required().typeText("count > 0").byDefault("required")
-            .help("training tokens (`300e9`, `15.6T`)")
+    addTargetFields(f);
+    f.push_back(quantity("training.tokens", Dimension::Count, "")
+            .requiredWhen([](const Scenario& s) { return s.training.target == TrainingTarget::Tokens; })
+            .typeText("count > 0").byDefault("required unless `target: loss`")
+            .help("training tokens (`300e9`, `15.6T`); with `target: loss` the loss law decides them and this is not used")
             .bind(&Scenario::training, &TrainingSpec::tokens)
+            .writtenWhen([](const Scenario& s, int) { return s.training.tokens > 0; })
             .panel("Run", "Training tokens", 0.001, 1e6, SliderScale::Log, "Tokens to train on. Time to train = tokens / throughput.")
             .shown("B", 1e9)
             .forModel(ModelKind::Transformer));

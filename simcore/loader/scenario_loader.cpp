@@ -126,7 +126,7 @@ private:
             applyTopology(map ? r.child(map, section, key.c_str()) : absent(), name, s);
             return;
         }
-        const YAML::Node n = !map ? absent() : f.required ? r.required(map, section, key.c_str()) : r.child(map, section, key.c_str());
+        const YAML::Node n = !map ? absent() : f.isRequired(s) ? r.required(map, section, key.c_str()) : r.child(map, section, key.c_str());
         if (!n) {
             if (f.derivedDefault) {
                 const DerivedDefault d = f.derivedDefault(s, entry);

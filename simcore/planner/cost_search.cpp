@@ -1,4 +1,5 @@
 #include "cost_search.h"
+#include "../convergence.h"
 
 #include "../divisors.h"
 
@@ -54,7 +55,7 @@ CostSearchResult searchCheapest(const Scenario& s, const Calibration& c, const F
         cand.microBatch = n->training.microBatch;
         cand.gpus = n->cluster.gpus;
         cand.step = predictStep(*n, c);
-        cand.timeToTrain = cand.step.stepTime * n->training.steps();
+        cand.timeToTrain = cand.step.stepTime * trainingSteps(*n, c);
         priceCandidate(*n, c, ctx, cand);
         r.naive = cand;
     }

@@ -1,4 +1,5 @@
 #include "scaling.h"
+#include "../convergence.h"
 
 #include "../memory.h"
 #include "../plan_check.h"
@@ -21,7 +22,7 @@ bool evaluate(Scenario& probe, const Calibration& c, ScalingPoint& pt)
     pt.globalBatch = probe.training.globalBatch;
     pt.stepTime = r.stepTime;
     pt.tokensPerSecond = r.tokensPerSecond;
-    pt.timeToTrain = r.stepTime * probe.training.steps(); // as predictRun() reckons the sync wall
+    pt.timeToTrain = r.stepTime * trainingSteps(probe, c); // as predictRun() reckons the sync wall
     pt.mfu = r.mfu;
     pt.gpuHours = pt.timeToTrain * pt.gpus / 3600.0;
     pt.fits = r.memory.fits;
@@ -35,6 +36,20 @@ void normalize(std::vector<ScalingPoint>& curve)
     const double ref = curve.front().tokensPerSecond / curve.front().gpus;
     for (ScalingPoint& p : curve)
         p.efficiency = (p.tokensPerSecond / p.gpus) / ref;
+}
+
+long long turnaround(const std::vector<ScalingPoint>& curve)
+{
+    const ScalingPoint* fastest = nullptr;
+    for (const ScalingPoint& p : curve)
+        if (p.fits && (!fastest || p.timeToTrain < fastest->timeToTrain))
+            fastest = &p;
+    if (!fastest)
+        return 0;
+    for (const ScalingPoint& p : curve)
+        if (p.fits && p.gpus > fastest->gpus && p.timeToTrain > fastest->timeToTrain)
+            return fastest->gpus;
+    return 0;
 }
 
 } // namespace
@@ -75,6 +90,7 @@ ScalingCurves scalingCurves(const Scenario& s, const Calibration& c, int maxDoub
             out.growingBatch.push_back(pt);
     }
     normalize(out.growingBatch);
+    out.turnaroundGpus = turnaround(out.growingBatch);
     return out;
 }
 

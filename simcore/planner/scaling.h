@@ -27,6 +27,11 @@ struct ScalingCurves {
     std::vector<ScalingPoint> fixedBatch;
     std::vector<ScalingPoint> growingBatch;
     int syncWallGpus = 0; // fastest point of the fixed-batch curve
+    // The growing-batch curve's fastest point that fits, when a larger point (that fits) is
+    // slower: past it more GPUs make the run slower (0: the curve still falls at its end).
+    // With a loss target this is where the extra tokens a batch above the critical batch
+    // needs outweigh the replicas it feeds.
+    long long turnaroundGpus = 0;
 };
 
 ScalingCurves scalingCurves(const Scenario& s, const Calibration& c, int maxDoublings = 8);

@@ -1,4 +1,5 @@
 #include "search.h"
+#include "../convergence.h"
 
 #include "../parallel_for.h"
 
@@ -114,6 +115,7 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
     p.dp = dp;
     const bool fusedAttention = s.training.fusedAttention();
     const int globalBatch = s.training.globalBatch;
+    const double steps = trainingSteps(s, c); // the batch, and so the steps, are the same for every plan
     // Layer tables run large per-GPU batches (256 images, thousands of DLRM samples).
     const int maxMicroBatch = m.isLayerTable() ? globalBatch : o.maxMicroBatch;
 
@@ -180,7 +182,7 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                             cand.microBatch = mb;
                             cand.gpus = out.gpus;
                             cand.step = predictStep(s, c);
-                            cand.timeToTrain = cand.step.stepTime * s.training.steps();
+                            cand.timeToTrain = cand.step.stepTime * steps;
                             if (o.objective == Objective::Cost && o.cost) {
                                 priceCandidate(s, c, *o.cost, cand);
                                 if (!cand.finishes) {
@@ -204,7 +206,7 @@ void priceCandidate(const Scenario& s, const Calibration& c, const CostContext& 
 {
     Report base;
     base.step = cand.step;
-    base.steps = s.training.steps();
+    base.steps = trainingSteps(s, c);
     base.timeToTrain = cand.timeToTrain;
     const ReliabilityReport rel = analyzeReliability(s, c, ctx.rates, base);
     cand.finishes = !runIssue(s, rel);
@@ -237,7 +239,7 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
         base.microBatch = s.training.microBatch;
         base.gpus = s.cluster.gpus;
         base.step = predictStep(s, c);
-        base.timeToTrain = base.step.stepTime * s.training.steps();
+        base.timeToTrain = base.step.stepTime * trainingSteps(s, c);
         if (o.objective == Objective::Cost && o.cost)
             priceCandidate(s, c, *o.cost, base);
         result.baseline = base;

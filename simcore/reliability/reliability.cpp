@@ -261,6 +261,7 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     r.gpus = static_cast<long long>(std::llround(gpus * (spec.backupWorkers ? 1 + rates.backupWorkerFraction : 1.0)));
     r.memoryProblem = memoryIssue(s, base.step.memory);
     r.cleanTime = base.timeToTrain;
+    r.steps = base.steps;
     r.failureFreeTime = base.timeToTrain * (1 + r.stepSlowdown);
 
     // Every recovery strategy, costed on this run.
@@ -338,11 +339,12 @@ std::optional<PlanIssue> runIssue(const Scenario& s, const ReliabilityReport& r)
     const std::string mtbf = formatDuration(M);
     // Too long before any failure or overhead: the run itself.
     if (!(r.cleanTime / M <= kMaxExpectedFailures))
-        return PlanIssue { "training.tokens",
-            "the run takes " + years(r.cleanTime) + " with no failures (" + formatCount(s.training.steps()) + " steps of "
-                + formatDuration(r.cleanTime / std::max(1.0, s.training.steps())) + "); with the cluster failing every " + mtbf + " it would see "
+        return PlanIssue { s.training.target == TrainingTarget::Loss ? "training.target_loss" : "training.tokens",
+            "the run takes " + years(r.cleanTime) + " with no failures (" + formatCount(r.steps) + " steps of "
+                + formatDuration(r.cleanTime / std::max(1.0, r.steps)) + "); with the cluster failing every " + mtbf + " it would see "
                 + formatCount(r.cleanTime / M) + " failures, more than any run survives (dtsim follows up to "
-                + formatCount(kMaxExpectedFailures) + "); train fewer tokens or on more GPUs" };
+                + formatCount(kMaxExpectedFailures) + "); train "
+                + (s.training.target == TrainingTarget::Loss ? "to a higher loss" : "fewer tokens") + " or on more GPUs" };
     if (!(r.failureFreeTime / M <= kMaxExpectedFailures)) {
         const bool straggler = !spec.backupWorkers && spec.stragglerSlowdown > 0;
         return PlanIssue { straggler ? "reliability.straggler_slowdown" : "reliability.degraded_link.bandwidth_fraction",

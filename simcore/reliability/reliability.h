@@ -87,6 +87,7 @@ struct ReliabilityReport {
     double dalyInterval = 0;
     double failureFreeTime = 0;  // time to train with no failures or checkpoints (stragglers included)
     double cleanTime = 0;        // ... and without stragglers or degraded links
+    double steps = 0;            // optimizer steps of the run (the training target's)
     double stepSlowdown = 0;     // from stragglers and degraded links, after mitigation
     double firstOrderOverhead = 0; // C/tau + (R + tau/2)/M: the textbook sum
     double expectedTime = 0;     // exact expectation under exponential failures

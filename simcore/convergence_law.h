@@ -1,0 +1,61 @@
+#pragma once
+// Published convergence fits, as constants the calibration file carries with their
+// sources (resources/calibration/default.yaml, `convergence`): a loss law that turns
+// parameters and tokens into a final loss, and the critical batch size past which a
+// larger batch needs more tokens to reach the same loss. Pure formulas, no scenario.
+#include <array>
+#include <string_view>
+
+namespace dtsim {
+
+// The loss laws dtsim knows; each is a fit to one corpus and tokenizer, so a loss is only
+// comparable with losses measured on that corpus.
+enum class LossLaw { Hoffmann2022, Besiroglu2024 };
+inline constexpr int kLossLawCount = 2;
+std::string_view lossLawName(LossLaw l);
+
+// L(N, D) = e + a / N^alpha + b / D^beta (Hoffmann et al. 2022, eq. 2): N parameters,
+// D tokens. `*Se`: the fit's published standard errors (0 where none is published).
+struct LossLawConstants {
+    bool known = false; // loaded from the calibration file
+    double e = 0, a = 0, b = 0, alpha = 0, beta = 0;
+    double eSe = 0, aSe = 0, bSe = 0, alphaSe = 0, betaSe = 0;
+
+    double loss(double params, double tokens) const;
+    // The loss with infinite data: the model's floor.
+    double floor(double params) const { return e + a / pow(params, alpha); }
+    // Tokens that reach `loss` (infinite when the floor is at or above it).
+    double tokensFor(double params, double loss) const;
+    // One standard error of loss(N, D) propagated from the constants' standard errors,
+    // treated as independent (an upper bound: the fitted a and alpha move together).
+    double lossError(double params, double tokens) const;
+
+private:
+    static double pow(double x, double y);
+};
+
+// The critical batch in tokens at a loss (Kaplan et al. 2020, eq. 5.4):
+// B_crit(L) = scale / L^(1 / exponent). Below it a larger batch needs fewer steps at
+// nearly the same tokens; above it, more tokens at nearly the same steps.
+struct CriticalBatchConstants {
+    bool known = false;
+    double scaleTokens = 0; // B*
+    double exponent = 0;    // alpha_B
+    double tokensAt(double loss) const;
+};
+
+// McCandlish et al. 2018, eq. 2.11-2.12: to reach a given loss with batch B, steps
+// S = S_min (1 + B_noise / B) and examples E = E_min (1 + B / B_noise), with the
+// critical batch B_crit standing for B_noise (Kaplan et al. 2020, sec. 5.1).
+inline double tokensAtBatch(double minimalTokens, double batchTokens, double criticalBatchTokens)
+{
+    return minimalTokens * (1.0 + batchTokens / criticalBatchTokens);
+}
+
+struct ConvergenceConstants {
+    std::array<LossLawConstants, kLossLawCount> laws {};
+    CriticalBatchConstants criticalBatch;
+    const LossLawConstants& law(LossLaw l) const { return laws[static_cast<int>(l)]; }
+};
+
+} // namespace dtsim
