@@ -46,6 +46,9 @@ struct ClusterSpec {
     std::array<NetworkTier, kMaxTiers> tiers {};
     int tierCount = 0; // tiers[0] is the innermost (leaf)
     std::string topology; // the shipped topology it came from, "" for a hand-made one
+    // Coefficient of variation of one rank's compute time from step to step (stragglers.h);
+    // 0: every rank takes the same time.
+    double jitter = 0;
     bool operator==(const ClusterSpec&) const = default;
 };
 

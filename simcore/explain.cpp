@@ -35,11 +35,12 @@ Explanation explainFigure(const std::string& key, const Scenario& s, const Repor
         for (double c : b.exposedComm)
             comm += c;
         e.title = "Step time";
-        e.formula = "step = forward + backward + recompute + exposed communication + pipeline bubble + optimizer + framework overhead + overlap contention + waiting for input";
-        e.terms = { b.forward, b.backward, b.recompute, comm, b.bubble, b.optimizer, b.overhead, b.contention, b.inputStall };
+        e.formula = "step = forward + backward + recompute + exposed communication + pipeline bubble + optimizer + framework overhead + overlap contention + waiting for input + waiting for the slowest rank";
+        e.terms = { b.forward, b.backward, b.recompute, comm, b.bubble, b.optimizer, b.overhead, b.contention, b.inputStall, b.straggler };
         e.substituted = "= " + formatSeconds(b.forward) + " + " + formatSeconds(b.backward) + " + " + formatSeconds(b.recompute) + " + "
             + formatSeconds(comm) + " + " + formatSeconds(b.bubble) + " + " + formatSeconds(b.optimizer) + " + "
-            + formatSeconds(b.overhead) + " + " + formatSeconds(b.contention) + " + " + formatSeconds(b.inputStall);
+            + formatSeconds(b.overhead) + " + " + formatSeconds(b.contention) + " + " + formatSeconds(b.inputStall) + " + "
+            + formatSeconds(b.straggler);
         e.value = st.stepTime;
         e.result = "= " + formatSeconds(st.stepTime);
         e.note = "Compute of all " + std::to_string(st.microbatches) + " micro-batches on the slowest pipeline stage; communication counts only "

@@ -49,6 +49,7 @@ struct StepBreakdown {
     double overhead = 0;  // per-step framework overhead
     double contention = 0; // compute slowed by the communication it hides
     double inputStall = 0; // waiting for the host's input pipeline (layer tables)
+    double straggler = 0;  // waiting for the slowest rank's compute (cluster.jitter)
     double sum() const;
 };
 

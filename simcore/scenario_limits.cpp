@@ -97,7 +97,7 @@ std::optional<PlanIssue> checkLimits(const Scenario& s)
     if (!(t.tokens >= perStep) && m.isLayerTable())
         return PlanIssue { "training.samples",
             "training.samples = " + formatCount(t.tokens) + " is less than one step's global_batch = " + formatCount(perStep) };
-    if (!(t.tokens >= perStep))
+    if (!(t.tokens >= perStep) && t.target == TrainingTarget::Tokens) // a loss target's tokens follow from the law
         return PlanIssue { "training.tokens",
             "training.tokens = " + formatCount(t.tokens) + " is less than one step (global_batch x seq_len = "
                 + formatCount(perStep) + " tokens); train at least one step's tokens or shrink the batch" };

@@ -24,7 +24,7 @@ std::string_view commGroupName(CommGroup g)
 
 double StepBreakdown::sum() const
 {
-    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall;
+    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler;
     for (double c : exposedComm)
         s += c;
     return s;
@@ -115,6 +115,8 @@ StepReport predictStep(const Scenario& s, const Calibration& c, const StepOption
     optimizerAndOverhead(in, dp, out);                                   // 5. optimizer, overhead
     if (opts.idealized)
         idealize(in, compute, mc, dp, bubbleMb, out);
+    else
+        stragglerWait(in, out);                                          // 6. the slowest rank
 
     out.stepTime = out.breakdown.sum();
     throughput(in, out);

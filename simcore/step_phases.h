@@ -81,6 +81,10 @@ void dataParallelSync(const StepInputs& in, const StageCompute& sc, const Microb
 // 5. The optimizer step, the framework's per-step overhead and overlap contention.
 void optimizerAndOverhead(const StepInputs& in, const DataParallelGroup& dp, StepReport& out);
 
+// 6. Waiting for the slowest rank: the step's compute stretched by cluster.jitter's
+// expected maximum over the job's ranks (stragglers.h).
+void stragglerWait(const StepInputs& in, StepReport& out);
+
 // Epoch AI's idealized assumptions, applied over phases 3-5 (StepOptions::idealized).
 void idealize(const StepInputs& in, const StageCompute& sc, const MicrobatchComm& mc, const DataParallelGroup& dp,
     double bubbleMb, StepReport& out);

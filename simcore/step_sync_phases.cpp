@@ -2,6 +2,8 @@
 // pipeline, data-parallel synchronisation, the optimizer (step_phases.h).
 #include "step_phases.h"
 
+#include "stragglers.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -259,6 +261,12 @@ void optimizerAndOverhead(const StepInputs& in, const DataParallelGroup& dp, Ste
     for (const CommReport& cr : out.comm)
         (cr.span.domains > 1 ? hiddenOut : hidden) += std::max(0.0, cr.totalSeconds - cr.exposedSeconds); // rounding can leave -1e-16
     b.contention = c.overlapSlowdown * hidden + c.overlapSlowdownScaleOut * hiddenOut;
+}
+
+void stragglerWait(const StepInputs& in, StepReport& out)
+{
+    StepBreakdown& b = out.breakdown;
+    b.straggler = (b.forward + b.backward + b.recompute) * stragglerShare(in.s.cluster.jitter, in.s.plan.gpus());
 }
 
 void idealize(const StepInputs& in, const StageCompute& sc, const MicrobatchComm& mc, const DataParallelGroup& dp,

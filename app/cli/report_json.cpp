@@ -38,6 +38,8 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         { "contention", b.contention },
         { "input_stall", b.inputStall },
     };
+    if (b.straggler > 0) // cluster.jitter; left out at 0, as every report before it was
+        breakdown.insert("straggler", b.straggler);
     QJsonObject comm;
     for (int i = 0; i < kCommGroupCount; ++i) {
         const auto g = static_cast<CommGroup>(i);

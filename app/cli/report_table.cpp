@@ -105,6 +105,7 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("framework overhead", b.overhead);
     part("overlap contention", b.contention);
     part("waiting for input (host)", b.inputStall);
+    part("waiting for the slowest rank", b.straggler);
     if (const auto& ml = st.moeLayer; ml.total() > 0) {
         out += "\nOne MoE layer, one micro-batch (forward + backward; dispatch and combine hidden or not)\n";
         auto moePart = [&](const std::string& name, double v) {
@@ -143,7 +144,7 @@ std::string reportToText(const Scenario& s, const Report& r)
 
     out += "\nRun\n";
     row(out, s.model.isLayerTable() ? "samples" : "tokens", formatCount(r.tokens(s)), formatCount(r.steps) + " steps");
-    if (const ConvergencePlan& cv = r.convergence; cv.known)
+    if (const ConvergencePlan& cv = r.convergence; cv.known && s.training.target == TrainingTarget::Loss)
         convergenceRows(out, s, cv);
     row(out, "time to train (predicted)", formatDuration(r.timeToTrain));
     row(out, "time to train (at 100% peak)", formatDuration(r.theoreticalMinTime));

@@ -66,6 +66,17 @@ void addClusterFields(std::vector<FieldDef>& f)
             // Servers hold 2 to 16 GPUs (a DGX-2 16); an NVL72 rack counted as one node is the
             // widest (the Topology tab's own 576 allowed nodes nobody builds).
             .panel("Hardware", "GPUs per node", 1, 72, SliderScale::Linear, "GPUs in one server."));
+    f.push_back(quantity("cluster.jitter", Dimension::Count, "", Bound::NonNegative).typeText("0-0.5").byDefault("`0` (no jitter)")
+            .help("coefficient of variation of one rank's compute time from step to step; a synchronous step waits for the "
+                  "slowest of the job's ranks, cv x E[max of n normals] longer (`0.03`; docs/convergence.md cites the measurements)")
+            .bind(&Scenario::cluster, &ClusterSpec::jitter)
+            .check([](const Scenario&, double v, int) -> std::string {
+                return v <= 0.5 ? std::string() : "a step-to-step spread above 50% of the step is a broken node, not jitter "
+                                                   "(reliability.straggler_slowdown models one)";
+            })
+            .writtenWhen([](const Scenario& s, int) { return s.cluster.jitter > 0; })
+            .panel("Network", "Per-step jitter (CV)", 0, 0.2, SliderScale::Linear,
+                "Each rank's compute varies step to step by this share; the step waits for the slowest of all ranks."));
     f.push_back(quantity("cluster.scale_up_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s").byDefault("catalogue")
             .help("per GPU, per direction").bind(&Scenario::cluster, &ClusterSpec::scaleUpBandwidth)
             .panel("Network", "Scale-up bandwidth", 1, 10000, SliderScale::Log,

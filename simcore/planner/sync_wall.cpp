@@ -1,5 +1,6 @@
 #include "sync_wall.h"
 
+#include "../convergence.h"
 #include "../plan_check.h"
 #include "../step.h"
 
@@ -28,6 +29,8 @@ Report predictRunWithSyncWall(const Scenario& s, const Calibration& c)
 {
     Report r = predictRun(s, c);
     addSyncWall(r, s, c);
+    if (!r.convergence.known) // a token target's loss, for the views (predictRun leaves it out)
+        r.convergence = convergencePlan(s, c);
     return r;
 }
 

@@ -12,7 +12,8 @@ namespace dtsim {
 // Fills r.syncWallGpus and r.syncWallTimeToTrain; `r` is predictRun(s, c).
 void addSyncWall(Report& r, const Scenario& s, const Calibration& c);
 
-// predictRun() with the sync wall: what the dashboard and `simulate` show.
+// predictRun() with the sync wall and, for a token target too, the loss it reaches
+// (Report::convergence): what the dashboard and `simulate` show.
 Report predictRunWithSyncWall(const Scenario& s, const Calibration& c);
 
 } // namespace dtsim
