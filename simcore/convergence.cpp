@@ -10,48 +10,63 @@ namespace dtsim {
 
 namespace {
 
-double criticalBatchAt(const TrainingSpec& t, const Calibration& c, double loss)
+double criticalBatchAt(double measured, const Calibration& c, double loss)
 {
-    return t.criticalBatchTokens > 0 ? t.criticalBatchTokens : c.convergence.criticalBatch.tokensAt(loss);
+    return measured > 0 ? measured : c.convergence.criticalBatch.tokensAt(loss);
 }
 
-bool lawKnown(const TrainingSpec& t, const Calibration& c)
+bool lawKnown(LossLaw law, double measuredCriticalBatch, const Calibration& c)
 {
-    return c.convergence.law(t.lossLaw).known && (t.criticalBatchTokens > 0 || c.convergence.criticalBatch.known);
+    return c.convergence.law(law).known && (measuredCriticalBatch > 0 || c.convergence.criticalBatch.known);
 }
 
 // Tokens that reach `loss` at this batch (infinite below the floor).
-double tokensToReach(const LossLawConstants& law, const TrainingSpec& t, const Calibration& c, double params, double loss)
+double tokensToReach(const ConvergenceQuery& q, const Calibration& c, double loss)
 {
-    return tokensAtBatch(law.tokensFor(params, loss), t.tokensPerStep(), criticalBatchAt(t, c, loss));
+    const LossLawConstants& law = c.convergence.law(q.law);
+    return tokensAtBatch(law.tokensFor(q.parameters, loss), q.batchTokens, criticalBatchAt(q.criticalBatchTokens, c, loss));
 }
 
-// The lowest loss `tokens` reach at this batch: the smallest L, between the floor and
+// The lowest loss `q.tokens` reach at this batch: the smallest L, between the floor and
 // the loss of a uniform guess over the vocabulary, whose tokens needed are at most these.
 // (Far above the floor the critical-batch relation no longer holds, and tokens needed
 // can rise again with the loss; the lowest crossing is the one training reaches first.)
-double lossReached(const LossLawConstants& law, const TrainingSpec& t, const Calibration& c, double params, double tokens,
-    double ceiling)
+double lossReached(const ConvergenceQuery& q, const Calibration& c)
 {
-    const double floor = law.floor(params);
+    const double floor = c.convergence.law(q.law).floor(q.parameters);
+    const double ceiling = std::log(double(std::max(2, q.vocab)));
     if (!(ceiling > floor))
         return floor;
     const double span = ceiling - floor;
     const int steps = 200;
-    double below = floor; // needs more than `tokens`
+    double below = floor; // needs more than the tokens
     for (int i = 0; i <= steps; ++i) {
         const double L = floor + span * std::pow(1e-6, 1.0 - double(i) / steps);
-        if (tokensToReach(law, t, c, params, L) <= tokens) {
+        if (tokensToReach(q, c, L) <= q.tokens) {
             double lo = below, hi = L;
             for (int k = 0; k < 60; ++k) {
                 const double mid = 0.5 * (lo + hi);
-                (tokensToReach(law, t, c, params, mid) <= tokens ? hi : lo) = mid;
+                (tokensToReach(q, c, mid) <= q.tokens ? hi : lo) = mid;
             }
             return hi;
         }
         below = L;
     }
     return ceiling;
+}
+
+ConvergenceQuery queryOf(const Scenario& s)
+{
+    const TrainingSpec& t = s.training;
+    ConvergenceQuery q;
+    q.law = t.lossLaw;
+    q.parameters = lossLawParameters(s.model, t.seqLen);
+    q.batchTokens = t.tokensPerStep();
+    q.tokens = t.tokens;
+    q.targetLoss = t.target == TrainingTarget::Loss ? t.targetLoss : 0.0;
+    q.criticalBatchTokens = t.criticalBatchTokens;
+    q.vocab = s.model.vocab;
+    return q;
 }
 
 } // namespace
@@ -62,30 +77,29 @@ double lossLawParameters(const ModelSpec& m, int seqLen)
     return m.moe.experts > 0 ? p.active : p.total;
 }
 
-ConvergencePlan convergencePlan(const Scenario& s, const Calibration& c)
+ConvergencePlan convergenceAt(const ConvergenceQuery& q, const Calibration& c)
 {
     ConvergencePlan plan;
-    const TrainingSpec& t = s.training;
-    if (s.model.isLayerTable() || !lawKnown(t, c) || t.tokensPerStep() <= 0)
+    if (!lawKnown(q.law, q.criticalBatchTokens, c) || !(q.batchTokens > 0) || !(q.parameters > 0))
         return plan;
-    const LossLawConstants& law = c.convergence.law(t.lossLaw);
+    const LossLawConstants& law = c.convergence.law(q.law);
     plan.known = true;
-    plan.parameters = lossLawParameters(s.model, t.seqLen);
-    plan.batchTokens = t.tokensPerStep();
-    plan.floorLoss = law.floor(plan.parameters);
-    if (t.target == TrainingTarget::Loss) {
-        plan.loss = t.targetLoss;
-        plan.minimalTokens = law.tokensFor(plan.parameters, plan.loss);
-    } else {
-        const double ceiling = std::log(double(std::max(2, s.model.vocab)));
-        plan.loss = lossReached(law, t, c, plan.parameters, t.tokens, ceiling);
-        plan.minimalTokens = law.tokensFor(plan.parameters, plan.loss);
-    }
-    plan.criticalBatchTokens = criticalBatchAt(t, c, plan.loss);
-    plan.tokens = t.target == TrainingTarget::Loss ? tokensAtBatch(plan.minimalTokens, plan.batchTokens, plan.criticalBatchTokens)
-                                                   : t.tokens;
-    plan.lossError = std::isfinite(plan.minimalTokens) ? law.lossError(plan.parameters, plan.minimalTokens) : 0.0;
+    plan.parameters = q.parameters;
+    plan.batchTokens = q.batchTokens;
+    plan.floorLoss = law.floor(q.parameters);
+    plan.loss = q.targetLoss > 0 ? q.targetLoss : lossReached(q, c);
+    plan.minimalTokens = law.tokensFor(q.parameters, plan.loss);
+    plan.criticalBatchTokens = criticalBatchAt(q.criticalBatchTokens, c, plan.loss);
+    plan.tokens = q.targetLoss > 0 ? tokensAtBatch(plan.minimalTokens, plan.batchTokens, plan.criticalBatchTokens) : q.tokens;
+    plan.lossError = std::isfinite(plan.minimalTokens) ? law.lossError(q.parameters, plan.minimalTokens) : 0.0;
     return plan;
+}
+
+ConvergencePlan convergencePlan(const Scenario& s, const Calibration& c)
+{
+    if (s.model.isLayerTable())
+        return {};
+    return convergenceAt(queryOf(s), c);
 }
 
 double trainingTokens(const Scenario& s, const Calibration& c)
@@ -93,10 +107,9 @@ double trainingTokens(const Scenario& s, const Calibration& c)
     const TrainingSpec& t = s.training;
     if (t.target == TrainingTarget::Tokens || s.model.isLayerTable())
         return t.tokens;
-    if (!lawKnown(t, c))
+    if (!lawKnown(t.lossLaw, t.criticalBatchTokens, c))
         return std::numeric_limits<double>::quiet_NaN();
-    const LossLawConstants& law = c.convergence.law(t.lossLaw);
-    return tokensToReach(law, t, c, lossLawParameters(s.model, t.seqLen), t.targetLoss);
+    return tokensToReach(queryOf(s), c, t.targetLoss);
 }
 
 double trainingSteps(const Scenario& s, const Calibration& c)
@@ -116,9 +129,8 @@ std::optional<std::string> convergenceIssue(const Scenario& s, const Calibration
             + ", so no loss can be turned into tokens";
     if (t.criticalBatchTokens <= 0 && !c.convergence.criticalBatch.known)
         return std::string("the calibration file has no convergence.critical_batch; set training.critical_batch");
-    const LossLawConstants& law = c.convergence.law(t.lossLaw);
     const double params = lossLawParameters(s.model, t.seqLen);
-    const double floor = law.floor(params);
+    const double floor = c.convergence.law(t.lossLaw).floor(params);
     if (!(t.targetLoss > floor)) {
         char text[320];
         std::snprintf(text, sizeof text,

@@ -29,8 +29,22 @@ struct ConvergencePlan {
     double batchPenalty() const { return minimalTokens > 0 ? tokens / minimalTokens - 1 : 0; }
 };
 
-// The whole picture, for reports (a few dozen law evaluations when the target is tokens).
+// The whole picture, for reports (a few hundred law evaluations when the target is tokens).
 ConvergencePlan convergencePlan(const Scenario& s, const Calibration& c);
+
+// The same for a bare model size and batch (`dtsim-cli loss`, the published-loss checks):
+// `targetLoss` > 0 plans that loss; otherwise the loss `tokens` reach. `criticalBatchTokens`
+// 0: Kaplan et al.'s at the final loss. `vocab` bounds the loss from above (ln vocab).
+struct ConvergenceQuery {
+    LossLaw law = LossLaw::Besiroglu2024;
+    double parameters = 0;
+    double batchTokens = 0;
+    double tokens = 0;
+    double targetLoss = 0;
+    double criticalBatchTokens = 0;
+    int vocab = 50304;
+};
+ConvergencePlan convergenceAt(const ConvergenceQuery& q, const Calibration& c);
 
 // The tokens and optimizer steps the run takes. With a token target, training.tokens
 // (no law involved, as fast as before); with a loss target, from the law at this batch.

@@ -34,6 +34,7 @@ int runLayers(const QStringList& args);    // a layer-table step, layer by layer
 int runGemm(const QStringList& args);
 int runImport(const QStringList& args);    // framework configs -> a scenario
 int runExport(const QStringList& args);    // a scenario -> a framework's launch config
+int runLoss(const QStringList& args);      // the convergence model: tokens <-> loss
 int runModels(const QStringList& args);    // the model catalogue      // one matrix product's time as the step model prices it
 
 } // namespace dtsim::cli

@@ -43,7 +43,9 @@ void usage(FILE* to)
         "  import FILE... [-o OUT] [--base S] [--var N=V]  framework configs (config.json, launch script, TOML,\n"
         "                                                  DeepSpeed JSON, NeMo YAML) -> a scenario\n"
         "  export FILE --to megatron|torchtitan|deepspeed|nemo [-o OUT]   the scenario as a launch config\n"
-        "  models [--json]                                 the catalogue of public models (--set model=ID)\n\n"
+        "  models [--json]                                 the catalogue of public models (--set model=ID)\n"
+        "  loss --params N --tokens D|--target L [--batch T] [--law NAME] [--json]   tokens <-> final loss\n"
+        "  loss --published FILE [--law NAME]              the loss law against published final losses\n\n"
         "FILE is a scenario YAML file or a preset name. 'dtsim-cli COMMAND --help' for options.\n"
         "Exit codes: 0 success, 2 bad input, 1 internal error.\n");
 }
@@ -124,6 +126,8 @@ int dispatch(const QString& command, QStringList& args)
             return dtsim::cli::runImport(args);
         if (command == "export")
             return dtsim::cli::runExport(args);
+        if (command == "loss")
+            return dtsim::cli::runLoss(args);
         if (command == "models")
             return dtsim::cli::runModels(args);
         if (command == "diff")

@@ -79,12 +79,10 @@ void addTargetFields(std::vector<FieldDef>& f)
                 "A token count, or a loss: then the tokens come from the loss law and grow with the batch past the critical batch.")
             .forModel(ModelKind::Transformer));
     f.push_back(quantity("training.target_loss", Dimension::Count, "").requiredWhen(lossTarget).byDefault("required with `target: loss`")
-            .help("the final loss to reach, in nats per token on the loss law's corpus (`2.0`)")
+            .help("the final loss to reach, in nats per token on the loss law's corpus (`2.0`); kept but unused with `target: tokens`")
             .bind(&Scenario::training, &TrainingSpec::targetLoss)
-            .check([](const Scenario& s, double, int) -> std::string {
-                return lossTarget(s) ? std::string() : "applies with training.target: loss only";
-            })
-            .writtenWhen([](const Scenario& s, int) { return lossTarget(s); })
+            // Kept with a token target too, so switching the target back and forth loses nothing.
+            .writtenWhen([](const Scenario& s, int) { return s.training.targetLoss > 0; })
             .panel("Run", "Target loss", 1.5, 4, SliderScale::Linear, "The final loss to reach (nats per token on the law's corpus).")
             .forModel(ModelKind::Transformer));
     f.push_back(choice("training.loss_law", lossLawNames()).byDefault("`besiroglu2024`")
