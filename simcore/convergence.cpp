@@ -24,7 +24,7 @@ bool lawKnown(LossLaw law, double measuredCriticalBatch, const Calibration& c)
 double tokensToReach(const ConvergenceQuery& q, const Calibration& c, double loss)
 {
     const LossLawConstants& law = c.convergence.law(q.law);
-    return tokensAtBatch(law.tokensFor(q.parameters, loss), q.batchTokens, criticalBatchAt(q.criticalBatchTokens, c, loss));
+    return tokensAtBatch(law.tokensFor(q.parameters, loss / q.lossScale), q.batchTokens, criticalBatchAt(q.criticalBatchTokens, c, loss));
 }
 
 // The lowest loss `q.tokens` reach at this batch: the smallest L, between the floor and
@@ -33,7 +33,7 @@ double tokensToReach(const ConvergenceQuery& q, const Calibration& c, double los
 // can rise again with the loss; the lowest crossing is the one training reaches first.)
 double lossReached(const ConvergenceQuery& q, const Calibration& c)
 {
-    const double floor = c.convergence.law(q.law).floor(q.parameters);
+    const double floor = q.lossScale * c.convergence.law(q.law).floor(q.parameters);
     const double ceiling = std::log(double(std::max(2, q.vocab)));
     if (!(ceiling > floor))
         return floor;
@@ -55,7 +55,7 @@ double lossReached(const ConvergenceQuery& q, const Calibration& c)
     return ceiling;
 }
 
-ConvergenceQuery queryOf(const Scenario& s)
+ConvergenceQuery queryOf(const Scenario& s, const Calibration& c)
 {
     const TrainingSpec& t = s.training;
     ConvergenceQuery q;
@@ -66,6 +66,8 @@ ConvergenceQuery queryOf(const Scenario& s)
     q.targetLoss = t.target == TrainingTarget::Loss ? t.targetLoss : 0.0;
     q.criticalBatchTokens = t.criticalBatchTokens;
     q.vocab = s.model.vocab;
+    if (s.plan.diloco.on())
+        q.lossScale = c.convergence.diloco.lossRatio(q.parameters, s.plan.diloco.workers);
     return q;
 }
 
@@ -80,18 +82,19 @@ double lossLawParameters(const ModelSpec& m, int seqLen)
 ConvergencePlan convergenceAt(const ConvergenceQuery& q, const Calibration& c)
 {
     ConvergencePlan plan;
-    if (!lawKnown(q.law, q.criticalBatchTokens, c) || !(q.batchTokens > 0) || !(q.parameters > 0))
+    if (!lawKnown(q.law, q.criticalBatchTokens, c) || !(q.batchTokens > 0) || !(q.parameters > 0) || !(q.lossScale > 0))
         return plan;
     const LossLawConstants& law = c.convergence.law(q.law);
     plan.known = true;
     plan.parameters = q.parameters;
     plan.batchTokens = q.batchTokens;
-    plan.floorLoss = law.floor(q.parameters);
+    plan.lossScale = q.lossScale;
+    plan.floorLoss = q.lossScale * law.floor(q.parameters);
     plan.loss = q.targetLoss > 0 ? q.targetLoss : lossReached(q, c);
-    plan.minimalTokens = law.tokensFor(q.parameters, plan.loss);
+    plan.minimalTokens = law.tokensFor(q.parameters, plan.loss / q.lossScale);
     plan.criticalBatchTokens = criticalBatchAt(q.criticalBatchTokens, c, plan.loss);
     plan.tokens = q.targetLoss > 0 ? tokensAtBatch(plan.minimalTokens, plan.batchTokens, plan.criticalBatchTokens) : q.tokens;
-    plan.lossError = std::isfinite(plan.minimalTokens) ? law.lossError(q.parameters, plan.minimalTokens) : 0.0;
+    plan.lossError = std::isfinite(plan.minimalTokens) ? q.lossScale * law.lossError(q.parameters, plan.minimalTokens) : 0.0;
     return plan;
 }
 
@@ -99,7 +102,7 @@ ConvergencePlan convergencePlan(const Scenario& s, const Calibration& c)
 {
     if (s.model.isLayerTable())
         return {};
-    return convergenceAt(queryOf(s), c);
+    return convergenceAt(queryOf(s, c), c);
 }
 
 double trainingTokens(const Scenario& s, const Calibration& c)
@@ -109,7 +112,7 @@ double trainingTokens(const Scenario& s, const Calibration& c)
         return t.tokens;
     if (!lawKnown(t.lossLaw, t.criticalBatchTokens, c))
         return std::numeric_limits<double>::quiet_NaN();
-    return tokensToReach(queryOf(s), c, t.targetLoss);
+    return tokensToReach(queryOf(s, c), c, t.targetLoss);
 }
 
 double trainingSteps(const Scenario& s, const Calibration& c)
@@ -130,7 +133,14 @@ std::optional<std::string> convergenceIssue(const Scenario& s, const Calibration
     if (t.criticalBatchTokens <= 0 && !c.convergence.criticalBatch.known)
         return std::string("the calibration file has no convergence.critical_batch; set training.critical_batch");
     const double params = lossLawParameters(s.model, t.seqLen);
-    const double floor = c.convergence.law(t.lossLaw).floor(params);
+    const ConvergenceQuery q = queryOf(s, c);
+    if (!(q.lossScale > 0)) {
+        const DilocoConstants& d = c.convergence.diloco;
+        return std::string("parallel.diloco.workers = ") + std::to_string(s.plan.diloco.workers)
+            + (d.known ? " is past the published token cost of DiLoCo (fits up to " + std::to_string(d.maxWorkers()) + " workers)"
+                       : ": the calibration file has no convergence.diloco");
+    }
+    const double floor = q.lossScale * c.convergence.law(t.lossLaw).floor(params);
     if (!(t.targetLoss > floor)) {
         char text[320];
         std::snprintf(text, sizeof text,

@@ -25,6 +25,7 @@ struct ConvergencePlan {
     double criticalBatchTokens = 0;
     double batchTokens = 0;
     double parameters = 0;      // what the law was given
+    double lossScale = 1;       // DiLoCo's loss at equal tokens over data parallelism's
     // Extra tokens the batch costs: tokens / minimalTokens - 1 (B / B_crit).
     double batchPenalty() const { return minimalTokens > 0 ? tokens / minimalTokens - 1 : 0; }
 };
@@ -43,6 +44,9 @@ struct ConvergenceQuery {
     double targetLoss = 0;
     double criticalBatchTokens = 0;
     int vocab = 50304;
+    // The loss at equal tokens relative to plain data parallelism (DiLoCo's workers,
+    // DilocoConstants::lossRatio): the law's loss is multiplied by it.
+    double lossScale = 1;
 };
 ConvergencePlan convergenceAt(const ConvergenceQuery& q, const Calibration& c);
 

@@ -40,6 +40,23 @@ double LossLawConstants::lossError(double params, double tokens) const
     return std::sqrt(eSe * eSe + fromModel * fromModel + fromData * fromData);
 }
 
+double DilocoConstants::lossRatio(double params, int workers) const
+{
+    if (!known || fits.size() < 2 || workers < 1 || workers > maxWorkers())
+        return std::numeric_limits<double>::quiet_NaN();
+    auto loss = [&](const DilocoFit& f) { return f.a * std::pow(params, f.alpha); };
+    const double baseline = loss(fits.front());
+    for (std::size_t i = 1; i < fits.size(); ++i) {
+        const DilocoFit& hi = fits[i];
+        if (workers > hi.workers)
+            continue;
+        const DilocoFit& lo = fits[i - 1].workers >= 1 ? fits[i - 1] : hi;
+        const double t = hi.workers == lo.workers ? 0.0 : std::log2(double(workers) / lo.workers) / std::log2(double(hi.workers) / lo.workers);
+        return std::exp((1 - t) * std::log(loss(lo)) + t * std::log(loss(hi))) / baseline;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
 double CriticalBatchConstants::tokensAt(double loss) const
 {
     return scaleTokens / std::pow(loss, 1.0 / exponent);

@@ -5,6 +5,7 @@
 // larger batch needs more tokens to reach the same loss. Pure formulas, no scenario.
 #include <array>
 #include <string_view>
+#include <vector>
 
 namespace dtsim {
 
@@ -52,9 +53,27 @@ inline double tokensAtBatch(double minimalTokens, double batchTokens, double cri
     return minimalTokens * (1.0 + batchTokens / criticalBatchTokens);
 }
 
+// What DiLoCo's infrequent synchronization costs in loss at equal tokens: published
+// fits L_M(N) = a N^alpha for M workers (0: the data-parallel baseline), each at the
+// same tokens per parameter; the ratio L_M / L_0 scales the loss law.
+struct DilocoFit {
+    int workers = 0;
+    double a = 0, alpha = 0;
+};
+struct DilocoConstants {
+    bool known = false;
+    int innerSteps = 0; // the H the fits were measured at
+    std::vector<DilocoFit> fits; // by workers, ascending; workers 0 first
+    // L_M(N) / L_0(N), interpolated in log2(M) between fitted worker counts; NaN past the
+    // largest (no published figure to stand on).
+    double lossRatio(double params, int workers) const;
+    int maxWorkers() const { return fits.empty() ? 0 : fits.back().workers; }
+};
+
 struct ConvergenceConstants {
     std::array<LossLawConstants, kLossLawCount> laws {};
     CriticalBatchConstants criticalBatch;
+    DilocoConstants diloco;
     const LossLawConstants& law(LossLaw l) const { return laws[static_cast<int>(l)]; }
 };
 

@@ -156,8 +156,11 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
     const bool mixed = tr.precision != Precision::FP32 && tr.precision != Precision::TF32;
     const double gradBytes = autocast ? 4.0 : storageBytes(tr.gradReduce);
     const double masterBytes = (mixed && tr.masterWeightsFp32 && !autocast) ? 4.0 : 0.0;
-    const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes;
-    const double denseShard = double(p.dp) * p.cp;
+    // DiLoCo keeps the outer parameters and the outer Nesterov momentum, fp32, beside the
+    // inner optimizer's (sharded as its states are; implementations may hold them on the host).
+    const double outerBytes = p.diloco.on() ? 8.0 : 0.0;
+    const double stateBytes = (tr.optimizer == Optimizer::Adam ? 8.0 : 4.0) + masterBytes + outerBytes;
+    const double denseShard = double(p.syncReplicas()) * p.cp;
     const double expertShard = double(std::max(1LL, p.expertDataParallel()));
     auto shard = [&](const StageParams& sp, int minStage) {
         return p.zeroStage >= minStage ? sp.dense / denseShard + sp.experts / expertShard : sp.total();

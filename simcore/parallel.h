@@ -1,6 +1,8 @@
 #pragma once
 // How the work is split: the degrees of each kind of parallelism, the pipeline
 // schedule, optimizer sharding, recomputation, and how groups map onto ranks.
+#include "precision.h"
+
 #include <array>
 #include <optional>
 #include <string_view>
@@ -27,6 +29,21 @@ inline constexpr std::array<Recompute, 5> kRecomputePolicies { Recompute::None, 
 enum class Axis { TP, CP, DP, PP };
 inline constexpr int kAxisCount = 4;
 
+// Infrequent synchronization across groups of replicas (DiLoCo, Douillard et al. 2023;
+// Streaming DiLoCo, Douillard et al. 2025): the data-parallel replicas form `workers`
+// contiguous groups that reduce gradients among themselves every step; every
+// `innerSteps` steps the groups all-reduce the change of their parameters (the outer
+// gradient, in `outerPrecision`) and an outer Nesterov step applies it. Streaming sends
+// it in fragments under the next inner steps' compute. docs/convergence.md.
+struct DilocoSpec {
+    int workers = 0; // 0: off (every replica reduces every step)
+    int innerSteps = 30;
+    bool streaming = false;
+    Precision outerPrecision = Precision::FP32;
+    bool on() const { return workers > 0; }
+    bool operator==(const DilocoSpec&) const = default;
+};
+
 struct ParallelPlan {
     int tp = 1;
     int pp = 1;
@@ -50,6 +67,10 @@ struct ParallelPlan {
     int lastStageLayers = 0;
     bool unevenStages() const { return pp > 1 && (firstStageLayers > 0 || lastStageLayers > 0); }
     int zeroStage = 0;     // 0: replicated; 1: optimizer states; 2: + gradients; 3: + weights (FSDP)
+    DilocoSpec diloco;
+    // The replicas that reduce gradients together every step: all of them, or one
+    // DiLoCo worker's (ZeRO shards across these).
+    int syncReplicas() const { return diloco.on() && diloco.workers <= dp ? dp / diloco.workers : dp; }
     Recompute recompute = Recompute::None;
     // With full recomputation: how many layers of each stage recompute (Megatron's
     // --recompute-method block --recompute-num-layers); 0 means all of them.

@@ -50,6 +50,7 @@ struct StepBreakdown {
     double contention = 0; // compute slowed by the communication it hides
     double inputStall = 0; // waiting for the host's input pipeline (layer tables)
     double straggler = 0;  // waiting for the slowest rank's compute (cluster.jitter)
+    double outerSync = 0;  // DiLoCo's outer all-reduce across workers, per step (parallel.diloco)
     double sum() const;
 };
 
@@ -57,6 +58,7 @@ struct StepReport {
     double stepTime = 0;
     StepBreakdown breakdown;
     std::array<CommReport, kCommGroupCount> comm {};
+    CommReport outerSync; // DiLoCo's, per step (totalSeconds, bytes: averaged over the inner steps)
     int microbatches = 0;
     double bubbleFraction = 0; // bubble / (step time without bubble) = (p-1)/(v m)
     double modelFlopsPerStep = 0;

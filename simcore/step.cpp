@@ -24,7 +24,7 @@ std::string_view commGroupName(CommGroup g)
 
 double StepBreakdown::sum() const
 {
-    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler;
+    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler + outerSync;
     for (double c : exposedComm)
         s += c;
     return s;
@@ -51,7 +51,12 @@ void computeLevelLoads(const Scenario& s, StepReport& out)
     const double gpus = double(s.plan.gpus());
     out.levelCount = 2 + c.tierCount;
     std::array<double, kMaxLevels> bytes {};
-    for (const CommReport& cr : out.comm) {
+    std::array<const CommReport*, kCommGroupCount + 1> reports {};
+    for (int g = 0; g < kCommGroupCount; ++g)
+        reports[g] = &out.comm[g];
+    reports[kCommGroupCount] = &out.outerSync;
+    for (const CommReport* report : reports) {
+        const CommReport& cr = *report;
         if (cr.bytesPerGpu <= 0)
             continue;
         const GroupSpan& g = cr.span;
@@ -112,6 +117,7 @@ StepReport predictStep(const Scenario& s, const Calibration& c, const StepOption
     const MicrobatchComm mc = microbatchComm(in, compute, dp, out);      // 2. inside a micro-batch
     const double bubbleMb = pipelinePhase(in, compute, mc, dp, out);     // 3. the pipeline
     dataParallelSync(in, compute, mc, dp, out);                          // 4. data parallel
+    outerSync(in, dp, out);                                              // 4b. DiLoCo's workers
     optimizerAndOverhead(in, dp, out);                                   // 5. optimizer, overhead
     if (opts.idealized)
         idealize(in, compute, mc, dp, bubbleMb, out);

@@ -81,6 +81,10 @@ void dataParallelSync(const StepInputs& in, const StageCompute& sc, const Microb
 // 5. The optimizer step, the framework's per-step overhead and overlap contention.
 void optimizerAndOverhead(const StepInputs& in, const DataParallelGroup& dp, StepReport& out);
 
+// 4b. DiLoCo's outer all-reduce across workers, shared over its inner steps (with
+// streaming, what the inner steps' compute cannot hide).
+void outerSync(const StepInputs& in, const DataParallelGroup& dp, StepReport& out);
+
 // 6. Waiting for the slowest rank: the step's compute stretched by cluster.jitter's
 // expected maximum over the job's ranks (stragglers.h).
 void stragglerWait(const StepInputs& in, StepReport& out);

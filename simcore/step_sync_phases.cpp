@@ -15,7 +15,7 @@ DataParallelGroup dataParallelGroup(const StepInputs& in)
     const ParallelPlan& p = s.plan;
     const TrainingSpec& tr = s.training;
     DataParallelGroup dp;
-    dp.size = p.dp * p.cp;
+    dp.size = p.syncReplicas() * p.cp; // a DiLoCo worker's replicas (step_outer_sync.cpp syncs the workers)
     dp.span = groupSpan(s.cluster, dp.size, p.cp > 1 ? p.stride(Axis::CP) : p.stride(Axis::DP));
     const double paramBytes = storageBytes(tr.precision);
     dp.gradBytes = storageBytes(tr.gradReduce);

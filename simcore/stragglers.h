@@ -7,7 +7,7 @@
 namespace dtsim {
 
 // E[max of n independent standard normals]; 0 for one rank. Blom's approximation,
-// Phi^-1((n - 0.375) / (n + 0.25)), within 0.5% of the exact value for n >= 2.
+// Phi^-1((n - 0.375) / (n + 0.25)), within 5% of the exact value at n = 2, 0.8% at n = 8 and 0.5% from about n = 16.
 double expectedMaxOfNormals(long long n);
 
 // The share of the compute a step adds waiting for its slowest rank.

@@ -5,6 +5,7 @@
 
 #include "simcore/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -40,6 +41,12 @@ FrontierTab::FrontierTab(Evaluator* evaluator, std::vector<FrontierAnchor> ancho
     m_networkChoice->setToolTip(tr("The standard server of the GPU (as dtsim-cli frontier --gpu computes it), or the "
                                    "scenario's links (its cluster section)."));
     months->addWidget(m_networkChoice);
+    months->addSpacing(16);
+    m_criticalBatch = new QCheckBox(tr("Charge the critical batch"), this);
+    m_criticalBatch->setToolTip(tr("Each point trains to the loss its compute-optimal tokens reach; a batch above the "
+                                   "critical batch then needs more tokens (McCandlish et al. 2018, Kaplan et al. 2020), "
+                                   "as a loss target does in a scenario. docs/convergence.md."));
+    months->addWidget(m_criticalBatch);
     months->addStretch(1);
     column->addLayout(months);
     m_view = new FrontierView(this);
@@ -47,6 +54,7 @@ FrontierTab::FrontierTab(Evaluator* evaluator, std::vector<FrontierAnchor> ancho
 
     connect(m_months, &QDoubleSpinBox::valueChanged, this, &FrontierTab::request);
     connect(m_networkChoice, &QComboBox::currentIndexChanged, this, &FrontierTab::request);
+    connect(m_criticalBatch, &QCheckBox::toggled, this, &FrontierTab::request);
     connect(m_evaluator, &Evaluator::frontierReady, this, [this](const Frontier& real, const Frontier& ideal) {
         m_have = true;
         m_view->setBusy(false);
@@ -127,7 +135,8 @@ void FrontierTab::request()
     const HardwareSpec& net = own ? m_gpu : m_network;
     const QString key = QString("%1|%2|%3|%4|%5|%6|%7|%8").arg(QString::fromStdString(m_gpu.id)).arg(m_months->value())
                             .arg(net.scaleOutBandwidth).arg(net.scaleUpBandwidth).arg(net.scaleOutLatency)
-                            .arg(net.scaleUpLatency).arg(net.scaleUpDomain).arg(own);
+                            .arg(net.scaleUpLatency).arg(net.scaleUpDomain).arg(own)
+                            + (m_criticalBatch->isChecked() ? "|critical" : "");
     if (key == m_key)
         return;
     m_key = key;
@@ -143,6 +152,7 @@ void FrontierTab::request()
         fo.network = m_network;
     fo.months = m_months->value();
     fo.points = 100; // the CLI's grid: the window's readings are the CLI's
+    fo.chargeCriticalBatch = m_criticalBatch->isChecked();
     m_view->setBusy(true); // until this frontier arrives (a newer request replaces it)
     m_evaluator->requestFrontier(fo);
 }

@@ -11,6 +11,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 
@@ -43,6 +44,7 @@ private:
     FrontierView* m_view = nullptr;
     QDoubleSpinBox* m_months = nullptr;
     QComboBox* m_networkChoice = nullptr;
+    QCheckBox* m_criticalBatch = nullptr; // FrontierOptions::chargeCriticalBatch
     HardwareSpec m_gpu, m_network; // of the last valid scenario
     bool m_haveScenario = false;
     double m_deadline = -1; // the scenario deadline last applied to the duration

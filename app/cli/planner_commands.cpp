@@ -74,6 +74,7 @@ FrontierOptions frontierOptions(const QCommandLineParser& p, const std::vector<H
     o.batch.coefficient = numberOption(p, "batch-coefficient", 1e-6, 1e12, "a batch-size coefficient");
     o.batch.exponent = numberOption(p, "batch-exponent", 1e-3, 1, "a batch-size exponent");
     o.points = int(wholeOption(p, "points", 2, 1000, "a number of points"));
+    o.chargeCriticalBatch = p.isSet("critical-batch");
     return o;
 }
 
@@ -89,15 +90,17 @@ void printFrontierPointReport(QTextStream& out, const FrontierOptions& o, const 
         out << QString("%1 FLOP: no plan finishes within %2 months\n").arg(near->flop, 0, 'e', 2).arg(o.months);
         return;
     }
-    Scenario s = frontierScenario(o, near->flop);
+    Scenario s = frontierScenario(o, near->flop, calibration);
     s.plan = near->plan;
     s.cluster.gpus = s.plan.gpus();
     s.name = "Frontier point " + QString::number(near->flop, 'e', 2).toStdString() + " FLOP";
     StepOptions so { o.mode == FrontierMode::Idealized };
     Report rep;
     rep.step = predictStep(s, calibration, so);
-    rep.steps = s.training.steps();
+    rep.steps = trainingSteps(s, calibration);
     rep.timeToTrain = rep.steps * rep.step.stepTime;
+    if (s.training.target == TrainingTarget::Loss)
+        rep.convergence = convergencePlan(s, calibration);
     rep.gpuHours = rep.timeToTrain * double(s.plan.gpus()) / 3600.0;
     rep.theoreticalMinTime = rep.step.modelFlopsPerStep * rep.steps / (double(s.plan.gpus()) * rep.step.peakFlopsPerGpu);
     rep.syncWallGpus = s.plan.gpus();
@@ -202,6 +205,8 @@ int runFrontier(const QStringList& args)
     p.addOption({ "batch-coefficient", "Critical batch rule B = k C^e tokens: k (default 0.292).", "K", "0.292" });
     p.addOption({ "batch-exponent", "Critical batch rule exponent e (default 0.3271).", "E", "0.3271" });
     p.addOption({ "points", "Points between 1e20 and 1e32 FLOP (default 100).", "N", "100" });
+    p.addOption({ "critical-batch", "Charge a batch above the critical batch in tokens: each point trains to the loss its "
+                                    "compute-optimal tokens reach (docs/convergence.md)." });
     p.addOption({ "json", "Print JSON." });
     p.addOption({ "csv", "Print CSV." });
     p.addOption({ "explain", "Print the full report of the point nearest this FLOP budget.", "FLOP" });

@@ -40,6 +40,8 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
     };
     if (b.straggler > 0) // cluster.jitter; left out at 0, as every report before it was
         breakdown.insert("straggler", b.straggler);
+    if (r.step.outerSync.totalSeconds > 0) // parallel.diloco, likewise
+        breakdown.insert("outer_sync", b.outerSync);
     QJsonObject comm;
     for (int i = 0; i < kCommGroupCount; ++i) {
         const auto g = static_cast<CommGroup>(i);

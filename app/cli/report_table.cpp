@@ -39,6 +39,9 @@ void convergenceRows(std::string& out, const Scenario& s, const ConvergencePlan&
     row(out, "tokens at a small batch", formatCount(cv.minimalTokens), "floor " + num(cv.floorLoss, "%.3f") + " with infinite data");
     row(out, "critical batch", formatCount(cv.criticalBatchTokens) + " tokens",
         "this batch: " + formatCount(cv.batchTokens) + ", +" + num(100 * cv.batchPenalty(), "%.1f") + "% tokens");
+    if (s.plan.diloco.on())
+        row(out, "DiLoCo's loss at equal tokens", "x" + num(cv.lossScale, "%.4f"),
+            std::to_string(s.plan.diloco.workers) + " workers against data parallel (published fits at H = 30)");
 }
 
 } // namespace
@@ -106,6 +109,10 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("overlap contention", b.contention);
     part("waiting for input (host)", b.inputStall);
     part("waiting for the slowest rank", b.straggler);
+    if (const CommReport& o = st.outerSync; o.totalSeconds > 0)
+        row(out, "DiLoCo outer sync (exposed)", formatSeconds(b.outerSync),
+            pct(b.outerSync / st.stepTime) + "  all-reduce across " + std::to_string(o.groupSize) + " workers every "
+                + std::to_string(s.plan.diloco.innerSteps) + " steps, " + pct(o.hiddenShare()) + " hidden");
     if (const auto& ml = st.moeLayer; ml.total() > 0) {
         out += "\nOne MoE layer, one micro-batch (forward + backward; dispatch and combine hidden or not)\n";
         auto moePart = [&](const std::string& name, double v) {

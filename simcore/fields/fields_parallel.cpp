@@ -202,6 +202,32 @@ void addCommunicationFields(std::vector<FieldDef>& f)
             .bind(&Scenario::plan, &ParallelPlan::tp2d));
 }
 
+// parallel.diloco: workers that synchronize every inner_steps steps (parallel.h, DilocoSpec).
+void addDilocoFields(std::vector<FieldDef>& f)
+{
+    f.push_back(integer("parallel.diloco.workers").required().byDefault("required")
+            .help("groups of data-parallel replicas (datacenters, islands) that reduce gradients among themselves every step; "
+                  "must divide `dp`; the published token cost covers 1 to 8")
+            .bind(&Scenario::plan, &ParallelPlan::diloco, &DilocoSpec::workers)
+            .check([](const Scenario& s, double v, int) -> std::string {
+                return s.plan.dp % static_cast<long long>(v) == 0 ? std::string()
+                                                                 : "must divide parallel.dp = " + std::to_string(s.plan.dp);
+            }));
+    f.push_back(integer("parallel.diloco.inner_steps").byDefault("`30`")
+            .help("optimizer steps between outer synchronizations (H); the token cost is from fits at H = 30")
+            .bind(&Scenario::plan, &ParallelPlan::diloco, &DilocoSpec::innerSteps));
+    f.push_back(flag("parallel.diloco.streaming").byDefault("`false`")
+            .help("Streaming DiLoCo: the outer gradient goes in fragments under the next inner steps' compute instead of "
+                  "stopping the workers")
+            .bind(&Scenario::plan, &ParallelPlan::diloco, &DilocoSpec::streaming));
+    std::vector<ChoiceName> formats;
+    for (Precision p : { Precision::FP32, Precision::BF16, Precision::FP8, Precision::FP4 })
+        formats.push_back({ std::string(precisionName(p)), int(p) });
+    f.push_back(choice("parallel.diloco.outer_precision", std::move(formats)).byDefault("`fp32`")
+            .help("format of the outer gradient on the wire (Streaming DiLoCo sends fp4)")
+            .bind(&Scenario::plan, &ParallelPlan::diloco, &DilocoSpec::outerPrecision));
+}
+
 } // namespace
 
 // In declaration order, which the docs and the derived defaults follow.
@@ -211,6 +237,7 @@ void addParallelFields(std::vector<FieldDef>& f)
     addPipelineFields(f);
     addMemorySavingFields(f);
     addCommunicationFields(f);
+    addDilocoFields(f);
 
     // A layer table runs data parallel with its channel split over TP (layers/layer_step.h):
     // the pipeline, context, expert and sequence splits, recomputation and the TP overlap

@@ -112,6 +112,12 @@ const std::vector<SectionDef>& scenarioSections()
                 sc.cluster.tiers[std::size_t(i)] = NetworkTier {};
         };
         add("parallel", SectionKind::Map, false, "pure data parallel", "how the work is split");
+        SectionDef* diloco = add("parallel.diloco", SectionKind::Group, false, "absent (every replica syncs every step)",
+            "infrequent synchronization across workers (DiLoCo)");
+        diloco->written = [](const Scenario& sc) { return sc.plan.diloco.on(); };
+        diloco->docIntro = "The data-parallel replicas form `workers` groups that reduce gradients among themselves every step;\n"
+                           "every `inner_steps` steps the groups all-reduce their outer gradient (Douillard et al. 2023;\n"
+                           "streaming: Douillard et al. 2025). It costs tokens (docs/convergence.md).";
         SectionDef* rel = add("reliability", SectionKind::Map, false, "defaults below", "failures, checkpoints, chaos events");
         rel->written = [](const Scenario& sc) { return !(sc.reliability == ReliabilitySpec {}); };
         rel->docIntro = "All optional; docs/reliability.md explains the model. Defaults come from\n"

@@ -43,13 +43,40 @@ LossLawConstants readLaw(YamlReader& r, const YAML::Node& n, const std::string& 
     return law;
 }
 
+// diloco: {inner_steps, fits: [{workers, a, alpha}, ...], source}: workers 0 first, ascending.
+void readDiloco(YamlReader& r, const YAML::Node& n, const std::string& field, DilocoConstants& out)
+{
+    r.expectMap(n, field);
+    r.checkKeys(n, field, { "inner_steps", "fits", "source", "note" });
+    requireSource(r, n, field);
+    out.known = true;
+    out.innerSteps = int(r.integer(r.required(n, field, "inner_steps"), field + ".inner_steps", 1, 1000000));
+    const YAML::Node fits = r.required(n, field, "fits");
+    if (!fits.IsSequence() || fits.size() < 2)
+        r.fail(fits, field + ".fits", "expected a list: the data-parallel baseline (workers 0) and at least one worker count");
+    for (std::size_t i = 0; i < fits.size(); ++i) {
+        const std::string at = field + ".fits[" + std::to_string(i) + "]";
+        r.expectMap(fits[i], at);
+        r.checkKeys(fits[i], at, { "workers", "a", "alpha" });
+        DilocoFit fit;
+        fit.workers = int(r.integer(r.required(fits[i], at, "workers"), at + ".workers", 0, 1 << 20));
+        fit.a = number(r, fits[i], at, "a", Bound::Positive);
+        fit.alpha = number(r, fits[i], at, "alpha", Bound::Any);
+        if ((i == 0) != (fit.workers == 0) || (i > 0 && fit.workers <= out.fits.back().workers))
+            r.fail(fits[i], at + ".workers", "the list starts with workers 0 (data parallel) and then ascends");
+        out.fits.push_back(fit);
+    }
+}
+
 } // namespace
 
 void readConvergence(YamlReader& r, const YAML::Node& n, ConvergenceConstants& out)
 {
     const std::string field = "convergence";
     r.expectMap(n, field);
-    r.checkKeys(n, field, { "loss_laws", "critical_batch" });
+    r.checkKeys(n, field, { "loss_laws", "critical_batch", "diloco" });
+    if (const YAML::Node d = n["diloco"])
+        readDiloco(r, d, field + ".diloco", out.diloco);
     if (const YAML::Node laws = n["loss_laws"]) {
         const std::string at = field + ".loss_laws";
         r.expectMap(laws, at);

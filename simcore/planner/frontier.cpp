@@ -2,6 +2,7 @@
 
 #include "../parallel_for.h"
 
+#include "../convergence.h"
 #include "../memory.h"
 #include "../scenario_rules.h"
 #include "../plan_check.h"
@@ -22,7 +23,7 @@ long long powerOfTwoAtMost(double x) { return x < 1 ? 1 : 1LL << static_cast<int
 
 } // namespace
 
-Scenario frontierScenario(const FrontierOptions& o, double flop)
+Scenario frontierScenario(const FrontierOptions& o, double flop, const Calibration& cal)
 {
     Scenario s;
     s.hardware = o.hardware;
@@ -52,6 +53,10 @@ Scenario frontierScenario(const FrontierOptions& o, double flop)
     t.globalBatch = static_cast<int>(std::min<long long>(1LL << 30, powerOfTwoAtMost(batchTokens / t.seqLen)));
     t.microBatch = 1;
     t.tokens = co.tokens;
+    if (o.chargeCriticalBatch && cal.convergence.law(t.lossLaw).known) {
+        t.target = TrainingTarget::Loss;
+        t.targetLoss = cal.convergence.law(t.lossLaw).loss(lossLawParameters(m, t.seqLen), co.tokens);
+    }
 
     ClusterSpec& c = s.cluster;
     const HardwareSpec& net = o.network ? *o.network : o.hardware;
@@ -73,14 +78,14 @@ Frontier computeFrontier(const FrontierOptions& o, const Calibration& cal)
 
     auto solve = [&](int i) {
         const double flop = o.minFlop * std::pow(o.maxFlop / o.minFlop, double(i) / (n - 1));
-        Scenario s = frontierScenario(o, flop);
+        Scenario s = frontierScenario(o, flop, cal);
         FrontierPoint best;
         best.flop = flop;
         best.batchTokens = double(s.training.globalBatch) * s.training.seqLen;
         best.parameters = countParameters(s.model, s.training.seqLen).total;
         best.layers = s.model.layers;
         best.hidden = s.model.hidden;
-        const double steps = s.training.steps();
+        const double steps = trainingSteps(s, cal);
         ParallelPlan& p = s.plan;
         for (int tp = 1; tp <= std::min(4096, s.model.heads * 64); tp *= 2) {
             for (bool twoD : { false, true }) {

@@ -40,6 +40,10 @@ struct FrontierOptions {
     FrontierMode mode = FrontierMode::Realistic;
     ComputeOptimalRule rule;
     BatchRule batch;
+    // Train each point to the loss its compute-optimal tokens reach at a small batch, so a
+    // batch above the critical batch costs tokens (McCandlish et al.; convergence.h), as
+    // a loss target does elsewhere. false: the compute-optimal tokens, whatever the batch.
+    bool chargeCriticalBatch = false;
     int threads = 0; // 0: all hardware threads
     const std::atomic<bool>* cancel = nullptr; // set by the caller to stop early
 };
@@ -71,6 +75,6 @@ Frontier computeFrontier(const FrontierOptions& o, const Calibration& c);
 
 // The scenario one frontier point describes (model, batch, cluster, plan), for reports.
 struct Scenario;
-Scenario frontierScenario(const FrontierOptions& o, double flop);
+Scenario frontierScenario(const FrontierOptions& o, double flop, const Calibration& c);
 
 } // namespace dtsim
