@@ -23,6 +23,7 @@ public:
     void showInvalid(const QString& reason);
     QString value(const QString& key) const; // for tests: "step", "mfu", ...
     QString calibrationNote() const;          // "calibrated from FILE ..." or "" (not calibrated)
+    QString convergenceNote() const;          // "Loss 2.400 +- ..." or "" (no loss law applies)
     // dtsim's errors on the published runs, for the headline numbers' error bands.
     void setResiduals(std::vector<Residual> r) { m_residuals = std::move(r); }
     QString bandNote() const;
@@ -55,6 +56,7 @@ private:
     std::vector<QLabel*> m_order; // the values, in tile order
     QGridLayout* m_grid = nullptr;
     QLabel* m_calibration = nullptr; // under the tiles, when the scenario names an overlay
+    class SteadyLabel* m_convergence = nullptr; // under the tiles: the final loss and the tokens
     QString bandText(int similar, const QString& similarity, const QStringList& ranges) const;
     QString comparisonText(const QString& name, bool withChanges, const Report* a = nullptr, const Report* b = nullptr) const;
     QString unpinnedText() const;
