@@ -6,6 +6,7 @@
 #include "widgets/gantt_view.h"
 #include "widgets/main_window.h"
 #include "widgets/scaling_tab.h"
+#include "widgets/scenario_document.h"
 #include "widgets/timeline_tab.h"
 
 #include <QtTest>
@@ -134,6 +135,30 @@ private slots:
         // Back to the event simulation.
         tab->setShowReplicas(false);
         QTRY_VERIFY_WITH_TIMEOUT(tab->gantt()->trace() && QString::fromStdString(tab->gantt()->trace()->rowNames[0]).startsWith("stage"), 20000);
+    }
+
+    void withoutJitterNoReplicaWaits()
+    {
+        // GPT-3 175B: 16 replicas of 64 GPUs, no jitter; then jitter, edited in the window.
+        MainWindow w(appData());
+        QVERIFY(laptopWindowOn(w, "gpt3-175b-a100", "timeline"));
+        TimelineTab* tab = w.timelineTab();
+        tab->setShowReplicas(true);
+        auto waits = [&] {
+            int n = 0;
+            for (const TraceEvent& e : tab->gantt()->trace()->events)
+                n += e.kind == TaskKind::BarrierWait;
+            return n;
+        };
+        QVERIFY2(tab->summary().contains("No jitter"), qPrintable(tab->summary()));
+        QCOMPARE(waits(), 0);
+        w.document()->edit("cluster.jitter", [](Scenario& s) { s.cluster.jitter = 0.05; }, false);
+        waitIdle(w);
+        QTRY_VERIFY_WITH_TIMEOUT(tab->summary().contains("Jitter 5%"), 5000);
+        QVERIFY2(tab->summary().contains("16 data-parallel replicas of 64 GPUs"), qPrintable(tab->summary()));
+        QCOMPARE(waits(), 4 * 7); // four steps, every drawn row but the slowest
+        QVERIFY(tab->gantt()->visibleEnd() >= tab->gantt()->traceLength()); // shown whole before, shown whole after
+        keepShot(tab, "timeline-replicas-gpt3");
     }
 };
 

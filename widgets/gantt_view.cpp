@@ -60,11 +60,13 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent)
 void GanttView::setTrace(std::shared_ptr<const Trace> t)
 {
     const bool first = !m_trace;
+    // A view that showed the whole trace shows the whole new one (a longer step ran off it).
+    const bool whole = m_trace && m_axis.start() <= 0 && m_axis.end() >= m_trace->totalTime;
     m_trace = std::move(t);
     layoutLanes();
     // The path comes with the trace (criticalPath, computed on the worker).
     m_critical = m_trace && m_trace->critical.size() == m_trace->events.size() ? m_trace->critical : std::vector<char>(m_trace ? m_trace->events.size() : 0, 0);
-    if (m_trace && (first || m_axis.end() > m_trace->totalTime * 1.5 || m_axis.start() >= m_trace->totalTime))
+    if (m_trace && (first || whole || m_axis.end() > m_trace->totalTime * 1.5 || m_axis.start() >= m_trace->totalTime))
         fit();
     update();
 }

@@ -21,7 +21,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPainter>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -45,7 +44,10 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
     m_steps = new QSpinBox(this);
     m_steps->setRange(1, 20);
     bar->addWidget(m_steps);
-    m_ranks = new QCheckBox(tr("Row per TP rank"), this);
+    // Short labels, and tool buttons: the bar sets the tab's least width, which with the
+    // formula panel open must stay within a 1366 px screen (tst_stage).
+    m_ranks = new QCheckBox(tr("TP ranks"), this);
+    m_ranks->setToolTip(tr("One row per tensor-parallel rank of each stage."));
     m_zeroBubble = new QCheckBox(tr("Zero bubble"), this);
     m_zeroBubble->setToolTip(tr("The ZB-H1 schedule: weight gradients deferred to fill the pipeline bubble."));
     m_critical = new QCheckBox(tr("Critical path"), this);
@@ -61,7 +63,8 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
                               "the slowest replica, then the reduction. Each replica's compute is drawn with cluster.jitter as "
                               "its spread (the same draw every time)."));
     bar->addWidget(m_replicas);
-    auto* fit = new QPushButton(tr("Fit (F)"), this);
+    auto* fit = new QToolButton(this);
+    fit->setText(tr("Fit (F)"));
     bar->addWidget(fit);
     bar->addStretch(1);
     // One button for the three exports: three kept the tab (and the window) 1013 px wide
@@ -125,7 +128,7 @@ TimelineTab::TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* pare
         if (on && m_trace && m_trace->critical.empty())
             rebuild();
     });
-    connect(fit, &QPushButton::clicked, m_gantt, &GanttView::fit);
+    connect(fit, &QToolButton::clicked, m_gantt, &GanttView::fit);
     // A click on the toolbar hands the keyboard back to the chart: W/S/A/D stopped
     // working after a checkbox took the focus, until the chart was clicked.
     for (QAbstractButton* b : std::initializer_list<QAbstractButton*> { m_ranks, m_zeroBubble, m_critical, m_checkpoint, m_replicas, fit })
