@@ -9,6 +9,7 @@
 #include "widgets/scenario_document.h"
 #include "widgets/timeline_tab.h"
 
+#include <QLabel>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -114,6 +115,31 @@ private slots:
         // A layer table has no loss law: no line.
         QVERIFY(laptopWindowOn(w, "resnet50-mlperf", "breakdown"));
         QVERIFY(w.dashboard()->convergenceNote().isEmpty());
+    }
+
+    void onStageALossTargetsLineTakesTheBandsPlace()
+    {
+        // A 1366x768 projector has room for one line under the tiles.
+        MainWindow w(appData());
+        QVERIFY(w.openPreset("critical-batch-gpt3-xl"));
+        laptopWindow(w, true);
+        QVERIFY(w.selectTab("scaling"));
+        waitIdle(w);
+        auto* line = w.dashboard()->findChild<QLabel*>("dashboard-convergence");
+        auto* band = w.dashboard()->findChild<QLabel*>("dashboard-band");
+        QVERIFY(line && band);
+        QVERIFY(line->isVisible());
+        QVERIFY(!band->isVisible());
+        QVERIFY2(w.height() <= 768, qPrintable(QString("%1 px tall on a 768 px screen").arg(w.height())));
+        keepShot(&w, "stage-loss-target");
+        // A token target keeps the band on stage, and the line gives way.
+        QVERIFY(w.openPreset("gpt3-175b-a100"));
+        waitIdle(w);
+        QVERIFY(!line->isVisible());
+        QVERIFY(band->isVisible());
+        w.setPresentationMode(false);
+        QApplication::processEvents();
+        QVERIFY(line->isVisible());
     }
 
     void theReplicasToggleShowsARowPerReplica()

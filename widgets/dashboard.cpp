@@ -86,7 +86,17 @@ void Dashboard::setPinned(const QString& name, std::optional<Report> a, bool cou
 void Dashboard::setPresenting(bool on)
 {
     m_presenting = on;
+    showLines();
     m_compare->setVisible(m_pinned.has_value() || !on);
+}
+
+void Dashboard::showLines()
+{
+    // On stage the tiles leave room for one line under them (a 1366x768 projector): the
+    // error band's, but a loss target's tokens, which make the time to train what it is.
+    const bool stageLoss = m_presenting && m_convergenceKnown && m_lossTarget;
+    m_convergence->setVisible(m_convergenceKnown && (!m_presenting || m_lossTarget));
+    m_band->setVisible(!stageLoss);
 }
 
 QString Dashboard::unpinnedText() const
@@ -281,7 +291,9 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
             m_compare->setSteadyText(comparisonText(m_pinnedName, true, &*m_pinned, &r));
         }
     }
-    m_convergence->setVisible(r.convergence.known);
+    m_convergenceKnown = r.convergence.known;
+    m_lossTarget = s.training.target == TrainingTarget::Loss;
+    showLines();
     if (r.convergence.known)
         m_convergence->setSteadyText(convergenceLine(s, r.convergence));
     const CalibrationOverlay& o = s.calibration;

@@ -50,6 +50,7 @@ private:
     void set(const QString& key, const QString& text, const QString& tip = {}, bool alarm = false);
     void scaleFonts();
     void reflow();          // as many tiles a row as the width takes
+    void showLines();       // which lines under the tiles show, at a desk and on stage
     int tileWidth(int i) const; // tile i's width at its widest figure
     QHash<QString, QLabel*> m_values;
     QList<QLabel*> m_titles;
@@ -67,6 +68,7 @@ private:
     QString m_pinnedName;
     bool m_pinnedSamples = false;
     bool m_presenting = false;
+    bool m_convergenceKnown = false, m_lossTarget = false; // the last report's
     int m_columns = 0;
 };
 
