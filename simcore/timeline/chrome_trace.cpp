@@ -19,7 +19,7 @@ const char* taskKindName(TaskKind k)
     case TaskKind::Overhead: return "overhead";
     case TaskKind::Checkpoint: return "checkpoint";
     case TaskKind::Compute: return "compute";
-    case TaskKind::BarrierWait: return "waiting for the slowest replica";
+    case TaskKind::BarrierWait: return "waiting for the slowest rank";
     }
     return "?";
 }
