@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "convergence_text.h"
 #include "palette_colors.h"
 #include "steady_label.h"
 
@@ -44,6 +45,11 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
         m_values.insert(t.key, value);
         m_order.push_back(value);
     }
+    // The loss the run ends at and the tokens it takes (hidden where no law applies).
+    m_convergence = new SteadyLabel(this);
+    m_convergence->setObjectName("dashboard-convergence");
+    m_convergence->setReserve(widestConvergenceLine());
+    m_convergence->setVisible(false);
     // The figures rest on the user's measurements: say so, and which.
     m_calibration = new QLabel(this);
     m_calibration->setObjectName("dashboard-calibration");
@@ -62,6 +68,7 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent)
     scaleFonts();
 }
 
+QString Dashboard::convergenceNote() const { return m_convergence->isHidden() ? QString() : m_convergence->text(); }
 QString Dashboard::calibrationNote() const { return m_calibration->isHidden() ? QString() : m_calibration->text(); }
 QString Dashboard::bandNote() const { return m_band->text(); }
 QString Dashboard::compareNote() const { return m_pinned ? m_compare->text() : QString(); }
@@ -79,7 +86,17 @@ void Dashboard::setPinned(const QString& name, std::optional<Report> a, bool cou
 void Dashboard::setPresenting(bool on)
 {
     m_presenting = on;
+    showLines();
     m_compare->setVisible(m_pinned.has_value() || !on);
+}
+
+void Dashboard::showLines()
+{
+    // On stage the tiles leave room for one line under them (a 1366x768 projector): the
+    // error band's, but a loss target's tokens, which make the time to train what it is.
+    const bool stageLoss = m_presenting && m_convergenceKnown && m_lossTarget;
+    m_convergence->setVisible(m_convergenceKnown && (!m_presenting || m_lossTarget));
+    m_band->setVisible(!stageLoss);
 }
 
 QString Dashboard::unpinnedText() const
@@ -167,12 +184,12 @@ void Dashboard::reflow()
         m_grid->addWidget(m_titles[i], row, col);
         m_grid->addWidget(m_order[std::size_t(i)], row + 1, col);
     }
-    m_grid->removeWidget(m_calibration);
-    m_grid->addWidget(m_calibration, 2 * ((count + columns - 1) / columns), 0, 1, columns);
-    m_grid->removeWidget(m_band);
-    m_grid->addWidget(m_band, 2 * ((count + columns - 1) / columns) + 1, 0, 1, columns);
-    m_grid->removeWidget(m_compare);
-    m_grid->addWidget(m_compare, 2 * ((count + columns - 1) / columns) + 2, 0, 1, columns);
+    // The lines under the tiles, each across them all.
+    int line = 2 * ((count + columns - 1) / columns);
+    for (QWidget* w : std::initializer_list<QWidget*> { m_convergence, m_calibration, m_band, m_compare }) {
+        m_grid->removeWidget(w);
+        m_grid->addWidget(w, line++, 0, 1, columns);
+    }
 }
 
 QSize Dashboard::minimumSizeHint() const
@@ -274,6 +291,11 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
             m_compare->setSteadyText(comparisonText(m_pinnedName, true, &*m_pinned, &r));
         }
     }
+    m_convergenceKnown = r.convergence.known;
+    m_lossTarget = s.training.target == TrainingTarget::Loss;
+    showLines();
+    if (r.convergence.known)
+        m_convergence->setSteadyText(convergenceLine(s, r.convergence));
     const CalibrationOverlay& o = s.calibration;
     m_calibration->setVisible(!o.empty());
     if (!o.empty()) {
@@ -298,6 +320,8 @@ void Dashboard::showInvalid(const QString& reason)
         set(it.key(), "-", reason);
     // No ranges for figures that are not there; A's own numbers stay.
     m_band->setSteadyText(tr("No error band: the plan is not valid."));
+    if (!m_convergence->isHidden()) // it keeps its place: the tabs do not move under the pointer
+        m_convergence->setSteadyText(tr("No loss or tokens: the plan is not valid."));
     if (m_pinned)
         m_compare->setSteadyText(comparisonText(m_pinnedName, false, &*m_pinned) + tr(" <i>(B: the plan is not valid)</i>"));
 }

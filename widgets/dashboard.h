@@ -23,6 +23,7 @@ public:
     void showInvalid(const QString& reason);
     QString value(const QString& key) const; // for tests: "step", "mfu", ...
     QString calibrationNote() const;          // "calibrated from FILE ..." or "" (not calibrated)
+    QString convergenceNote() const;          // "Loss 2.400 +- ..." or "" (no loss law applies)
     // dtsim's errors on the published runs, for the headline numbers' error bands.
     void setResiduals(std::vector<Residual> r) { m_residuals = std::move(r); }
     QString bandNote() const;
@@ -49,12 +50,14 @@ private:
     void set(const QString& key, const QString& text, const QString& tip = {}, bool alarm = false);
     void scaleFonts();
     void reflow();          // as many tiles a row as the width takes
+    void showLines();       // which lines under the tiles show, at a desk and on stage
     int tileWidth(int i) const; // tile i's width at its widest figure
     QHash<QString, QLabel*> m_values;
     QList<QLabel*> m_titles;
     std::vector<QLabel*> m_order; // the values, in tile order
     QGridLayout* m_grid = nullptr;
     QLabel* m_calibration = nullptr; // under the tiles, when the scenario names an overlay
+    class SteadyLabel* m_convergence = nullptr; // under the tiles: the final loss and the tokens
     QString bandText(int similar, const QString& similarity, const QStringList& ranges) const;
     QString comparisonText(const QString& name, bool withChanges, const Report* a = nullptr, const Report* b = nullptr) const;
     QString unpinnedText() const;
@@ -65,6 +68,7 @@ private:
     QString m_pinnedName;
     bool m_pinnedSamples = false;
     bool m_presenting = false;
+    bool m_convergenceKnown = false, m_lossTarget = false; // the last report's
     int m_columns = 0;
 };
 

@@ -25,6 +25,11 @@ constexpr int kAxisHeight = 26;
 constexpr int kLegendHeight = 24;
 }
 
+namespace {
+// A barrier wait is hatched: the replica holds its place but does no work.
+QBrush barBrush(TaskKind k, const QColor& color) { return k == TaskKind::BarrierWait ? QBrush(color, Qt::BDiagPattern) : QBrush(color); }
+}
+
 QColor taskColor(TaskKind k)
 {
     switch (k) {
@@ -38,6 +43,8 @@ QColor taskColor(TaskKind k)
     case TaskKind::Optimizer: return QColor(213, 94, 0);
     case TaskKind::Overhead: return QColor(140, 140, 140);
     case TaskKind::Checkpoint: return QColor(120, 60, 160);
+    case TaskKind::Compute: return QColor(0, 114, 178);
+    case TaskKind::BarrierWait: return QColor(150, 150, 150); // drawn hatched: idle, but held
     }
     return Qt::gray;
 }
@@ -53,11 +60,13 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent)
 void GanttView::setTrace(std::shared_ptr<const Trace> t)
 {
     const bool first = !m_trace;
+    // A view that showed the whole trace shows the whole new one (a longer step ran off it).
+    const bool whole = m_trace && m_axis.start() <= 0 && m_axis.end() >= m_trace->totalTime;
     m_trace = std::move(t);
     layoutLanes();
     // The path comes with the trace (criticalPath, computed on the worker).
     m_critical = m_trace && m_trace->critical.size() == m_trace->events.size() ? m_trace->critical : std::vector<char>(m_trace ? m_trace->events.size() : 0, 0);
-    if (m_trace && (first || m_axis.end() > m_trace->totalTime * 1.5 || m_axis.start() >= m_trace->totalTime))
+    if (m_trace && (first || whole || m_axis.end() > m_trace->totalTime * 1.5 || m_axis.start() >= m_trace->totalTime))
         fit();
     update();
 }
@@ -65,6 +74,7 @@ void GanttView::setTrace(std::shared_ptr<const Trace> t)
 void GanttView::layoutLanes()
 {
     m_lanes.clear();
+    m_kinds.fill(0);
     if (!m_trace)
         return;
     const int rows = int(m_trace->rowNames.size());
@@ -87,6 +97,7 @@ void GanttView::layoutLanes()
             lane.kinds.reserve(lane.events.size());
             for (int i : lane.events) {
                 const TraceEvent& e = m_trace->events[std::size_t(i)];
+                m_kinds[std::size_t(e.kind)] = 1;
                 lane.starts.push_back(e.start);
                 lane.ends.push_back(e.start + e.duration);
                 lane.kinds.push_back(e.kind);
@@ -220,7 +231,7 @@ void GanttView::paint(QPainter& p, const QSize& size, const QRect& exposed)
             QColor color = taskColor(kind);
             if (m_showCritical && !m_critical[event])
                 color.setAlpha(70);
-            p.fillRect(QRectF(x0, lane.y, x1 - x0, lane.height), color);
+            p.fillRect(QRectF(x0, lane.y, x1 - x0, lane.height), barBrush(kind, color));
             if (m_showCritical && m_critical[event]) {
                 p.setPen(QPen(QColor(192, 57, 43), 2));
                 p.drawRect(QRectF(x0, lane.y, x1 - x0, lane.height));
@@ -230,20 +241,24 @@ void GanttView::paint(QPainter& p, const QSize& size, const QRect& exposed)
         flushFold();
     }
 
-    // Legend.
+    // Legend: the kinds this trace has (a replica trace has three).
     int x = 8;
     const int ly = size.height() - kLegendHeight + 6;
     for (TaskKind k : { TaskKind::Forward, TaskKind::Backward, TaskKind::Recompute, TaskKind::WeightGrad, TaskKind::LayerCollective, TaskKind::PipelineSend,
-             TaskKind::DataParallel, TaskKind::Optimizer, TaskKind::Overhead }) {
-        p.fillRect(QRect(x, ly, 12, 12), taskColor(k));
+             TaskKind::Compute, TaskKind::BarrierWait, TaskKind::DataParallel, TaskKind::Optimizer, TaskKind::Overhead }) {
+        if (!m_kinds[std::size_t(k)])
+            continue;
+        p.fillRect(QRect(x, ly, 12, 12), barBrush(k, taskColor(k)));
         p.setPen(foreground());
         const QString name = QString::fromUtf8(taskKindName(k));
         p.drawText(QPoint(x + 16, ly + 11), name);
         x += 26 + p.fontMetrics().horizontalAdvance(name);
     }
     // The hint in full where it fits, shorter where not (it ran off a 1366 px window).
-    for (const QString& hint : { tr("idle = gaps (pipeline bubble);  W/S zoom, A/D pan, F fit, drag to pan"),
-             tr("idle = bubble;  W/S/A/D, F"), QString() })
+    const bool pipeline = m_kinds[std::size_t(TaskKind::Forward)];
+    for (const QString& hint : { pipeline ? tr("idle = gaps (pipeline bubble);  W/S zoom, A/D pan, F fit, drag to pan")
+                                          : tr("W/S zoom, A/D pan, F fit, drag to pan"),
+             pipeline ? tr("idle = bubble;  W/S/A/D, F") : tr("W/S/A/D, F"), QString() })
         if (x + 10 + p.fontMetrics().horizontalAdvance(hint) <= size.width() - 4) {
             p.drawText(QPoint(x + 10, ly + 11), hint);
             break;

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -56,6 +57,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::vector<Lane> m_lanes;
     std::vector<char> m_critical;
+    std::array<char, 16> m_kinds {}; // the kinds the trace has, for the legend
     TimeAxis m_axis;
     bool m_showCritical = false;
     int m_drawnBars = 0;

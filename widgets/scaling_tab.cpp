@@ -6,6 +6,7 @@
 #include "palette_colors.h"
 
 #include <QVBoxLayout>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace dtsim::gui {
@@ -35,6 +36,8 @@ ScalingTab::ScalingTab(Evaluator* evaluator, QWidget* parent)
     m_plot->yAxis2->setRange(0, 110);
     m_plot->legend->setFont(QFont(font().family(), 8));
     putLegendAbovePlots(m_plot);
+    // The marks' labels are placed in pixels, which are known only once laid out.
+    connect(m_plot, &QCustomPlot::afterLayout, this, &ScalingTab::placeMarkLabels);
 }
 
 void ScalingTab::follow(const TabInput& in, TabMoment when)
@@ -43,6 +46,7 @@ void ScalingTab::follow(const TabInput& in, TabMoment when)
     if (when != TabMoment::Pause || !in.valid)
         return;
     m_currentGpus = in.valid->cluster.gpus;
+    m_targetLoss = in.valid->training.target == TrainingTarget::Loss ? in.valid->training.targetLoss : 0.0;
     m_evaluator->requestScaling(*in.valid);
 }
 
@@ -63,6 +67,7 @@ void ScalingTab::showCurves(const ScalingCurves& c, long long currentGpus)
     m_shown = c;
     m_plot->clearGraphs();
     m_plot->clearItems();
+    m_markLabels.clear();
     m_plot->setBackground(background());
     for (QCPAxis* a : m_plot->axisRect()->axes()) {
         a->setBasePen(QPen(foreground()));
@@ -97,8 +102,11 @@ void ScalingTab::showCurves(const ScalingCurves& c, long long currentGpus)
         add(m_pinned->fixedBatch, tr("A: time, fixed batch"), -1, false);
         add(m_pinned->growingBatch, tr("A: time, growing batch"), -2, false);
     }
-    add(c.fixedBatch, tr("time, fixed batch"), 0, false);
-    add(c.growingBatch, tr("time, growing batch"), 1, false);
+    // A loss target's time is the time to reach that loss: its tokens change with the batch.
+    const QString time = m_targetLoss > 0 ? tr("time to loss %1").arg(m_targetLoss, 0, 'g', 3) : tr("time");
+    m_plot->yAxis->setLabel(m_targetLoss > 0 ? tr("time to loss %1 (days)").arg(m_targetLoss, 0, 'g', 3) : tr("time to train (days)"));
+    add(c.fixedBatch, tr("%1, fixed batch").arg(time), 0, false);
+    add(c.growingBatch, tr("%1, growing batch").arg(time), 1, false);
     add(c.fixedBatch, tr("efficiency, fixed batch"), 0, true);
     add(c.growingBatch, tr("efficiency, growing batch"), 1, true);
     if (xmax >= xmin)
@@ -106,25 +114,22 @@ void ScalingTab::showCurves(const ScalingCurves& c, long long currentGpus)
     if (ymax > 0)
         m_plot->yAxis->setRange(ymin / 2, ymax * 2);
 
-    // Each label sits on the outer side of its line (the left line's to the left), so two
-    // lines a doubling apart keep their labels apart; a label the plot's edge would cut
-    // goes inside, a row lower, and a label that would still touch the other drops a row.
-    struct Mark {
-        double x;
-        QString text;
-        QColor color;
-    };
     std::vector<Mark> marks;
     if (c.syncWallGpus > 0)
-        marks.push_back({ double(c.syncWallGpus), tr("sync wall"), QColor(192, 57, 43) });
+        marks.push_back({ double(c.syncWallGpus), tr("sync wall"), errorColor() });
+    if (c.turnaroundGpus > 0)
+        marks.push_back({ double(c.turnaroundGpus), tr("turnaround: more GPUs take longer"), seriesColor(3) });
     if (currentGpus > 0)
         marks.push_back({ double(currentGpus), tr("this scenario"), foreground() });
+    drawMarks(std::move(marks));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ScalingTab::drawMarks(std::vector<Mark> marks)
+{
     std::stable_sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) { return a.x < b.x; });
-    const QRect area = m_plot->axisRect()->rect();
-    std::vector<std::pair<double, double>> taken; // pixel spans [left, right] per row
-    std::vector<int> rowOf;
-    for (std::size_t i = 0; i < marks.size(); ++i) {
-        const Mark& m = marks[i];
+    m_markLabels.clear();
+    for (const Mark& m : marks) {
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(m.x, 1e-9);
         line->point2->setCoords(m.x, 1e9);
@@ -133,28 +138,59 @@ void ScalingTab::showCurves(const ScalingCurves& c, long long currentGpus)
         label->setPadding(QMargins(4, 0, 4, 0));
         label->setText(m.text);
         label->setColor(m.color);
-        const QFontMetrics fm(label->font());
-        const double width = fm.horizontalAdvance(m.text) + 8, px = m_plot->xAxis->coordToPixel(m.x);
-        bool leftward = marks.size() > 1 && i == 0;
-        int row = 0;
-        if (leftward && px - width < area.left()) {
-            leftward = false;
-            row = 1;
-        } else if (!leftward && px + width > area.right()) {
-            leftward = true;
-            row = 1;
-        }
-        const double from = leftward ? px - width : px, to = leftward ? px : px + width;
-        if (i > 0 && rowOf.back() == row && from < taken.back().second && to > taken.back().first)
-            ++row;
-        taken.push_back({ from, to });
-        rowOf.push_back(row);
+        label->setBrush(background());
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(m.x, area.height() > 0 ? (2.0 + row * (fm.height() + 2)) / area.height() : 0);
+        m_markLabels.push_back({ m.x, label });
+    }
+    placeMarkLabels();
+}
+
+void ScalingTab::placeMarkLabels()
+{
+    // At every layout, with the plot's pixels as they now are. Each label sits on the
+    // outer side of its line (the leftmost line's to the left), in the highest row where it
+    // stays inside the plot and off the labels placed so far, and where it can, off the
+    // other lines too. Its background covers a line it crosses.
+    const QRect area = m_plot->axisRect()->rect();
+    struct Span {
+        int row;
+        double from, to;
+    };
+    std::vector<Span> taken;
+    const std::size_t n = m_markLabels.size();
+    auto pixel = [this](std::size_t i) { return m_plot->xAxis->coordToPixel(m_markLabels[i].first); };
+    auto place = [&](std::size_t i, double width, bool avoidLines) -> std::optional<Span> {
+        const bool preferLeft = n > 1 && i == 0;
+        for (int row = 0; row <= int(n); ++row)
+            for (bool left : { preferLeft, !preferLeft }) {
+                const Span s { row, left ? pixel(i) - width : pixel(i), left ? pixel(i) : pixel(i) + width };
+                if (s.from < area.left() || s.to > area.right())
+                    continue;
+                if (std::any_of(taken.begin(), taken.end(), [&](const Span& t) { return t.row == row && s.from < t.to && s.to > t.from; }))
+                    continue;
+                bool crosses = false;
+                for (std::size_t j = 0; j < n; ++j)
+                    crosses = crosses || (j != i && pixel(j) > s.from + 1 && pixel(j) < s.to - 1);
+                if (!avoidLines || !crosses)
+                    return s;
+            }
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        QCPItemText* label = m_markLabels[i].second;
+        const QFontMetrics fm(label->font());
+        const double width = fm.horizontalAdvance(label->text()) + 8;
+        std::optional<Span> s = place(i, width, true);
+        if (!s)
+            s = place(i, width, false);
+        if (!s) // wider than the plot: from the line, where the plot's edge cuts it
+            s = Span { int(taken.size()), pixel(i), pixel(i) + width };
+        taken.push_back(*s);
+        const bool leftward = s->to <= pixel(i) + 0.5;
+        label->position->setCoords(m_markLabels[i].first, area.height() > 0 ? (2.0 + s->row * (fm.height() + 2)) / area.height() : 0);
         label->setPositionAlignment((leftward ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace dtsim::gui

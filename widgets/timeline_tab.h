@@ -4,6 +4,7 @@
 // SVG, Chrome trace JSON).
 #include "simcore/reliability/reliability.h"
 #include "simcore/timeline/timeline.h"
+#include "simcore/report.h"
 #include "simcore/scenario.h"
 #include "tab_page.h"
 
@@ -33,15 +34,14 @@ public:
     TimelineTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
     // Each edit of a drag draws a draft; the whole timeline follows when edits pause.
     bool saysWhenInvalid() const override { return true; } // it clears and says so
-    void follow(const TabInput& in, TabMoment when) override
-    {
-        if (in.pinned ? m_pinned != *in.pinned : m_pinned.has_value())
-            setPinned(in.pinned ? std::optional(*in.pinned) : std::nullopt);
-        if (when == TabMoment::Edit || in.valid)
-            showScenario(in.valid, when == TabMoment::Edit);
-    }
+    void follow(const TabInput& in, TabMoment when) override;
     void showScenario(const Scenario* s, bool draft = false); // null when the plan is invalid
+    // The Replicas view: each data-parallel replica's compute, barrier wait and reduction
+    // (simcore/timeline/replica_rows.h) instead of the pipeline's event simulation.
+    void setShowReplicas(bool on);
+    bool showsReplicas() const;
     GanttView* gantt() const { return m_gantt; }
+    QString summary() const; // the line over the chart
     // False with `error` set (when given) if the file could not be written. The trace
     // exported is the one drawn.
     bool exportPng(const QString& path, QString* error = nullptr);
@@ -61,6 +61,7 @@ private:
     void rebuild(bool draft = false);
     void showResult(const TimelineResult& t);
     void alignPinned(); // A and B on one time scale
+    void showReplicaRows(); // draws the rows of the scenario (and of A) from their step reports
     Evaluator* m_evaluator;
     FailureRates m_rates;
     Scenario m_scenario;
@@ -73,6 +74,9 @@ private:
     QCheckBox* m_zeroBubble = nullptr;
     QCheckBox* m_critical = nullptr;
     QCheckBox* m_checkpoint = nullptr;
+    QCheckBox* m_replicas = nullptr;
+    bool m_fitReplicas = false; // fit the rows at their next drawing
+    std::optional<StepReport> m_step, m_pinnedStep; // the shared reports' steps, for the replica rows
     QLabel* m_summary = nullptr;
     std::optional<Scenario> m_pinned;
     QWidget* m_pinnedBox = nullptr;

@@ -18,6 +18,8 @@ const char* taskKindName(TaskKind k)
     case TaskKind::Optimizer: return "optimizer";
     case TaskKind::Overhead: return "overhead";
     case TaskKind::Checkpoint: return "checkpoint";
+    case TaskKind::Compute: return "compute";
+    case TaskKind::BarrierWait: return "waiting for the slowest rank";
     }
     return "?";
 }

@@ -206,8 +206,11 @@ public:
         const int buckets = int(std::min(16.0, m_rep.pipeline.gradientBuckets));
         double stepEnd = pipelineEnd;
         for (int st = 0; st < m_p; ++st) {
+            // The last bucket waits for the slowest rank (cluster.jitter): the step model's
+            // expected wait, on every stage (the Replicas view samples it per replica).
+            emit(st, pipelineEnd, bd.straggler, Stream::Compute, TaskKind::BarrierWait, none);
             const double dpStart = std::max(m_stepStart, pipelineEnd - (m_dpTotal - m_dpExposed));
-            const double dpEnd = pipelineEnd + m_dpExposed + m_bucketDelay[st];
+            const double dpEnd = pipelineEnd + bd.straggler + m_dpExposed + m_bucketDelay[st];
             const double bucket = (dpEnd - dpStart) / buckets;
             for (int bk = 0; bk < buckets; ++bk)
                 emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
@@ -413,11 +416,12 @@ double estimateTimelineEvents(const Scenario& s, const StepReport& rep, const Ti
     // Per stage and step, as simulateTimeline emits them: each forward a compute and a
     // collective bar per layer of its chunk and a send; each backward the same plus a
     // recompute bar (and a deferred weight gradient under zero bubble); then up to 16
-    // gradient buckets, the optimizer, the overhead and a checkpoint.
+    // gradient buckets, the wait for the slowest rank, the optimizer, the overhead and a
+    // checkpoint.
     const double p = std::max(1, s.plan.pp), m = std::max(1, rep.microbatches), v = std::max(1, rep.pipeline.chunks);
     const double layersPerChunk = std::max(1.0, o.perLayer ? std::floor(double(rep.pipeline.layers) / v) : 1.0);
     const double passes = m * v;
-    const double perStage = passes * (2 * layersPerChunk + 1) + passes * (2 * layersPerChunk + 2 + (o.zeroBubble ? 1 : 0)) + 16 + 3;
+    const double perStage = passes * (2 * layersPerChunk + 1) + passes * (2 * layersPerChunk + 2 + (o.zeroBubble ? 1 : 0)) + 16 + 4;
     const double ranks = o.perRankRows ? std::max(1, s.plan.tp) : 1;
     return std::max(1, o.steps) * p * perStage * ranks;
 }

@@ -8,7 +8,10 @@
 
 namespace dtsim {
 
-enum class TaskKind { Forward, Backward, Recompute, WeightGrad, PipelineSend, LayerCollective, DataParallel, Optimizer, Overhead, Checkpoint };
+// Compute and BarrierWait: a data-parallel replica's whole step of compute, and its wait
+// for the slowest replica at the gradient reduction (replica_rows.h).
+enum class TaskKind { Forward, Backward, Recompute, WeightGrad, PipelineSend, LayerCollective, DataParallel, Optimizer, Overhead, Checkpoint,
+    Compute, BarrierWait };
 const char* taskKindName(TaskKind k);
 
 enum class Stream { Compute = 0, LayerComm = 1, PipelineComm = 2, DataParallelComm = 3 };
