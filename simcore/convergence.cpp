@@ -127,6 +127,8 @@ std::optional<std::string> convergenceIssue(const Scenario& s, const Calibration
     const TrainingSpec& t = s.training;
     if (t.target != TrainingTarget::Loss || s.model.isLayerTable())
         return std::nullopt;
+    if (!(t.targetLoss > 0))
+        return std::string("training.target: loss needs training.target_loss, the loss to reach (e.g. 2.2)");
     if (!c.convergence.law(t.lossLaw).known)
         return "the calibration file has no convergence.loss_laws." + std::string(lossLawName(t.lossLaw))
             + ", so no loss can be turned into tokens";

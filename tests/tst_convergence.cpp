@@ -116,6 +116,46 @@ private slots:
         QVERIFY(!convergenceIssue(s, test::calibration()));
     }
 
+    // DiLoCo across two datacenters: the step no longer waits on the long-haul link, the
+    // link carries far fewer bytes, streaming hides what blocking exposes, and the workers
+    // cost tokens as Charles et al.'s fits say (more workers, more tokens; none past 8).
+    void dilocoTradesTheLongHaulLinkForTokens()
+    {
+        const Calibration& c = test::calibration();
+        const Scenario diloco = test::preset("diloco-two-datacenters", { parseOverride("cluster.tiers[1].uplink_bandwidth=1Gbps") });
+        Scenario plain = diloco;
+        plain.plan.diloco = DilocoSpec {};
+        const Report withDiloco = predictRun(diloco, c), without = predictRun(plain, c);
+        const int longHaul = 3; // levels: fabric, NICs, leaf uplinks, the datacenter's uplinks
+        QCOMPARE(withDiloco.step.levelCount, 4);
+        QVERIFY(withDiloco.step.levels[longHaul].bytesPerStep < without.step.levels[longHaul].bytesPerStep / 20);
+        QVERIFY(withDiloco.timeToTrain < without.timeToTrain / 20);
+        QVERIFY(withDiloco.steps > without.steps); // two workers: a little more loss at equal tokens
+
+        Scenario blocking = diloco;
+        blocking.plan.diloco.streaming = false;
+        const StepReport b = predictStep(blocking, c), s = predictStep(diloco, c);
+        QCOMPARE(b.outerSync.totalSeconds, s.outerSync.totalSeconds);
+        QCOMPARE(b.breakdown.outerSync, b.outerSync.totalSeconds); // blocking: all of it exposed
+        QVERIFY(s.breakdown.outerSync < b.breakdown.outerSync);
+        // Hand calculation: streaming exposes what H steps of compute (at the overlap
+        // efficiency) leave of one outer all-reduce, shared over the H steps.
+        const double H = diloco.plan.diloco.innerSteps, compute = s.breakdown.forward + s.breakdown.backward + s.breakdown.recompute;
+        QVERIFY(std::abs(s.breakdown.outerSync - std::max(0.0, H * s.outerSync.totalSeconds - H * c.overlapEfficiency * compute) / H) < 1e-12);
+
+        double previous = 0;
+        for (int workers : { 1, 2, 4, 8 }) {
+            Scenario w = diloco;
+            w.plan.diloco.workers = workers;
+            const double tokens = trainingTokens(w, c);
+            QVERIFY2(tokens > previous, qPrintable(QString("%1 workers").arg(workers)));
+            previous = tokens;
+        }
+        Scenario many = diloco;
+        many.plan.diloco.workers = 16;
+        QVERIFY(convergenceIssue(many, c).has_value());
+    }
+
     // The run's time follows the target: more tokens for a lower loss, the same step.
     void theRunFollowsTheTarget()
     {

@@ -21,7 +21,7 @@ QString lossLawTitle(LossLaw law)
     return QString::fromUtf8(lossLawName(law).data(), qsizetype(lossLawName(law).size()));
 }
 
-QString convergenceLine(const Scenario& s, const ConvergencePlan& cv)
+QString convergenceLine(const Scenario& s, const ConvergencePlan& cv, bool brief)
 {
     if (!cv.known)
         return {};
@@ -33,17 +33,24 @@ QString convergenceLine(const Scenario& s, const ConvergencePlan& cv)
               .arg(loss, lossLawTitle(s.training.lossLaw), tokenCount(cv.tokens), signedPercent(cv.batchPenalty()))
         : convergenceTr("Loss %1 predicted at <b>%2</b> tokens (%3); a small batch would reach it in %4 (this batch %5)")
               .arg(loss, tokenCount(cv.tokens), lossLawTitle(s.training.lossLaw), tokenCount(cv.minimalTokens), signedPercent(cv.batchPenalty()));
+    if (brief) // the stage's one line: the loss, the tokens and what the batch adds
+        return target ? convergenceTr("Loss %1 (target): <b>%2</b> tokens, %3 for this batch")
+                            .arg(loss, tokenCount(cv.tokens), signedPercent(cv.batchPenalty()))
+                      : convergenceTr("Loss %1 predicted at <b>%2</b> tokens").arg(loss, tokenCount(cv.tokens));
     return head
         + convergenceTr(" &middot; critical batch %1 tokens, this batch %2 (%3x)")
               .arg(tokenCount(cv.criticalBatchTokens), tokenCount(cv.batchTokens))
               .arg(cv.criticalBatchTokens > 0 ? cv.batchTokens / cv.criticalBatchTokens : 0.0, 0, 'f', 2);
 }
 
-QString widestConvergenceLine()
+QString widestConvergenceLine(bool brief)
 {
     const QString loss = QString("<b>8.888</b> &plusmn; 8.888");
-    return convergenceTr("Loss %1 predicted at <b>%2</b> tokens (%3); a small batch would reach it in %4 (this batch %5)")
-               .arg(loss, "888.8 B", lossLawTitle(LossLaw::Besiroglu2024), "888.8 B", "+888.8%")
+    if (brief)
+        return convergenceTr("Loss %1 (target): <b>%2</b> tokens, %3 for this batch").arg(loss, "888.8 B", "+888.8%");
+    const QString head = convergenceTr("Loss %1 predicted at <b>%2</b> tokens (%3); a small batch would reach it in %4 (this batch %5)")
+                             .arg(loss, "888.8 B", lossLawTitle(LossLaw::Besiroglu2024), "888.8 B", "+888.8%");
+    return head
         + convergenceTr(" &middot; critical batch %1 tokens, this batch %2 (%3x)").arg("888.8 M", "888.8 M", "88.88");
 }
 

@@ -11,8 +11,9 @@ namespace dtsim::gui {
 
 QString lossLawTitle(LossLaw law); // "Besiroglu et al. 2024 refit"
 // Rich text; empty when the plan is not known (a layer table, no law in the calibration).
-QString convergenceLine(const Scenario& s, const ConvergencePlan& cv);
+// `brief`: without the critical batch, for the stage's one line under the tiles.
+QString convergenceLine(const Scenario& s, const ConvergencePlan& cv, bool brief = false);
 // The longest line it gives, for the space the dashboard reserves.
-QString widestConvergenceLine();
+QString widestConvergenceLine(bool brief = false);
 
 } // namespace dtsim::gui

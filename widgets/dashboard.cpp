@@ -86,6 +86,7 @@ void Dashboard::setPinned(const QString& name, std::optional<Report> a, bool cou
 void Dashboard::setPresenting(bool on)
 {
     m_presenting = on;
+    m_convergence->setReserve(widestConvergenceLine(on)); // one line on stage
     showLines();
     m_compare->setVisible(m_pinned.has_value() || !on);
 }
@@ -96,6 +97,8 @@ void Dashboard::showLines()
     // error band's, but a loss target's tokens, which make the time to train what it is.
     const bool stageLoss = m_presenting && m_convergenceKnown && m_lossTarget;
     m_convergence->setVisible(m_convergenceKnown && (!m_presenting || m_lossTarget));
+    if (m_convergenceKnown)
+        m_convergence->setSteadyText(m_presenting ? m_convergenceText.second : m_convergenceText.first);
     m_band->setVisible(!stageLoss);
 }
 
@@ -295,7 +298,8 @@ void Dashboard::showReport(const Scenario& s, const Report& r)
     m_lossTarget = s.training.target == TrainingTarget::Loss;
     showLines();
     if (r.convergence.known)
-        m_convergence->setSteadyText(convergenceLine(s, r.convergence));
+        m_convergenceText = { convergenceLine(s, r.convergence), convergenceLine(s, r.convergence, true) };
+    showLines();
     const CalibrationOverlay& o = s.calibration;
     m_calibration->setVisible(!o.empty());
     if (!o.empty()) {

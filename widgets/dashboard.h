@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QLabel;
@@ -69,6 +70,7 @@ private:
     bool m_pinnedSamples = false;
     bool m_presenting = false;
     bool m_convergenceKnown = false, m_lossTarget = false; // the last report's
+    std::pair<QString, QString> m_convergenceText; // the line, and its brief form for the stage
     int m_columns = 0;
 };
 

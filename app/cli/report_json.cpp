@@ -112,6 +112,16 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
                 types.insert(layerTypeName(LayerType(t)), QJsonObject { { "forward_s", r.layerTypeForward[t] }, { "backward_s", r.layerTypeBackward[t] } });
         out.insert("layer_types", types);
     }
+    // A loss target's tokens and loss (a token target's reports are as they always were).
+    if (const ConvergencePlan& cv = r.convergence; cv.known && s.training.target == TrainingTarget::Loss)
+        out.insert("convergence", QJsonObject { { "law", QString::fromStdString(std::string(lossLawName(s.training.lossLaw))) },
+                                      { "target_loss", cv.loss }, { "fit_error", cv.lossError }, { "floor_loss", cv.floorLoss },
+                                      { "tokens", cv.tokens }, { "minimal_tokens", cv.minimalTokens },
+                                      { "critical_batch_tokens", cv.criticalBatchTokens }, { "batch_tokens", cv.batchTokens },
+                                      { "loss_scale", cv.lossScale } });
+    if (st.outerSync.totalSeconds > 0)
+        out.insert("outer_sync", QJsonObject { { "total_s", st.outerSync.totalSeconds }, { "exposed_s", st.outerSync.exposedSeconds },
+                                     { "bytes_per_gpu", st.outerSync.bytesPerGpu }, { "workers", st.outerSync.groupSize } });
     if (const auto& ml = st.moeLayer; ml.total() > 0)
         out.insert("moe_layer", QJsonObject { { "router_s", ml.router }, { "permute_s", ml.permute }, { "dispatch_s", ml.dispatch },
                                     { "experts_s", ml.experts }, { "combine_s", ml.combine }, { "shared_experts_s", ml.shared },

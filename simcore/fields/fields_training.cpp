@@ -78,7 +78,9 @@ void addTargetFields(std::vector<FieldDef>& f)
             .panel("Run", "Train to", 0, 1, SliderScale::Linear,
                 "A token count, or a loss: then the tokens come from the loss law and grow with the batch past the critical batch.")
             .forModel(ModelKind::Transformer));
-    f.push_back(quantity("training.target_loss", Dimension::Count, "").requiredWhen(lossTarget).byDefault("required with `target: loss`")
+    // Not required by the loader, so a window edit to `target: loss` saves and reopens; a
+    // loss target without it is refused where the run is planned (convergenceIssue).
+    f.push_back(quantity("training.target_loss", Dimension::Count, "").byDefault("needed with `target: loss`")
             .help("the final loss to reach, in nats per token on the loss law's corpus (`2.0`); kept but unused with `target: tokens`")
             .bind(&Scenario::training, &TrainingSpec::targetLoss)
             // Kept with a token target too, so switching the target back and forth loses nothing.

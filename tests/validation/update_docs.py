@@ -17,6 +17,9 @@ Needs only the Python standard library.
 import json
 import statistics, os, re, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from convergence_docs import convergence_blocks  # noqa: E402  (docs/convergence.md)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RUNS = os.path.join(ROOT, "tests/validation/published-runs.yaml")
@@ -975,6 +978,7 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), calibration_doc_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/layers.md"), layers_blocks(cli, g["count"]), check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), model_doc_blocks(cli, json.loads(out.stdout)), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/convergence.md"), convergence_blocks(cli, ROOT), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
     changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
