@@ -81,6 +81,17 @@ int printPublished(const QCommandLineParser& p, const Calibration& c, LossLaw la
     return kExitOk;
 }
 
+// A count option that takes the suffixes scenario files do ("1.4T", "70B", "3M").
+double countOption(const QCommandLineParser& p, const QString& name, double min, double max)
+{
+    const QuantityParse parsed = parseQuantity(p.value(name).toStdString(), Dimension::Count);
+    if (!parsed.value || !(*parsed.value >= min && *parsed.value <= max))
+        throw InputError("dtsim-cli loss", 0, "--" + name.toStdString(),
+            "\"" + p.value(name).toStdString() + "\" is not a count from " + formatCount(min) + " to " + formatCount(max)
+                + (parsed.error.empty() ? "" : " (" + parsed.error + ")"));
+    return *parsed.value;
+}
+
 } // namespace
 
 int runLoss(const QStringList& args)
@@ -107,11 +118,11 @@ int runLoss(const QStringList& args)
             throw InputError("dtsim-cli loss", 0, "", "give --params and one of --tokens or --target (or --published FILE)");
         ConvergenceQuery query;
         query.law = law;
-        query.parameters = numberOption(p, "params", 1, 1e15, "parameters");
-        query.batchTokens = p.isSet("batch") ? numberOption(p, "batch", 1, 1e12, "tokens") : 1e6;
-        query.criticalBatchTokens = p.isSet("critical-batch") ? numberOption(p, "critical-batch", 1, 1e12, "tokens") : 0.0;
+        query.parameters = countOption(p, "params", 1, 1e15);
+        query.batchTokens = p.isSet("batch") ? countOption(p, "batch", 1, 1e12) : 1e6;
+        query.criticalBatchTokens = p.isSet("critical-batch") ? countOption(p, "critical-batch", 1, 1e12) : 0.0;
         if (p.isSet("tokens"))
-            query.tokens = numberOption(p, "tokens", 1, 1e18, "tokens");
+            query.tokens = countOption(p, "tokens", 1, 1e18);
         else
             query.targetLoss = numberOption(p, "target", 0.01, 100, "nats per token");
         const double floor = data.calibration.convergence.law(law).floor(query.parameters);
