@@ -3,6 +3,7 @@
 // background work, a laptop-sized window, and the checks a screenshot cannot make by
 // eye (a label Qt Charts elided to "...", two plot labels on top of each other).
 #include "simcore/loader/residuals_loader.h"
+#include "simcore/planner/scaling.h"
 #include "test_data.h"
 #include "widgets/evaluator.h"
 #include "widgets/main_window.h"
@@ -89,6 +90,24 @@ inline QStringList elidedChartTexts(QWidget* root)
         }
     }
     return found;
+}
+
+// Scaling curves that fall by half a doubling, 1 to 4,096 GPUs (the growing batch 20%
+// slower): data for the Scaling tab's marks, independent of any preset.
+inline ScalingCurves halvingScalingCurves()
+{
+    ScalingCurves c;
+    for (long long g = 1; g <= 4096; g *= 2) {
+        ScalingPoint p;
+        p.gpus = g;
+        p.timeToTrain = 1e6 / double(g);
+        p.efficiency = 0.9;
+        p.fits = true;
+        c.fixedBatch.push_back(p);
+        p.timeToTrain *= 1.2;
+        c.growingBatch.push_back(p);
+    }
+    return c;
 }
 
 // Pairs of visible text labels of a plot whose boxes overlap.

@@ -66,17 +66,7 @@ private slots:
         MainWindow w(appData());
         QVERIFY(laptopWindowOn(w, "gtx580-2012", "scaling"));
         ScalingTab& view = *w.scalingTab();
-        ScalingCurves c;
-        for (long long g = 1; g <= 4096; g *= 2) {
-            ScalingPoint p;
-            p.gpus = g;
-            p.timeToTrain = 1e6 / double(g);
-            p.efficiency = 0.9;
-            p.fits = true;
-            c.fixedBatch.push_back(p);
-            p.timeToTrain *= 1.2;
-            c.growingBatch.push_back(p);
-        }
+        ScalingCurves c = halvingScalingCurves();
         // Every order of the three lines, each a doubling from the next or on top of it.
         for (long long wall : { 256LL, 1024LL, 4096LL })
             for (long long turn : { 128LL, 512LL, 1024LL, 2048LL })

@@ -185,16 +185,7 @@ private slots:
         MainWindow w(appData());
         QVERIFY(laptopWindowOn(w, "gtx580-2012", "scaling"));
         ScalingTab& view = *w.scalingTab();
-        ScalingCurves c;
-        for (long long g = 1; g <= 4096; g *= 2) {
-            ScalingPoint p;
-            p.gpus = g;
-            p.timeToTrain = 1e6 / double(g);
-            p.efficiency = 0.9;
-            c.fixedBatch.push_back(p);
-            p.timeToTrain *= 1.2;
-            c.growingBatch.push_back(p);
-        }
+        ScalingCurves c = halvingScalingCurves();
         for (long long current : { 256LL, 512LL, 1024LL, 2048LL, 4096LL }) {
             c.syncWallGpus = 1024;
             view.showCurves(c, current);
