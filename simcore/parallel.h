@@ -44,6 +44,29 @@ struct DilocoSpec {
     bool operator==(const DilocoSpec&) const = default;
 };
 
+// Where state lives when it is not in GPU memory (docs/model.md, "Offload"): ZeRO-Offload
+// (Ren et al. 2021) keeps the optimizer states and gradients in CPU memory and runs the
+// optimizer step on the CPU; ZeRO-Infinity (Rajbhandari et al. 2021) also moves the
+// parameters, to CPU memory or NVMe; Megatron-Core offloads a fraction of the optimizer
+// (--optimizer-cpu-offload, --optimizer-offload-fraction) and Transformer Engine the
+// activations of some layers (cpu_offloading).
+enum class OffloadTarget { None, Cpu, Nvme };
+struct OffloadSpec {
+    OffloadTarget optimizer = OffloadTarget::None;  // fp32 master weights and moments; the step runs on the CPU
+    double optimizerFraction = 1;                   // of the optimizer states (Megatron's offload fraction)
+    OffloadTarget gradients = OffloadTarget::None;  // reduced gradients, streamed to the host in backward
+    OffloadTarget parameters = OffloadTarget::None; // the working weights, fetched layer by layer
+    OffloadTarget activations = OffloadTarget::None; // the saved activations, copied out in forward
+    bool any() const
+    {
+        return optimizer != OffloadTarget::None || gradients != OffloadTarget::None || parameters != OffloadTarget::None
+            || activations != OffloadTarget::None;
+    }
+    // Whether the run keeps training state in host memory (a host that runs out of it fails the run).
+    bool usesHostMemory() const { return any(); }
+    bool operator==(const OffloadSpec&) const = default;
+};
+
 struct ParallelPlan {
     int tp = 1;
     int pp = 1;
@@ -68,6 +91,7 @@ struct ParallelPlan {
     bool unevenStages() const { return pp > 1 && (firstStageLayers > 0 || lastStageLayers > 0); }
     int zeroStage = 0;     // 0: replicated; 1: optimizer states; 2: + gradients; 3: + weights (FSDP)
     DilocoSpec diloco;
+    OffloadSpec offload;
     // The replicas that reduce gradients together every step: all of them, or one
     // DiLoCo worker's (ZeRO shards across these).
     int syncReplicas() const { return diloco.on() && diloco.workers <= dp ? dp / diloco.workers : dp; }
