@@ -64,6 +64,11 @@ struct Calibration {
     double capturedStepOverhead = 0.0; // the same when the whole step is one captured graph
     double allocatorOverhead = 0.05;  // fragmentation share of the allocated bytes
     double optimizerBytesPerParam = 32; // Adam update traffic per fp32 master parameter
+    // The optimizer step on the CPU (offload) moves the same bytes through host memory at
+    // this share of its peak bandwidth (ZeRO-Offload's CPU-Adam, Ren et al. 2021, Table 4).
+    double cpuOptimizerEfficiency = 0.46;
+    // GPU memory gradient offload keeps: DeepSpeed's two reduce buckets in the 16-bit format.
+    double offloadGradientBufferBytes = 2e9;
     // Published convergence fits (loss laws, the critical batch): `convergence` in the
     // file; absent, a loss target is refused (convergenceIssue).
     ConvergenceConstants convergence;

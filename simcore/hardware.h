@@ -27,6 +27,15 @@ struct HardwareSpec {
     double idleWatts = 0;
     double launchPriceUsd = 0;
     double powerLimitWatts = 0; // a board power cap below TDP (0 = none); lowers clocks
+    // The host's share per GPU, for offload (0 = unknown; offload is then refused): CPU
+    // memory and its bandwidth, the GPU's link to it per direction while every GPU of the
+    // node copies at once, and local NVMe capacity and bandwidth.
+    double hostMemoryBytes = 0;
+    double hostMemoryBandwidth = 0;
+    double hostLinkBandwidth = 0;
+    double nvmeBytes = 0;
+    double nvmeBandwidth = 0;
+    std::string hostServer; // the server the host figures describe ("DGX H100")
 
     double peak(Precision p) const { return peakDenseFlops[precisionIndex(p)]; }
     bool supports(Precision p) const { return peak(p) > 0; }

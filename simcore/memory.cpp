@@ -21,6 +21,40 @@ int moeLayersOnStage(const Scenario& s)
 
 double weightBytes(Precision p) { return storageBytes(p); }
 
+// What offload takes off one stage's GPUs (parallel.offload), per GPU.
+struct OffloadSizes {
+    double hostGradientBytes = 0; // the gradient shard on the host: fp32, and the 16-bit copy it came as
+    double gpuGradientBuffers = 0; // what the GPU keeps while gradients stream out
+    double layerActivations = 0;  // one layer's saved activations of one micro-batch, which stay
+    double paramBytes = 2;        // per parameter on the GPU
+};
+
+// Moves offloaded state from the GPU's columns to the host's or NVMe's. The GPU keeps
+// a layer's activations at a time; prefetch and copy buffers are transient.
+void moveOffloaded(const Scenario& s, const OffloadSizes& z, MemoryReport& r)
+{
+    const OffloadSpec& o = s.plan.offload;
+    auto place = [&](OffloadTarget t, double bytes) { (t == OffloadTarget::Nvme ? r.nvmeBytes : r.hostBytes) += bytes; };
+    if (o.optimizer != OffloadTarget::None) {
+        const double moved = r.optimizer * o.optimizerFraction;
+        place(o.optimizer, moved);
+        r.optimizer -= moved;
+    }
+    if (o.gradients != OffloadTarget::None) {
+        place(o.gradients, z.hostGradientBytes);
+        r.gradients = std::min(r.gradients, z.gpuGradientBuffers);
+    }
+    if (o.parameters != OffloadTarget::None) {
+        place(o.parameters, r.weights);
+        r.weights = 0;
+    }
+    if (o.activations != OffloadTarget::None) {
+        const double moved = std::max(0.0, r.activations - z.layerActivations);
+        place(o.activations, moved);
+        r.activations -= moved;
+    }
+}
+
 } // namespace
 
 double activationBytesPerLayer(const Scenario& s, bool moeLayer, Recompute policy)
@@ -227,13 +261,19 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
             // raise it only by what they exceed the activations and logits by.
             r.gradients = std::max(0.0, r.gradients - r.activations - r.logits);
         }
+        if (p.offload.any())
+            // ZeRO-Infinity counts 20 bytes of model states a parameter (Sec. 3): fp16 weights and
+            // gradients, fp32 weights, moments and gradients; offloaded gradients are both.
+            moveOffloaded(s, { shard(sp, 2) * (4.0 + paramBytes), c.offloadGradientBufferBytes, perMicrobatchOn(std::min(1, layers)), paramBytes }, r);
         const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
         r.reserved = reservedBytes + c.allocatorOverhead * allocated;
         r.total = allocated + r.reserved;
         r.capacity = s.hardware.memoryBytes;
         r.inflightMicrobatches = stageInflight;
         r.worstStage = stage;
-        r.fits = r.total <= r.capacity;
+        r.hostCapacity = s.hardware.hostMemoryBytes;
+        r.nvmeCapacity = s.hardware.nvmeBytes;
+        r.fits = r.total <= r.capacity && r.hostFits();
         if (r.total > best.total)
             best = r;
     }
@@ -250,6 +290,12 @@ std::optional<PlanIssue> memoryIssue(const Scenario& s, const MemoryReport& m)
 {
     if (m.fits)
         return std::nullopt;
+    if (m.total <= m.capacity) { // the GPU fits; what offload moved does not
+        const bool host = m.hostBytes > m.hostCapacity;
+        return PlanIssue { host ? "hardware.host_memory" : "hardware.nvme_capacity",
+            formatMemory(host ? m.hostBytes : m.nvmeBytes) + " offloaded per GPU does not fit in the host's " + formatMemory(host ? m.hostCapacity : m.nvmeCapacity)
+                + (host ? " of CPU memory" : " of NVMe") + ": offload less (parallel.offload) or spread the run over more GPUs" };
+    }
     const double states = m.weights + m.gradients + m.optimizer;
     const double activations = m.activations + m.logits;
     // The field that shrinks the larger part: activations by the micro-batch (or by

@@ -20,6 +20,10 @@ struct MemoryReport {
     double reserved = 0; // context, workspaces, allocator fragmentation
     double total = 0;
     double capacity = 0;
+    // Offloaded state (parallel.offload) per GPU, and the host's share per GPU.
+    double hostBytes = 0, nvmeBytes = 0;
+    double hostCapacity = 0, nvmeCapacity = 0;
+    bool hostFits() const { return hostBytes <= hostCapacity && nvmeBytes <= nvmeCapacity; }
     double inflightMicrobatches = 0; // on the first pipeline stage
     int worstStage = 0;              // 0 = first, pp-1 = last
     bool fits = false;

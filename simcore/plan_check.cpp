@@ -66,6 +66,42 @@ std::vector<int> dataParallelDegrees(const Scenario& s)
     return degrees;
 }
 
+// Offload as the frameworks run it (offload.h), on a host whose figures are known: the
+// field to change and why, or nullopt. No allocation: the plan search calls it.
+struct OffloadProblem {
+    const char* field;
+    const char* why;
+    bool namesGpu = false; // append the GPU's id: the catalogue lacks its host
+};
+
+std::optional<OffloadProblem> offloadProblem(const Scenario& s) noexcept
+{
+    const OffloadSpec& o = s.plan.offload;
+    const HardwareSpec& h = s.hardware;
+    if (s.model.isLayerTable())
+        return OffloadProblem { "parallel.offload", "offload is modelled for transformers only" };
+    if (o.optimizer != OffloadTarget::None && s.plan.zeroStage < 1)
+        return OffloadProblem { "parallel.zero", "offloading the optimizer needs its states partitioned (zero >= 1), as ZeRO-Offload "
+                                                 "and Megatron's distributed optimizer do" };
+    if (o.gradients != OffloadTarget::None && o.optimizer == OffloadTarget::None)
+        return OffloadProblem { "parallel.offload.gradients", "gradients go to the host for the CPU's optimizer step: offload the optimizer too" };
+    if (o.parameters != OffloadTarget::None && (s.plan.zeroStage < 3 || s.plan.pp > 1))
+        return OffloadProblem { "parallel.offload.parameters", "parameter offload fetches ZeRO-3's shard before each gather: it needs "
+                                                               "zero: 3 without pipeline parallelism (ZeRO-Infinity)" };
+    if (h.hostLinkBandwidth <= 0)
+        return OffloadProblem { "hardware.host_link_bandwidth", "the catalogue has no host link figure for ", true };
+    if (h.hostMemoryBytes <= 0)
+        return OffloadProblem { "hardware.host_memory", "the catalogue has no host memory figure for ", true };
+    if (h.hostMemoryBandwidth <= 0)
+        return OffloadProblem { "hardware.host_memory_bandwidth", "the catalogue has no host memory bandwidth for ", true };
+    const bool nvme = o.optimizer == OffloadTarget::Nvme || o.parameters == OffloadTarget::Nvme;
+    if (nvme && h.nvmeBytes <= 0)
+        return OffloadProblem { "hardware.nvme_capacity", "the catalogue has no NVMe capacity for ", true };
+    if (nvme && h.nvmeBandwidth <= 0)
+        return OffloadProblem { "hardware.nvme_bandwidth", "the catalogue has no NVMe bandwidth for ", true };
+    return std::nullopt;
+}
+
 std::string_view planRuleName(PlanRule r)
 {
     switch (r) {
@@ -95,6 +131,7 @@ std::string_view planRuleName(PlanRule r)
     case PlanRule::TableParallel: return "table-parallel";
     case PlanRule::TableTp: return "table-tp";
     case PlanRule::TableZero: return "table-zero";
+    case PlanRule::Offload: return "offload";
     case PlanRule::Count: break;
     }
     return "?";
@@ -184,6 +221,8 @@ PlanRule firstViolation(const Scenario& s) noexcept
     if (s.cluster.gpusPerNode > s.cluster.scaleUpDomain && s.cluster.scaleUpDomain > 0
         && s.cluster.gpusPerNode % s.cluster.scaleUpDomain != 0)
         return PlanRule::ScaleUpDomain;
+    if (s.plan.offload.any() && offloadProblem(s))
+        return PlanRule::Offload;
     return PlanRule::Ok;
 }
 
@@ -279,6 +318,10 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
                 + s.hardware.id + " has none: choose tensorwise, rowwise or blockwise" };
     case PlanRule::ScaleUpDomain:
         return PlanIssue { "cluster.scale_up_domain", "scale_up_domain must divide gpus_per_node or be a multiple of it" };
+    case PlanRule::Offload: {
+        const OffloadProblem o = *offloadProblem(s);
+        return PlanIssue { o.field, o.namesGpu ? std::string(o.why) + s.hardware.id + ": set " + o.field : std::string(o.why) };
+    }
     case PlanRule::TableParallel: {
         const std::string field = p.pp > 1 ? "parallel.pp" : p.cp > 1 ? "parallel.cp" : p.ep > 1 ? "parallel.ep"
             : p.sequenceParallel ? "parallel.sequence_parallel" : p.virtualStages > 1 ? "parallel.virtual_stages" : "parallel.schedule";

@@ -4,6 +4,7 @@
 #include "collectives.h"
 #include "convergence.h"
 #include "memory.h"
+#include "offload.h"
 
 #include <algorithm>
 #include <array>
@@ -51,6 +52,7 @@ struct StepBreakdown {
     double inputStall = 0; // waiting for the host's input pipeline (layer tables)
     double straggler = 0;  // waiting for the slowest rank's compute (cluster.jitter)
     double outerSync = 0;  // DiLoCo's outer all-reduce across workers, per step (parallel.diloco)
+    double offload = 0;    // waiting for the host: the CPU optimizer step and copies compute cannot hide
     double sum() const;
 };
 
@@ -58,6 +60,7 @@ struct StepReport {
     double stepTime = 0;
     StepBreakdown breakdown;
     std::array<CommReport, kCommGroupCount> comm {};
+    OffloadReport offload; // parallel.offload's copies and CPU step (all zero when off)
     CommReport outerSync; // DiLoCo's, per step (totalSeconds, bytes: averaged over the inner steps)
     int microbatches = 0;
     double bubbleFraction = 0; // bubble / (step time without bubble) = (p-1)/(v m)

@@ -24,7 +24,7 @@ std::string_view commGroupName(CommGroup g)
 
 double StepBreakdown::sum() const
 {
-    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler + outerSync;
+    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler + outerSync + offload;
     for (double c : exposedComm)
         s += c;
     return s;
@@ -119,6 +119,7 @@ StepReport predictStep(const Scenario& s, const Calibration& c, const StepOption
     dataParallelSync(in, compute, mc, dp, out);                          // 4. data parallel
     outerSync(in, dp, out);                                              // 4b. DiLoCo's workers
     optimizerAndOverhead(in, dp, out);                                   // 5. optimizer, overhead
+    offloadPhase(in, compute, dp, out);                                  // 5b. the host's share
     if (opts.idealized)
         idealize(in, compute, mc, dp, bubbleMb, out);
     else

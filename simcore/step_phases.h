@@ -81,6 +81,13 @@ void dataParallelSync(const StepInputs& in, const StageCompute& sc, const Microb
 // 5. The optimizer step, the framework's per-step overhead and overlap contention.
 void optimizerAndOverhead(const StepInputs& in, const DataParallelGroup& dp, StepReport& out);
 
+// Parameters whose optimizer states this GPU holds (its ZeRO shard of the larger end stage).
+double optimizerShardParams(const StepInputs& in, const DataParallelGroup& dp);
+
+// 5b. Offload (parallel.offload): the CPU optimizer step and the host copies compute
+// cannot hide (offload.h).
+void offloadPhase(const StepInputs& in, const StageCompute& sc, const DataParallelGroup& dp, StepReport& out);
+
 // 4b. DiLoCo's outer all-reduce across workers, shared over its inner steps (with
 // streaming, what the inner steps' compute cannot hide).
 void outerSync(const StepInputs& in, const DataParallelGroup& dp, StepReport& out);

@@ -245,9 +245,8 @@ void optimizerAndOverhead(const StepInputs& in, const DataParallelGroup& dp, Ste
     const ParallelPlan& p = in.s.plan;
     const Calibration& c = in.c;
     StepBreakdown& b = out.breakdown;
-    const double denseShard = p.zeroStage >= 1 ? dp.size : 1;
-    const double expertShard = p.zeroStage >= 1 ? std::max(1LL, p.expertDataParallel()) : 1;
-    const double optParams = dp.params.dense / denseShard + dp.params.experts / expertShard;
+    // The offloaded share of the optimizer runs on the CPU (offloadPhase).
+    const double optParams = optimizerShardParams(in, dp) * gpuOptimizerShare(p.offload);
     const double optBytes = c.optimizerBytesPerParam * (in.s.training.optimizer == Optimizer::Adam ? 1.0 : 0.5);
     b.optimizer = streamTime(in.r, optParams * optBytes, 4);
     // The transformer calibration was fitted with step_overhead for every stack, captured or

@@ -42,6 +42,8 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         breakdown.insert("straggler", b.straggler);
     if (r.step.outerSync.totalSeconds > 0) // parallel.diloco, likewise
         breakdown.insert("outer_sync", b.outerSync);
+    if (s.plan.offload.any()) // parallel.offload, likewise
+        breakdown.insert("offload", b.offload);
     QJsonObject comm;
     for (int i = 0; i < kCommGroupCount; ++i) {
         const auto g = static_cast<CommGroup>(i);
@@ -122,6 +124,14 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
     if (st.outerSync.totalSeconds > 0)
         out.insert("outer_sync", QJsonObject { { "total_s", st.outerSync.totalSeconds }, { "exposed_s", st.outerSync.exposedSeconds },
                                      { "bytes_per_gpu", st.outerSync.bytesPerGpu }, { "workers", st.outerSync.groupSize } });
+    if (s.plan.offload.any()) {
+        const OffloadReport& o = st.offload;
+        out.insert("offload", QJsonObject { { "exposed_s", o.exposed }, { "cpu_optimizer_s", o.cpuOptimizer },
+                                  { "optimizer_copies_s", o.optimizerCopies }, { "gradient_copies_s", o.gradientCopies },
+                                  { "parameter_copies_s", o.parameterCopies }, { "activation_copies_s", o.activationCopies },
+                                  { "link_bytes", o.linkBytes }, { "nvme_bytes", o.nvmeBytes },
+                                  { "host_memory_bytes", st.memory.hostBytes }, { "nvme_memory_bytes", st.memory.nvmeBytes } });
+    }
     if (const auto& ml = st.moeLayer; ml.total() > 0)
         out.insert("moe_layer", QJsonObject { { "router_s", ml.router }, { "permute_s", ml.permute }, { "dispatch_s", ml.dispatch },
                                     { "experts_s", ml.experts }, { "combine_s", ml.combine }, { "shared_experts_s", ml.shared },

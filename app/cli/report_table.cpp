@@ -44,6 +44,25 @@ void convergenceRows(std::string& out, const Scenario& s, const ConvergencePlan&
             std::to_string(s.plan.diloco.workers) + " workers against data parallel (published fits at H = 30)");
 }
 
+// Offload (parallel.offload): what the host adds to the step, and what the copies move.
+void offloadRows(std::string& out, const StepReport& st)
+{
+    const OffloadReport& o = st.offload;
+    std::string note = pct(st.breakdown.offload / st.stepTime) + "  " + formatBytes(o.linkBytes) + " over the host link";
+    if (o.nvmeBytes > 0)
+        note += ", " + formatBytes(o.nvmeBytes) + " on NVMe";
+    row(out, "offload: waiting for the host", formatSeconds(st.breakdown.offload), note);
+    if (o.cpuOptimizer > 0)
+        row(out, "  CPU optimizer step", formatSeconds(o.cpuOptimizer),
+            "copies and swaps beside it " + formatSeconds(o.optimizerCopies) + " (the longer counts)");
+    if (o.gradientCopies > 0)
+        row(out, "  gradient copies", formatSeconds(o.gradientCopies), "under backward");
+    if (o.parameterCopies > 0)
+        row(out, "  parameter fetches", formatSeconds(o.parameterCopies), "prefetched under compute");
+    if (o.activationCopies > 0)
+        row(out, "  activation copies", formatSeconds(o.activationCopies), "out in forward, back in backward");
+}
+
 } // namespace
 
 std::string reportToText(const Scenario& s, const Report& r)
@@ -113,6 +132,8 @@ std::string reportToText(const Scenario& s, const Report& r)
         row(out, "DiLoCo outer sync (exposed)", formatSeconds(b.outerSync),
             pct(b.outerSync / st.stepTime) + "  all-reduce across " + std::to_string(o.groupSize) + " workers every "
                 + std::to_string(s.plan.diloco.innerSteps) + " steps, " + pct(o.hiddenShare()) + " hidden");
+    if (s.plan.offload.any())
+        offloadRows(out, st);
     if (const auto& ml = st.moeLayer; ml.total() > 0) {
         out += "\nOne MoE layer, one micro-batch (forward + backward; dispatch and combine hidden or not)\n";
         auto moePart = [&](const std::string& name, double v) {
@@ -147,7 +168,13 @@ std::string reportToText(const Scenario& s, const Report& r)
     row(out, "allocated (tensors)", formatMemory(m.allocated()), "as torch.cuda.max_memory_allocated counts");
     row(out, "reserved + fragmentation", formatMemory(m.reserved));
     row(out, "total", formatMemory(m.total),
-        (m.fits ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.capacity));
+        (m.total <= m.capacity ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.capacity));
+    if (m.hostBytes > 0)
+        row(out, "offloaded to host memory", formatMemory(m.hostBytes),
+            (m.hostBytes <= m.hostCapacity ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.hostCapacity) + " per GPU");
+    if (m.nvmeBytes > 0)
+        row(out, "offloaded to NVMe", formatMemory(m.nvmeBytes),
+            (m.nvmeBytes <= m.nvmeCapacity ? "fits in " : "DOES NOT FIT in ") + formatMemory(m.nvmeCapacity) + " per GPU");
 
     out += "\nRun\n";
     row(out, s.model.isLayerTable() ? "samples" : "tokens", formatCount(r.tokens(s)), formatCount(r.steps) + " steps");

@@ -228,6 +228,53 @@ void addDilocoFields(std::vector<FieldDef>& f)
             .bind(&Scenario::plan, &ParallelPlan::diloco, &DilocoSpec::outerPrecision));
 }
 
+// parallel.offload: where state lives when it leaves GPU memory (parallel.h, OffloadSpec).
+std::vector<ChoiceName> offloadTargets(bool nvme)
+{
+    std::vector<ChoiceName> t { { "none", int(OffloadTarget::None) }, { "cpu", int(OffloadTarget::Cpu) } };
+    if (nvme)
+        t.push_back({ "nvme", int(OffloadTarget::Nvme) });
+    return t;
+}
+
+void addOffloadFields(std::vector<FieldDef>& f)
+{
+    f.push_back(choice("parallel.offload.optimizer", offloadTargets(true)).byDefault("`none`")
+            .help("fp32 master weights and moments in CPU memory or on NVMe; the optimizer step runs on the CPU "
+                  "(ZeRO-Offload, ZeRO-Infinity, Megatron's --optimizer-cpu-offload)")
+            .bind(&Scenario::plan, &ParallelPlan::offload, &OffloadSpec::optimizer)
+            .writtenWhen([](const Scenario& s, int) { return s.plan.offload.optimizer != OffloadTarget::None; })
+            .panel("Parallelism", "Offload optimizer", 0, 2, SliderScale::Linear,
+                "Optimizer states to CPU memory or NVMe; the step runs on the CPU and its copies cross the host link.")
+            .labels({ "on the GPU", "CPU memory", "NVMe" }));
+    f.push_back(quantity("parallel.offload.optimizer_fraction", Dimension::Count, "", Bound::Positive).typeText("0-1")
+            .byDefault("`1`").help("share of the optimizer states offloaded (Megatron's --optimizer-offload-fraction)")
+            .bind(&Scenario::plan, &ParallelPlan::offload, &OffloadSpec::optimizerFraction)
+            .check([](const Scenario&, double v, int) -> std::string { return v <= 1 ? std::string() : "must be at most 1"; })
+            .writtenWhen([](const Scenario& s, int) { return s.plan.offload.optimizerFraction != 1; }));
+    f.push_back(choice("parallel.offload.gradients", offloadTargets(false)).byDefault("`none`")
+            .help("gradients streamed to CPU memory during backward and accumulated there (DeepSpeed's offload_optimizer "
+                  "does this); needs the optimizer offloaded")
+            .bind(&Scenario::plan, &ParallelPlan::offload, &OffloadSpec::gradients)
+            .writtenWhen([](const Scenario& s, int) { return s.plan.offload.gradients != OffloadTarget::None; })
+            .panel("Parallelism", "Offload gradients", 0, 1, SliderScale::Linear, "Gradients to CPU memory as backward makes them.")
+            .labels({ "on the GPU", "CPU memory" }));
+    f.push_back(choice("parallel.offload.parameters", offloadTargets(true)).byDefault("`none`")
+            .help("ZeRO-3's parameter shard in CPU memory or on NVMe, fetched before each gather (ZeRO-Infinity's offload_param); "
+                  "needs `zero: 3`")
+            .bind(&Scenario::plan, &ParallelPlan::offload, &OffloadSpec::parameters)
+            .writtenWhen([](const Scenario& s, int) { return s.plan.offload.parameters != OffloadTarget::None; })
+            .panel("Parallelism", "Offload parameters", 0, 2, SliderScale::Linear,
+                "ZeRO-3's parameter shard to CPU memory or NVMe, copied in before every gather.")
+            .labels({ "on the GPU", "CPU memory", "NVMe" }));
+    f.push_back(choice("parallel.offload.activations", offloadTargets(false)).byDefault("`none`")
+            .help("saved activations copied to CPU memory in forward and back in backward (Transformer Engine's cpu_offloading)")
+            .bind(&Scenario::plan, &ParallelPlan::offload, &OffloadSpec::activations)
+            .writtenWhen([](const Scenario& s, int) { return s.plan.offload.activations != OffloadTarget::None; })
+            .panel("Parallelism", "Offload activations", 0, 1, SliderScale::Linear, "Saved activations to CPU memory until backward.")
+            .labels({ "on the GPU", "CPU memory" }));
+}
+
 } // namespace
 
 // In declaration order, which the docs and the derived defaults follow.
@@ -238,6 +285,7 @@ void addParallelFields(std::vector<FieldDef>& f)
     addMemorySavingFields(f);
     addCommunicationFields(f);
     addDilocoFields(f);
+    addOffloadFields(f);
 
     // A layer table runs data parallel with its channel split over TP (layers/layer_step.h):
     // the pipeline, context, expert and sequence splits, recomputation and the TP overlap

@@ -118,6 +118,11 @@ const std::vector<SectionDef>& scenarioSections()
         diloco->docIntro = "The data-parallel replicas form `workers` groups that reduce gradients among themselves every step;\n"
                            "every `inner_steps` steps the groups all-reduce their outer gradient (Douillard et al. 2023;\n"
                            "streaming: Douillard et al. 2025). It costs tokens (docs/convergence.md).";
+        SectionDef* offload = add("parallel.offload", SectionKind::Map, false, "absent (everything on the GPU)",
+            "optimizer states, gradients, parameters or activations in host memory or on NVMe");
+        offload->written = [](const Scenario& sc) { return sc.plan.offload.any(); };
+        offload->docIntro = "Offloaded state frees GPU memory and costs host-link, CPU-memory and NVMe time, partly hidden\n"
+                            "under compute (docs/model.md, \"Offload\"). The host's figures are `hardware.host_*` and `hardware.nvme_*`.";
         SectionDef* rel = add("reliability", SectionKind::Map, false, "defaults below", "failures, checkpoints, chaos events");
         rel->written = [](const Scenario& sc) { return !(sc.reliability == ReliabilitySpec {}); };
         rel->docIntro = "All optional; docs/reliability.md explains the model. Defaults come from\n"

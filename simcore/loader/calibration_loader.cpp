@@ -115,7 +115,7 @@ Calibration loadCalibration(const std::string& path)
                               "kernel_overhead", "host_launch_overhead", "scale_up_bus_efficiency",
                               "scale_out_bus_efficiency", "overlap_efficiency", "overlap_slowdown", "overlap_slowdown_scale_out", "grad_bucket_bytes",
                               "layer_table_bucket_bytes", "step_overhead", "captured_step_overhead", "allocator_overhead",
-                              "optimizer_bytes_per_param", "convergence" });
+                              "optimizer_bytes_per_param", "cpu_optimizer_efficiency", "offload_gradient_buffer_bytes", "convergence" });
     if (r.integer(r.required(root, "", "version"), "version", 1, 1) != 1)
         r.fail(root, "version", "unsupported version");
     Calibration c;
@@ -166,6 +166,10 @@ Calibration loadCalibration(const std::string& path)
         c.capturedStepOverhead = sourcedQuantity(r, n, "captured_step_overhead", Dimension::Seconds, Bound::NonNegative);
     c.allocatorOverhead = value("allocator_overhead", Dimension::Count, Bound::NonNegative);
     c.optimizerBytesPerParam = value("optimizer_bytes_per_param", Dimension::Count, Bound::Positive);
+    if (const YAML::Node n = r.child(root, "", "cpu_optimizer_efficiency"))
+        c.cpuOptimizerEfficiency = sourcedQuantity(r, n, "cpu_optimizer_efficiency", Dimension::Count, Bound::Positive);
+    if (const YAML::Node n = r.child(root, "", "offload_gradient_buffer_bytes"))
+        c.offloadGradientBufferBytes = sourcedQuantity(r, n, "offload_gradient_buffer_bytes", Dimension::Bytes, Bound::NonNegative);
     if (const YAML::Node n = r.child(root, "", "convergence"))
         readConvergence(r, n, c.convergence);
     return c;

@@ -8,13 +8,33 @@
 
 namespace dtsim {
 
+namespace {
+
+// The optional `host:` section: the server's CPU memory, GPU-host link and NVMe, per GPU.
+void readHost(YamlReader& r, const YAML::Node& host, HardwareSpec& h)
+{
+    r.expectMap(host, "host");
+    r.checkKeys(host, "host", { "server", "memory", "memory_bandwidth", "link_bandwidth", "nvme_capacity", "nvme_bandwidth" });
+    h.hostServer = r.string(r.required(host, "host", "server"), "host.server");
+    h.hostMemoryBytes = sourcedQuantity(r, r.required(host, "host", "memory"), "host.memory", Dimension::Bytes, Bound::Positive);
+    h.hostMemoryBandwidth = sourcedQuantity(r, r.required(host, "host", "memory_bandwidth"), "host.memory_bandwidth",
+        Dimension::BytesPerSecond, Bound::Positive);
+    h.hostLinkBandwidth = sourcedQuantity(r, r.required(host, "host", "link_bandwidth"), "host.link_bandwidth",
+        Dimension::BytesPerSecond, Bound::Positive);
+    h.nvmeBytes = sourcedQuantity(r, r.required(host, "host", "nvme_capacity"), "host.nvme_capacity", Dimension::Bytes, Bound::Positive);
+    h.nvmeBandwidth = sourcedQuantity(r, r.required(host, "host", "nvme_bandwidth"), "host.nvme_bandwidth",
+        Dimension::BytesPerSecond, Bound::Positive);
+}
+
+} // namespace
+
 HardwareSpec loadHardwareFile(const std::string& path)
 {
     YamlReader r(path);
     const YAML::Node root = r.parse(readTextFile(path, "hardware file"));
     r.expectMap(root, "");
     r.checkKeys(root, "", { "id", "name", "vendor", "generation", "launch_year", "peak_dense_flops",
-                              "memory", "scale_up", "scale_out", "power", "price" });
+                              "memory", "scale_up", "scale_out", "power", "price", "host" });
     HardwareSpec h;
     h.id = r.string(r.required(root, "", "id"), "id");
     h.name = r.string(r.required(root, "", "name"), "name");
@@ -65,6 +85,9 @@ HardwareSpec loadHardwareFile(const std::string& path)
     h.tdpWatts = sourcedQuantity(r, r.required(power, "power", "tdp"), "power.tdp", Dimension::Watts, Bound::Positive);
     if (const YAML::Node idle = power["idle"])
         h.idleWatts = sourcedQuantity(r, idle, "power.idle", Dimension::Watts, Bound::NonNegative);
+
+    if (const YAML::Node host = root["host"])
+        readHost(r, host, h);
 
     const YAML::Node price = r.required(root, "", "price");
     r.expectMap(price, "price");

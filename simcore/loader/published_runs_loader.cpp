@@ -170,6 +170,12 @@ std::vector<RunRecord> loadPublishedRunsText(const std::string& content, const s
         rec.sequenceParallel = flag(p["sequence_parallel"]);
         rec.zeroOrFsdp = scalarText(p["zero_or_fsdp"]);
         rec.pipelineSchedule = scalarText(p["pipeline_schedule"]);
+        if (const YAML::Node o = p["offload"]; o && o.IsMap()) {
+            rec.offloadOptimizer = scalarText(o["optimizer"]);
+            rec.offloadGradients = scalarText(o["gradients"]);
+            rec.offloadParameters = scalarText(o["parameters"]);
+            rec.offloadActivations = scalarText(o["activations"]);
+        }
 
         const YAML::Node b = section(n, "batch");
         rec.microBatch = read.number(b["micro_batch"], "batch.micro_batch");

@@ -29,6 +29,9 @@ struct RunRecord {
     std::optional<int> tp, pp, dp, cp, ep, virtualPipeline;
     std::optional<bool> sequenceParallel;
     std::string zeroOrFsdp, pipelineSchedule, virtualPipelineText;
+    // parallelism.offload (this project's addition): where each state lived, as
+    // parallel.offload names them ("cpu", "nvme"; empty: on the GPU).
+    std::string offloadOptimizer, offloadGradients, offloadParameters, offloadActivations;
 
     // batch
     std::optional<double> microBatch, globalBatchSeqs, globalBatchTokens, gradAccumSteps;

@@ -145,8 +145,9 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                 }
                 for (int sp = 0; sp <= (out.tp > 1 ? 1 : 0); ++sp) {
                     p.sequenceParallel = sp == 1;
+                    // Offload's rule depends on the ZeRO stage, which the loop below varies.
                     const PlanRule rule = firstViolation(s);
-                    if (rule != PlanRule::Ok) {
+                    if (rule != PlanRule::Ok && rule != PlanRule::Offload) {
                         count(rule);
                         continue;
                     }
@@ -173,6 +174,10 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                             if (table && r != Recompute::None)
                                 continue;
                             p.recompute = r;
+                            if (p.offload.any() && firstViolation(s) == PlanRule::Offload) {
+                                count(PlanRule::Offload);
+                                continue;
+                            }
                             if (!memoryPerGpu(s, c).fits) {
                                 ++w.rejectedMemory;
                                 continue;
@@ -230,7 +235,52 @@ bool betterCandidate(const PlanCandidate& a, const PlanCandidate& b, Objective o
     return planKey(a) < planKey(b);
 }
 
+namespace {
+
+SearchResult searchOnDevice(const Scenario& s, const Calibration& c, const SearchOptions& o);
+
+// Offload from least to most: ZeRO-Offload's optimizer and gradients in CPU memory, then
+// ZeRO-Infinity's parameters too, then the activations, then NVMe for the largest states.
+std::vector<OffloadSpec> offloadLadder()
+{
+    OffloadSpec zeroOffload;
+    zeroOffload.optimizer = OffloadTarget::Cpu;
+    zeroOffload.gradients = OffloadTarget::Cpu;
+    OffloadSpec infinityCpu = zeroOffload;
+    infinityCpu.parameters = OffloadTarget::Cpu;
+    OffloadSpec withActivations = infinityCpu;
+    withActivations.activations = OffloadTarget::Cpu;
+    OffloadSpec nvme = withActivations;
+    nvme.optimizer = OffloadTarget::Nvme;
+    nvme.parameters = OffloadTarget::Nvme;
+    return { zeroOffload, infinityCpu, withActivations, nvme };
+}
+
+} // namespace
+
+// When no plan fits and the scenario offloads nothing, the search climbs the offload
+// ladder and keeps the first rung where some plan fits (SearchResult::offload says which).
 SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOptions& o)
+{
+    SearchResult result = searchOnDevice(s, c, o);
+    if (!result.top.empty() || s.plan.offload.any() || s.model.isLayerTable() || s.hardware.hostLinkBandwidth <= 0 || result.cancelled)
+        return result;
+    for (const OffloadSpec& rung : offloadLadder()) {
+        Scenario offloaded = s;
+        offloaded.plan.offload = rung;
+        SearchResult tried = searchOnDevice(offloaded, c, o);
+        if (!tried.top.empty() || tried.cancelled) {
+            tried.offload = rung;
+            tried.baseline = result.baseline;
+            return tried;
+        }
+    }
+    return result;
+}
+
+namespace {
+
+SearchResult searchOnDevice(const Scenario& s, const Calibration& c, const SearchOptions& o)
 {
     SearchResult result;
     if (firstViolation(s) == PlanRule::Ok && memoryPerGpu(s, c).fits) {
@@ -312,5 +362,7 @@ SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOp
     result.cancelled = o.cancel && o.cancel->load();
     return result;
 }
+
+} // namespace
 
 } // namespace dtsim

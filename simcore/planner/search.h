@@ -65,9 +65,13 @@ struct SearchResult {
     long long rejectedMemory = 0;
     long long rejectedUnfinished = 0; // cost objective: runs failures would never let finish
     bool cancelled = false;
+    // Set when nothing fit in GPU memory and the search offloaded this much to find plans.
+    std::optional<OffloadSpec> offload;
     long long considered() const;
 };
 
+// Nothing fitting in GPU memory, and the scenario offloading nothing, it tries offload
+// (SearchResult::offload).
 SearchResult searchPlans(const Scenario& s, const Calibration& c, const SearchOptions& o = {});
 
 // Strict weak order on candidates for an objective: better first, ties broken by the

@@ -278,6 +278,19 @@ std::optional<SkippedRun> parallelDegreesFromRun(Scenario& s, const RunRecord& r
     return std::nullopt;
 }
 
+// Where the row's states lived (parallelism.offload), as parallel.offload names them.
+void offloadFromRun(OffloadSpec& o, const RunRecord& r)
+{
+    auto target = [](const std::string& text) {
+        const std::string t = lower(text);
+        return t == "nvme" ? OffloadTarget::Nvme : t == "cpu" ? OffloadTarget::Cpu : OffloadTarget::None;
+    };
+    o.optimizer = target(r.offloadOptimizer);
+    o.gradients = target(r.offloadGradients);
+    o.parameters = target(r.offloadParameters);
+    o.activations = target(r.offloadActivations);
+}
+
 // Sequence parallelism, recomputation, sharding and which collectives overlap compute.
 void shardingAndOverlapFromRun(ParallelPlan& p, const RunRecord& r)
 {
@@ -316,6 +329,7 @@ void shardingAndOverlapFromRun(ParallelPlan& p, const RunRecord& r)
     // Parameter-gather overlap exists only with Megatron's distributed optimizer.
     if (p.zeroStage == 0 && (has(pnotes, "distributed-optimizer") || has(pnotes, "overlap-param-gather")))
         p.zeroStage = 1;
+    offloadFromRun(p.offload, r);
 }
 
 // The pipeline schedule and its virtual stages per rank.
@@ -406,6 +420,9 @@ void clusterFromRun(ClusterSpec& c, const RunRecord& r, const HardwareSpec& hw)
     setLinksFromGpu(c, hw);
     c.gpusPerNode = r.gpusPerNode.value_or(c.gpusPerNode);
     if (c.gpusPerNode < c.scaleUpDomain && hw.scaleUpDomain <= 8)
+        c.scaleUpDomain = c.gpusPerNode;
+    // DGX-2 joins its 16 V100s with NVSwitch, where the GPU's usual server (DGX-1) has 8.
+    if (c.gpusPerNode > c.scaleUpDomain && has(lower(r.interconnect), "nvswitch"))
         c.scaleUpDomain = c.gpusPerNode;
     if (const double bw = perGpuNetworkBandwidth(r.interconnect, c.gpusPerNode); bw > 0)
         c.scaleOutBandwidth = bw;

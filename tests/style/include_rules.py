@@ -51,6 +51,7 @@ FILES = [
     ("memory.*", "engine"),
     ("recompute_plan.*", "engine"),
     ("eager_autocast.*", "engine"),
+    ("offload.*", "engine"),
     ("report.h", "engine"),
     ("explain.*", "engine"),
     ("report_check.*", "analysis"),

@@ -1,0 +1,69 @@
+"""docs/model.md's offload figures, from dtsim-cli (update_docs.py calls `offload_blocks`)."""
+import json, os, subprocess
+
+import yaml
+
+ZERO_ROWS = ("zero-offload-", "zero-infinity-")
+BASE = "tests/validation/offload-capacity-base.yaml"
+CAPACITY = "tests/validation/offload-capacity.yaml"
+
+
+def _json(cli, *args):
+    return json.loads(subprocess.run([cli, *args, "--json"], capture_output=True, text=True, check=True).stdout)
+
+
+def validation_block(validation):
+    rows = ["| row | offloaded | published TFLOP/s per GPU | dtsim | error |", "|---|---|---|---|---|"]
+    for r in validation["runs"]:
+        if not r["id"].startswith(ZERO_ROWS) or r["skipped"]:
+            continue
+        published = r.get("reported_tflops_per_gpu") or r.get("measured_tflops_per_gpu")
+        predicted = published * (1 + r["rel_error"]) if published else None
+        shown = f"{predicted:.1f}" if predicted else "-"
+        rows.append(f"| `{r['id']}` | {r.get('offload') or 'nothing'} | {published:g} | {shown} | {100 * r['rel_error']:+.1f}% |")
+    return rows
+
+
+def _fits(cli, sets, layers):
+    args = ["simulate", BASE] + [a for s in sets for a in ("--set", s)] + ["--set", f"model.layers={layers}"]
+    d = _json(cli, *args)
+    return d["memory_fits"], d["parameters"]
+
+
+def capacity_block(cli, root):
+    data = yaml.safe_load(open(os.path.join(root, CAPACITY)))
+    rows = ["| system (one DGX-2, batch 1 a GPU) | published largest | dtsim: deepest that fits | error |", "|---|---|---|---|"]
+    for r in data["rows"]:
+        sets = list(r["set"]) + [f"model.hidden={r['hidden']}", f"model.heads={r['heads']}"]
+        fits, params, step = 0, 0.0, 512
+        while step >= 1:
+            ok, p = _fits(cli, sets, fits + step)
+            if ok:
+                fits, params = fits + step, p
+            else:
+                step //= 2
+        rows.append(f"| {r['id']} | {r['published_params'] / 1e9:g}B | {params / 1e9:.1f}B ({fits} layers of {r['hidden']}) "
+                    f"| {100 * (params / r['published_params'] - 1):+.0f}% |")
+    return rows
+
+
+def worked_block(cli):
+    d = _json(cli, "simulate", "offload-70b-one-node")
+    o, b, m = d["offload"], d["breakdown"], d
+    lines = [f"The preset `offload-70b-one-node` (Llama 2 70B, 8 H100 on one DGX H100, ZeRO-3, full recomputation) keeps "
+             f"{o['host_memory_bytes'] / 1e9:.0f} GB a GPU in host memory (of 250 GB) and needs "
+             f"{m['memory_per_gpu_bytes'] / 2**30:.1f} GiB of GPU memory. A step takes {d['step_time_s']:.1f} s, of which the host "
+             f"adds {b['offload']:.1f} s: the CPU's Adam step on its {o['cpu_optimizer_s']:.1f} s against copies of "
+             f"{o['optimizer_copies_s']:.2f} s, and gradients streamed under backward ({o['gradient_copies_s']:.2f} s in all)."]
+    lines.append("")
+    lines.append("| host link per GPU | step | waiting for the host |")
+    lines.append("|---|---|---|")
+    for link in ("55GB/s", "27.5GB/s", "12.5GB/s", "3GB/s"):
+        s = _json(cli, "simulate", "offload-70b-one-node", "--set", f"hardware.host_link_bandwidth={link}")
+        lines.append(f"| {link.replace('GB/s', ' GB/s')} | {s['step_time_s']:.1f} s | {s['breakdown']['offload']:.1f} s |")
+    return lines
+
+
+def offload_blocks(cli, validation, root):
+    return {"offload-validation": validation_block(validation), "offload-capacity": capacity_block(cli, root),
+            "offload-worked": worked_block(cli)}
