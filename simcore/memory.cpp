@@ -1,6 +1,7 @@
 #include "memory.h"
 
 #include "eager_autocast.h"
+#include "grad_compression.h"
 #include "layers/layer_step.h"
 #include "recompute_plan.h"
 #include "units.h"
@@ -227,7 +228,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
             // raise it only by what they exceed the activations and logits by.
             r.gradients = std::max(0.0, r.gradients - r.activations - r.logits);
         }
-        const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
+        r.compression = compressionStateBytes(s, sp.total(), p.syncReplicas() * p.cp);
+        const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits + r.compression;
         r.reserved = reservedBytes + c.allocatorOverhead * allocated;
         r.total = allocated + r.reserved;
         r.capacity = s.hardware.memoryBytes;

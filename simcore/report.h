@@ -51,6 +51,7 @@ struct StepBreakdown {
     double inputStall = 0; // waiting for the host's input pipeline (layer tables)
     double straggler = 0;  // waiting for the slowest rank's compute (cluster.jitter)
     double outerSync = 0;  // DiLoCo's outer all-reduce across workers, per step (parallel.diloco)
+    double compression = 0; // compressing and decompressing the DP gradients on the GPU (training.grad_compression)
     double sum() const;
 };
 
