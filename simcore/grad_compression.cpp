@@ -49,7 +49,8 @@ GradMatrices transformerMatrices(const Scenario& s, double stageParams, double n
         const double local = double(m.moe.experts) / std::max(1, p.ep);
         const double moeShare = double(m.moeLayerCount()) / std::max(1, m.layers);
         const double mlp = m.gatedMlp && !s.training.fusedProjections ? 3.0 : 2.0;
-        perLayer = perDense + moeShare * (1.0 + mlp * (local + (m.moe.sharedExperts > 0 ? 1.0 : 0.0)) - 2.0);
+        // An MoE layer's router and experts take the place of the dense MLP's matrices.
+        perLayer = perDense + moeShare * (1.0 + mlp * (local + (m.moe.sharedExperts > 0 ? 1.0 : 0.0)) - mlp);
     }
     GradMatrices g;
     g.vectors = std::clamp(normParams, 0.0, stageParams);
