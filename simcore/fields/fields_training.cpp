@@ -241,7 +241,9 @@ void addCompressionFields(std::vector<FieldDef>& f)
                   "and 4 for its LSTM (Vogels et al. 2019, Tables 6 and 7)")
             .bind(&Scenario::training, &TrainingSpec::gradCompressionRank)
             .check([](const Scenario&, double v, int) -> std::string { return v >= 1 && v <= 1024 ? "" : "a rank from 1 to 1024"; })
-            .writtenWhen([](const Scenario& s, int) { return compresses(s, GradCompression::PowerSgd); })
+            .writtenWhen([](const Scenario& s, int) { // kept when another method is chosen, as target_loss is
+                return compresses(s, GradCompression::PowerSgd) || s.training.gradCompressionRank != TrainingSpec {}.gradCompressionRank;
+            })
             .panel("Parallelism", "PowerSGD rank", 1, 64, SliderScale::Powers2,
                 "Rank of PowerSGD's approximation: r(n + m) values per n x m matrix; more rank, more bytes and GEMM time."));
     f.push_back(quantity("training.grad_compression_warmup", Dimension::Count, "", Bound::NonNegative).byDefault("`0.15`")
@@ -249,7 +251,9 @@ void addCompressionFields(std::vector<FieldDef>& f)
                   "freeze_step; its tutorial suggests 15-25% of the steps)")
             .bind(&Scenario::training, &TrainingSpec::gradCompressionWarmup)
             .check([](const Scenario&, double v, int) -> std::string { return v < 1 ? "" : "a share of the steps below 1"; })
-            .writtenWhen([](const Scenario& s, int) { return compresses(s, GradCompression::OneBit); })
+            .writtenWhen([](const Scenario& s, int) {
+                return compresses(s, GradCompression::OneBit) || s.training.gradCompressionWarmup != TrainingSpec {}.gradCompressionWarmup;
+            })
             .panel("Parallelism", "1-bit warm-up (share of steps)", 0, 0.5, SliderScale::Linear,
                 "1-bit Adam/LAMB run plain Adam for this share of the steps, then compress."));
 }
