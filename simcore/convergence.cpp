@@ -1,5 +1,6 @@
 #include "convergence.h"
 
+#include "grad_compression.h"
 #include "units.h"
 
 #include <cmath>
@@ -105,19 +106,40 @@ ConvergencePlan convergencePlan(const Scenario& s, const Calibration& c)
     return convergenceAt(queryOf(s, c), c);
 }
 
+static_assert(kCompressionCostCount == kGradCompressionCount, "a token cost per compression method");
+
+double compressionTokenFactor(const Scenario& s, const Calibration& c)
+{
+    const GradCompression m = s.training.gradCompression;
+    if (m == GradCompression::None)
+        return 1.0;
+    const CompressionCost& cost = c.convergence.compression[std::size_t(m)];
+    return cost.known ? cost.tokenFactor : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::optional<std::string> compressionCostIssue(const Scenario& s, const Calibration& c)
+{
+    if (!std::isnan(compressionTokenFactor(s, c)))
+        return std::nullopt;
+    return "the calibration file has no convergence.grad_compression." + std::string(gradCompressionName(s.training.gradCompression))
+        + ", the tokens this method costs; add it with its source, or set training.grad_compression: none";
+}
+
 double trainingTokens(const Scenario& s, const Calibration& c)
 {
     const TrainingSpec& t = s.training;
+    const bool compressed = t.gradCompression != GradCompression::None;
     if (t.target == TrainingTarget::Tokens || s.model.isLayerTable())
-        return t.tokens;
+        return compressed ? t.tokens * compressionTokenFactor(s, c) : t.tokens;
     if (!lawKnown(t.lossLaw, t.criticalBatchTokens, c))
         return std::numeric_limits<double>::quiet_NaN();
-    return tokensToReach(queryOf(s, c), c, t.targetLoss);
+    const double tokens = tokensToReach(queryOf(s, c), c, t.targetLoss);
+    return compressed ? tokens * compressionTokenFactor(s, c) : tokens;
 }
 
 double trainingSteps(const Scenario& s, const Calibration& c)
 {
-    if (s.training.target == TrainingTarget::Tokens)
+    if (s.training.target == TrainingTarget::Tokens && s.training.gradCompression == GradCompression::None)
         return s.training.steps();
     return trainingTokens(s, c) / s.training.tokensPerStep();
 }

@@ -50,8 +50,16 @@ struct ConvergenceQuery {
 };
 ConvergencePlan convergenceAt(const ConvergenceQuery& q, const Calibration& c);
 
+// The tokens a run needs with its gradient compression over without it
+// (ConvergenceConstants::compression, from the calibration); 1 without compression, NaN
+// when the calibration has no figure for the method.
+double compressionTokenFactor(const Scenario& s, const Calibration& c);
+// Why that factor is unknown, naming training.grad_compression; nullopt when known.
+std::optional<std::string> compressionCostIssue(const Scenario& s, const Calibration& c);
+
 // The tokens and optimizer steps the run takes. With a token target, training.tokens
-// (no law involved, as fast as before); with a loss target, from the law at this batch.
+// (no law involved, as fast as before); with a loss target, from the law at this batch;
+// either times the gradient compression's token factor.
 double trainingTokens(const Scenario& s, const Calibration& c);
 double trainingSteps(const Scenario& s, const Calibration& c);
 

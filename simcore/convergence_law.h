@@ -70,10 +70,20 @@ struct DilocoConstants {
     int maxWorkers() const { return fits.empty() ? 0 : fits.back().workers; }
 };
 
+// What a gradient compression method costs in tokens: the published runs' tokens (or
+// samples, steps) to the baseline's quality over the uncompressed run's (1: none extra).
+// By GradCompression's order (training.h): none, powersgd, onebit, fp8, int8.
+struct CompressionCost {
+    bool known = false;
+    double tokenFactor = 1;
+};
+inline constexpr int kCompressionCostCount = 5;
+
 struct ConvergenceConstants {
     std::array<LossLawConstants, kLossLawCount> laws {};
     CriticalBatchConstants criticalBatch;
     DilocoConstants diloco;
+    std::array<CompressionCost, kCompressionCostCount> compression {};
     const LossLawConstants& law(LossLaw l) const { return laws[static_cast<int>(l)]; }
 };
 

@@ -1,6 +1,7 @@
 #include "memory.h"
 
 #include "eager_autocast.h"
+#include "grad_compression.h"
 #include "layers/layer_step.h"
 #include "recompute_plan.h"
 #include "units.h"
@@ -265,7 +266,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
             // ZeRO-Infinity counts 20 bytes of model states a parameter (Sec. 3): fp16 weights and
             // gradients, fp32 weights, moments and gradients; offloaded gradients are both.
             moveOffloaded(s, { shard(sp, 2) * (4.0 + paramBytes), c.offloadGradientBufferBytes, perMicrobatchOn(std::min(1, layers)), paramBytes }, r);
-        const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits;
+        r.compression = compressionStateBytes(s, sp.total(), p.syncReplicas() * p.cp);
+        const double allocated = r.weights + r.gradients + r.optimizer + r.activations + r.logits + r.compression;
         r.reserved = reservedBytes + c.allocatorOverhead * allocated;
         r.total = allocated + r.reserved;
         r.capacity = s.hardware.memoryBytes;

@@ -17,6 +17,7 @@ struct MemoryReport {
     double optimizer = 0;
     double activations = 0;
     double logits = 0;   // fp32 logits of one micro-batch on the last stage
+    double compression = 0; // gradient compression's error-feedback buffers (training.grad_compression)
     double reserved = 0; // context, workspaces, allocator fragmentation
     double total = 0;
     double capacity = 0;

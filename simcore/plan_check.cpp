@@ -1,6 +1,7 @@
 #include "plan_check.h"
 
 #include "divisors.h"
+#include "grad_compression.h"
 
 #include <algorithm>
 #include <limits>
@@ -131,6 +132,7 @@ std::string_view planRuleName(PlanRule r)
     case PlanRule::TableParallel: return "table-parallel";
     case PlanRule::TableTp: return "table-tp";
     case PlanRule::TableZero: return "table-zero";
+    case PlanRule::GradCompression: return "grad-compression";
     case PlanRule::Offload: return "offload";
     case PlanRule::Count: break;
     }
@@ -221,6 +223,8 @@ PlanRule firstViolation(const Scenario& s) noexcept
     if (s.cluster.gpusPerNode > s.cluster.scaleUpDomain && s.cluster.scaleUpDomain > 0
         && s.cluster.gpusPerNode % s.cluster.scaleUpDomain != 0)
         return PlanRule::ScaleUpDomain;
+    if (gradCompressionRefused(s))
+        return PlanRule::GradCompression;
     if (s.plan.offload.any() && offloadProblem(s))
         return PlanRule::Offload;
     return PlanRule::Ok;
@@ -332,6 +336,10 @@ std::optional<PlanIssue> checkPlan(const Scenario& s)
         const Layer* l = unevenChannelSplit(m.table.resolved->table, p.tp);
         return PlanIssue { "parallel.tp", "tp = " + num(p.tp) + " does not split layer " + l->name + "'s " + num(l->outChannels)
                 + " output channels evenly" };
+    }
+    case PlanRule::GradCompression: {
+        const auto issue = gradCompressionIssue(s);
+        return PlanIssue { issue ? issue->field : "training.grad_compression", issue ? issue->reason : "not supported" };
     }
     case PlanRule::TableZero:
         return PlanIssue { "parallel.zero", "a layer table shards optimizer states and gradients (ZeRO 1, 2); ZeRO 3 is not modelled for it" };

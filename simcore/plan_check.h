@@ -39,6 +39,7 @@ enum class PlanRule {
     TableParallel, // a layer table split other than by data and channels
     TableTp,       // tp does not divide a channel-split layer
     TableZero,
+    GradCompression, // a compression method no framework runs with this plan (grad_compression.h)
     Offload, // parallel.offload as no framework runs it, or without the host's figures
     Count
 };

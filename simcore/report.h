@@ -53,6 +53,7 @@ struct StepBreakdown {
     double straggler = 0;  // waiting for the slowest rank's compute (cluster.jitter)
     double outerSync = 0;  // DiLoCo's outer all-reduce across workers, per step (parallel.diloco)
     double offload = 0;    // waiting for the host: the CPU optimizer step and copies compute cannot hide
+    double compression = 0; // compressing and decompressing the DP gradients on the GPU (training.grad_compression)
     double sum() const;
 };
 

@@ -50,7 +50,8 @@ std::optional<std::string> badQuantity(const StepReport& r)
         return bad;
     if (auto bad = firstBad({ { "forward", b.forward }, { "backward", b.backward }, { "recompute", b.recompute },
                                 { "bubble", b.bubble }, { "optimizer", b.optimizer }, { "overhead", b.overhead },
-                                { "contention", b.contention }, { "input stall", b.inputStall }, { "straggler", b.straggler }, { "outer sync", b.outerSync } },
+                                { "contention", b.contention }, { "input stall", b.inputStall }, { "straggler", b.straggler }, { "outer sync", b.outerSync },
+                                { "gradient compression", b.compression } },
             "step.breakdown."))
         return bad;
     for (int g = 0; g < kCommGroupCount; ++g) {

@@ -24,7 +24,8 @@ std::string_view commGroupName(CommGroup g)
 
 double StepBreakdown::sum() const
 {
-    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler + outerSync + offload;
+    double s = forward + backward + recompute + bubble + optimizer + overhead + contention + inputStall + straggler + outerSync
+        + compression + offload;
     for (double c : exposedComm)
         s += c;
     return s;

@@ -9,6 +9,7 @@
 #include "recompute_plan.h"
 #include "step.h"
 #include "step_comm.h"
+#include "step_compression.h"
 
 namespace dtsim::step_detail {
 
@@ -51,6 +52,8 @@ struct DataParallelGroup {
     double gradBytes = 0, gatherBytes = 0; // per parameter
     StageParams params;                    // of the larger end stage
     bool perMicrobatchGather = false;      // ZeRO 3 without PP: gathers every micro-batch
+    GradMatrices matrices;                 // the gradient as weight matrices (gradient compression)
+    double heldGradBytes = 0;              // a gradient value's bytes on the GPU (gradBytes: on the wire)
 };
 DataParallelGroup dataParallelGroup(const StepInputs& in);
 

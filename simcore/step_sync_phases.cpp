@@ -18,7 +18,8 @@ DataParallelGroup dataParallelGroup(const StepInputs& in)
     dp.size = p.syncReplicas() * p.cp; // a DiLoCo worker's replicas (step_outer_sync.cpp syncs the workers)
     dp.span = groupSpan(s.cluster, dp.size, p.cp > 1 ? p.stride(Axis::CP) : p.stride(Axis::DP));
     const double paramBytes = storageBytes(tr.precision);
-    dp.gradBytes = storageBytes(tr.gradReduce);
+    dp.heldGradBytes = storageBytes(tr.gradReduce);
+    dp.gradBytes = wireBytesPerValue(tr); // FP8 gradient communication: one byte a value
     // Parameter all-gathers of FP8 weights: the blocks' linears move one byte a weight,
     // the embeddings, norms and output layer stay 16-bit.
     dp.gatherBytes = paramBytes;
@@ -36,6 +37,8 @@ DataParallelGroup dataParallelGroup(const StepInputs& in)
     // micro-batches (torchtitan sets reshard_after_forward=False under PP), so ZeRO 3
     // then communicates once per step, as ZeRO 1/2 do.
     dp.perMicrobatchGather = p.zeroStage == 3 && p.pp == 1;
+    if (tr.gradCompression != GradCompression::None)
+        dp.matrices = gradMatrices(s, dp.params.total(), double(in.layersPerStage) * counts.normsPerLayer);
     return dp;
 }
 
@@ -202,6 +205,13 @@ void dataParallelSync(const StepInputs& in, const StageCompute& sc, const Microb
     const ParallelPlan& p = s.plan;
     CommReport& dpRep = out.comm[idx(CommGroup::DP)];
     double dpTotal = in.mb * mc.zero3Total, dpExposed = in.mb * mc.zero3Exposed, dpBytes = in.mb * mc.zero3Bytes;
+    const GradCompression method = s.training.gradCompression;
+    // Compression's GPU time: FP8 quantizes what the plan's own collectives carry (every
+    // micro-batch under ZeRO 3's per-layer reduce-scatters); the others add their own.
+    double compressCompute = 0;
+    if (method == GradCompression::Fp8 && dp.size > 1)
+        compressCompute = (dp.perMicrobatchGather ? in.mb : 1) * fp8CastSeconds(in.r, dp.params.total(), dp.heldGradBytes);
+    const bool ownCollectives = method != GradCompression::None && method != GradCompression::Fp8;
     if (!dp.perMicrobatchGather) {
         const int expertGroup = static_cast<int>(std::max(1LL, p.expertDataParallel()));
         const int expertStride = (p.etp() == p.tp ? p.stride(Axis::DP) : p.etp()) * p.ep;
@@ -209,6 +219,12 @@ void dataParallelSync(const StepInputs& in, const StageCompute& sc, const Microb
         auto sync = [&](double params, const GroupSpan& g, int size) {
             if (size <= 1 || params <= 0)
                 return std::pair<double, double> { 0.0, 0.0 };
+            if (p.zeroStage == 0 && ownCollectives) { // PowerSGD, 1-bit, int8 (ZeRO refused: grad_compression.h)
+                const CompressedSync cs = compressedAllReduce(s, in.r, in.eff, g, dp.matrices.part(params), dp.heldGradBytes, dpRep);
+                dpBytes += cs.bytesSent;
+                compressCompute += cs.compute;
+                return std::pair<double, double> { cs.commSeconds, 0.0 };
+            }
             if (p.zeroStage == 0) {
                 const CommOp ar = comm(CollectiveKind::AllReduce, params * dp.gradBytes, g, s, in.eff, dpRep);
                 dpBytes += ar.bytesSent;
@@ -235,6 +251,7 @@ void dataParallelSync(const StepInputs& in, const StageCompute& sc, const Microb
         dpExposed = gradExposed + gatherExposed;
     }
     out.breakdown.exposedComm[idx(CommGroup::DP)] = dpExposed;
+    out.breakdown.compression = compressCompute;
     dpRep.totalSeconds = dpTotal;
     dpRep.exposedSeconds = dpExposed;
     dpRep.bytesPerGpu = dpBytes;

@@ -9,6 +9,11 @@ enum class Optimizer { Adam, Sgd };
 enum class AttentionKernel { Unfused, Flash2, Native };
 // What the run trains to: a token count, or a loss (convergence.h).
 enum class TrainingTarget { Tokens, Loss };
+// How the data-parallel gradient synchronisation compresses what it sends
+// (grad_compression.h): PowerSGD's low-rank factors (Vogels et al. 2019), 1-bit
+// Adam/LAMB's signs (Tang et al. 2021; Li et al. 2022), or one byte a value (FP8, int8).
+enum class GradCompression { None, PowerSgd, OneBit, Fp8, Int8 };
+inline constexpr int kGradCompressionCount = 5;
 
 struct TrainingSpec {
     int globalBatch = 0; // sequences per optimizer step
@@ -65,6 +70,15 @@ struct TrainingSpec {
     //    --fp8-param-gather).
     bool fp8TpAllGather = false;
     bool fp8ParamGather = false;
+    // Gradient compression of the data-parallel sync (grad_compression.h). PowerSGD's
+    // rank r: each n x m gradient matrix travels as r(n + m) values; the paper uses rank 2
+    // for its CNN and rank 4 for its LSTM (Vogels et al. 2019, Tables 3 and 7), PyTorch's
+    // hook defaults to 1. 1-bit Adam/LAMB's warm-up: the share of the run's steps taken
+    // uncompressed before the optimizer freezes its variance and compresses
+    // (DeepSpeed's freeze_step, as a fraction of the steps).
+    GradCompression gradCompression = GradCompression::None;
+    int gradCompressionRank = 4;
+    double gradCompressionWarmup = 0.15;
 
     // The host's input pipeline (decode, augment) for layer tables: CPU cores feeding each
     // GPU and the samples one core prepares a second; 0: not a bound.

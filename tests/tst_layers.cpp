@@ -220,7 +220,9 @@ private slots:
         // ViT-B/16: timm's vit_base_patch16_224 has 86,567,656, of which the class token and
         // the 197 position embeddings (152,064) are not in the table.
         const std::pair<const char*, double> counts[] = { { "resnet-18", 11689512 }, { "resnet-50", 25557032 }, { "vgg-16", 138357544 },
-            { "alexnet-2012", 60965224 }, { "vit-b-16", 86567656 - 152064 } };
+            { "alexnet-2012", 60965224 }, { "vit-b-16", 86567656 - 152064 },
+            // kuangliu/pytorch-cifar's ResNet18, the PowerSGD paper's model: 11,173,962.
+            { "resnet-18-cifar", 11173962 } };
         for (const auto& [name, params] : counts) {
             const std::optional<LayerTable> t = builtinLayerTable(name);
             QVERIFY2(t.has_value(), name);

@@ -28,6 +28,18 @@ private slots:
         QCOMPARE(firstViolation(fix->fixed), PlanRule::Ok);
     }
 
+    void refusedCompressionIsTurnedOff()
+    {
+        // PowerSGD is a DDP hook: under the preset's FSDP (ZeRO 3) the fix turns it off.
+        Scenario s = test::preset("llama2-7b-8xa100");
+        s.training.gradCompression = GradCompression::PowerSgd;
+        QCOMPARE(firstViolation(s), PlanRule::GradCompression);
+        const auto fix = suggestFix(s);
+        QVERIFY(fix);
+        QCOMPARE(fix->fixed.training.gradCompression, GradCompression::None);
+        QCOMPARE(firstViolation(fix->fixed), PlanRule::Ok);
+    }
+
     void everyFixOnEveryPresetsInvalidNeighboursLeavesAValidPlan()
     {
         int invalid = 0, fixed = 0;

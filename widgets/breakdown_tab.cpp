@@ -235,7 +235,7 @@ void BreakdownTab::showReport(const StepReport& r)
         parts.emplace_back(tr(comm[i]), values([i](const StepReport& x) { return x.breakdown.exposedComm[i]; }));
     parts.emplace_back(tr("pipeline bubble"), values([](const StepReport& x) { return x.breakdown.bubble; }));
     parts.emplace_back(tr("optimizer"), values([](const StepReport& x) { return x.breakdown.optimizer; }));
-    parts.emplace_back(tr("overhead + contention"), values([](const StepReport& x) { return x.breakdown.overhead + x.breakdown.contention + x.breakdown.inputStall + x.breakdown.straggler + x.breakdown.outerSync; }));
+    parts.emplace_back(tr("overhead + contention"), values([](const StepReport& x) { return x.breakdown.overhead + x.breakdown.contention + x.breakdown.inputStall + x.breakdown.straggler + x.breakdown.outerSync + x.breakdown.compression; }));
     const QStringList stepBars = m_pinned ? QStringList { tr("A: %1").arg(m_pinnedName), tr("B: step") } : QStringList { tr("step") };
     const std::vector<int> grey = m_pinned ? std::vector<int> { 0 } : std::vector<int> {};
     m_stepSeries = fillStacked(m_step, stepBars, parts, 1.0, tr("seconds"), 0, grey);

@@ -191,6 +191,10 @@ std::optional<PlanFix> fixFirstRule(const Scenario& s)
         fix.label = QObject::tr("Set TP to %1").arg(tp);
         return fix;
     }
+    case PlanRule::GradCompression:
+        f.training.gradCompression = GradCompression::None;
+        fix.label = QObject::tr("Turn gradient compression off");
+        return fix;
     case PlanRule::TableZero:
         p.zeroStage = 2;
         fix.label = QObject::tr("Set ZeRO to 2");

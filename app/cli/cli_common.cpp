@@ -89,6 +89,8 @@ Scenario loadScenarioNamed(const QString& fileOrPreset, const QCommandLineParser
     checkOverlay(s, d.calibration); // a measured speed within what the GPU can do
     if (const auto why = convergenceIssue(s, d.calibration)) // a loss target the law can plan
         throw source.locator.error("training.target_loss", *why);
+    if (const auto why = compressionCostIssue(s, d.calibration)) // the method's token cost is in the calibration
+        throw source.locator.error("training.grad_compression", *why);
     for (const std::string& note : source.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
     if (where)

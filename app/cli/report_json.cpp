@@ -1,4 +1,5 @@
 #include "report_json.h"
+#include "simcore/grad_compression.h"
 
 #include <QJsonArray>
 #include <QString>
@@ -44,6 +45,9 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
         breakdown.insert("outer_sync", b.outerSync);
     if (s.plan.offload.any()) // parallel.offload, likewise
         breakdown.insert("offload", b.offload);
+    const bool compressed = s.training.gradCompression != GradCompression::None; // likewise
+    if (compressed)
+        breakdown.insert("grad_compression", b.compression);
     QJsonObject comm;
     for (int i = 0; i < kCommGroupCount; ++i) {
         const auto g = static_cast<CommGroup>(i);
@@ -121,6 +125,15 @@ QJsonObject reportToJson(const Scenario& s, const Report& r)
                                       { "tokens", cv.tokens }, { "minimal_tokens", cv.minimalTokens },
                                       { "critical_batch_tokens", cv.criticalBatchTokens }, { "batch_tokens", cv.batchTokens },
                                       { "loss_scale", cv.lossScale } });
+    if (compressed) {
+        QJsonObject gc { { "method", str(gradCompressionName(s.training.gradCompression)) }, { "compute_s", b.compression },
+            { "dp_bytes_per_gpu", st.comm[static_cast<int>(CommGroup::DP)].bytesPerGpu }, { "error_feedback_bytes", m.compression } };
+        if (s.training.gradCompression == GradCompression::PowerSgd)
+            gc.insert("rank", s.training.gradCompressionRank);
+        if (s.training.gradCompression == GradCompression::OneBit)
+            gc.insert("warmup_share", s.training.gradCompressionWarmup);
+        out.insert("grad_compression", gc);
+    }
     if (st.outerSync.totalSeconds > 0)
         out.insert("outer_sync", QJsonObject { { "total_s", st.outerSync.totalSeconds }, { "exposed_s", st.outerSync.exposedSeconds },
                                      { "bytes_per_gpu", st.outerSync.bytesPerGpu }, { "workers", st.outerSync.groupSize } });

@@ -1,4 +1,5 @@
 #include "report_table.h"
+#include "simcore/grad_compression.h"
 
 #include "simcore/units.h"
 
@@ -128,6 +129,11 @@ std::string reportToText(const Scenario& s, const Report& r)
     part("overlap contention", b.contention);
     part("waiting for input (host)", b.inputStall);
     part("waiting for the slowest rank", b.straggler);
+    if (const GradCompression gc = s.training.gradCompression; gc != GradCompression::None)
+        row(out, "gradient compression (GPU)", formatSeconds(b.compression),
+            pct(b.compression / st.stepTime) + "  " + std::string(gradCompressionName(gc))
+                + (gc == GradCompression::PowerSgd ? " rank " + std::to_string(s.training.gradCompressionRank) : std::string())
+                + ": compress, decompress, error feedback");
     if (const CommReport& o = st.outerSync; o.totalSeconds > 0)
         row(out, "DiLoCo outer sync (exposed)", formatSeconds(b.outerSync),
             pct(b.outerSync / st.stepTime) + "  all-reduce across " + std::to_string(o.groupSize) + " workers every "
@@ -165,6 +171,8 @@ std::string reportToText(const Scenario& s, const Report& r)
     row(out, "activations", formatMemory(m.activations), num(m.inflightMicrobatches, "%.3g") + " micro-batches in flight");
     if (m.logits > 0)
         row(out, "logits", formatMemory(m.logits));
+    if (m.compression > 0)
+        row(out, "compression error feedback", formatMemory(m.compression));
     row(out, "allocated (tensors)", formatMemory(m.allocated()), "as torch.cuda.max_memory_allocated counts");
     row(out, "reserved + fragmentation", formatMemory(m.reserved));
     row(out, "total", formatMemory(m.total),

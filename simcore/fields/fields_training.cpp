@@ -3,6 +3,7 @@
 #include "field_tables.h"
 
 #include "../convergence_law.h"
+#include "../grad_compression.h"
 #include "../scenario_rules.h"
 
 namespace dtsim::fields {
@@ -210,6 +211,53 @@ void addOptimizerFields(std::vector<FieldDef>& f)
             }));
 }
 
+std::vector<ChoiceName> gradCompressionNames()
+{
+    std::vector<ChoiceName> names;
+    for (GradCompression m : kAllGradCompressions)
+        names.push_back({ std::string(gradCompressionName(m)), int(m) });
+    return names;
+}
+
+bool compresses(const Scenario& s, GradCompression m) { return s.training.gradCompression == m; }
+
+// Gradient compression of the data-parallel sync (grad_compression.h, docs/model.md).
+void addCompressionFields(std::vector<FieldDef>& f)
+{
+    f.push_back(choice("training.grad_compression", gradCompressionNames()).byDefault("`none`")
+            .help("compress the data-parallel gradient sync: `powersgd` (rank-r factors in two all-reduces, error feedback; "
+                  "PyTorch DDP's communication hook, ZeRO 0 only), `onebit` (1-bit Adam/LAMB, DeepSpeed: signs in an "
+                  "all-to-all and an all-gather after an uncompressed warm-up; Adam, ZeRO 0), `fp8` (one byte a value in the "
+                  "plan's own all-reduce or reduce-scatter, MS-AMP/FP8-LM; any ZeRO stage), `int8` (PyTorch's quantization "
+                  "hook: every GPU all-gathers the int8 copies; ZeRO 0)")
+            .bind(&Scenario::training, &TrainingSpec::gradCompression)
+            .writtenWhen([](const Scenario& s, int) { return !compresses(s, GradCompression::None); })
+            .panel("Parallelism", "Gradient compression", 0, kGradCompressionCount - 1, SliderScale::Linear,
+                "Fewer bytes in the data-parallel gradient sync, for GPU time to compress and decompress and (where "
+                "published) extra tokens. PowerSGD and int8 need ZeRO 0, 1-bit needs Adam and ZeRO 0.")
+            .labels({ "none", "PowerSGD", "1-bit Adam/LAMB", "FP8", "int8" }));
+    f.push_back(integer("training.grad_compression_rank").byDefault("`4`")
+            .help("PowerSGD's rank r: each n x m gradient matrix travels as r(n + m) values; the paper uses 2 for ResNet-18 "
+                  "and 4 for its LSTM (Vogels et al. 2019, Tables 6 and 7)")
+            .bind(&Scenario::training, &TrainingSpec::gradCompressionRank)
+            .check([](const Scenario&, double v, int) -> std::string { return v >= 1 && v <= 1024 ? "" : "a rank from 1 to 1024"; })
+            .writtenWhen([](const Scenario& s, int) { // kept when another method is chosen, as target_loss is
+                return compresses(s, GradCompression::PowerSgd) || s.training.gradCompressionRank != TrainingSpec {}.gradCompressionRank;
+            })
+            .panel("Parallelism", "PowerSGD rank", 1, 64, SliderScale::Powers2,
+                "Rank of PowerSGD's approximation: r(n + m) values per n x m matrix; more rank, more bytes and GEMM time."));
+    f.push_back(quantity("training.grad_compression_warmup", Dimension::Count, "", Bound::NonNegative).byDefault("`0.15`")
+            .help("1-bit Adam/LAMB: the share of the run's steps taken uncompressed before compression starts (DeepSpeed's "
+                  "freeze_step; its tutorial suggests 15-25% of the steps)")
+            .bind(&Scenario::training, &TrainingSpec::gradCompressionWarmup)
+            .check([](const Scenario&, double v, int) -> std::string { return v < 1 ? "" : "a share of the steps below 1"; })
+            .writtenWhen([](const Scenario& s, int) {
+                return compresses(s, GradCompression::OneBit) || s.training.gradCompressionWarmup != TrainingSpec {}.gradCompressionWarmup;
+            })
+            .panel("Parallelism", "1-bit warm-up (share of steps)", 0, 0.5, SliderScale::Linear,
+                "1-bit Adam/LAMB run plain Adam for this share of the steps, then compress."));
+}
+
 // Which kernels the framework runs: attention, fused elementwise ops, fused GEMMs.
 void addKernelFields(std::vector<FieldDef>& f)
 {
@@ -302,6 +350,7 @@ void addTrainingFields(std::vector<FieldDef>& f)
     addBatchFields(f);
     addNumberFormatFields(f);
     addOptimizerFields(f);
+    addCompressionFields(f);
     addKernelFields(f);
     addCastFields(f);
     addGraphCaptureAndDeadlineFields(f);

@@ -17,6 +17,7 @@ struct Builtin {
 const Builtin kBuiltins[] = {
     { "alexnet-2012", [] { return alexnet2012(); } },
     { "resnet-18", [] { return resnet(18); } },
+    { "resnet-18-cifar", [] { return resnet18Cifar(); } },
     { "resnet-34", [] { return resnet(34); } },
     { "resnet-50", [] { return resnet(50); } },
     { "resnet-101", [] { return resnet(101); } },

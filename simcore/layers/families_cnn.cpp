@@ -44,34 +44,25 @@ LayerTable alexnet2012()
     return t;
 }
 
-// He et al. 2016, Table 1; bottleneck blocks stride on the 3x3 convolution as in
-// torchvision and MLPerf's ResNet-50 v1.5; projection shortcuts where the shape changes.
-LayerTable resnet(int depth)
+namespace {
+
+struct ResnetPlan {
+    int blocks[4];
+    bool bottleneck;
+};
+
+void convBn(LayerTable& t, const std::string& n, long long out, long long k, long long stride, const std::string& input = {})
 {
-    struct Plan {
-        int blocks[4];
-        bool bottleneck;
-    };
-    const Plan plan = depth == 18 ? Plan { { 2, 2, 2, 2 }, false }
-        : depth == 34             ? Plan { { 3, 4, 6, 3 }, false }
-        : depth == 50             ? Plan { { 3, 4, 6, 3 }, true }
-        : depth == 101            ? Plan { { 3, 4, 23, 3 }, true }
-                                  : Plan { { 3, 8, 36, 3 }, true };
-    LayerTable t = named("ResNet-" + std::to_string(depth) + (plan.bottleneck ? " v1.5" : ""),
-        "He, Zhang, Ren and Sun, 'Deep Residual Learning for Image Recognition', CVPR 2016, Table 1; v1.5 strides the 3x3 "
-        "convolution (torchvision resnet, MLPerf Training image classification)",
-        { 3, 224, 224 });
-    auto convBn = [&](const std::string& n, long long out, long long k, long long stride, const std::string& input = {}) {
-        Layer c = conv(n, out, k, stride, k / 2, 1, false);
-        c.input = input;
-        t.layers.push_back(std::move(c));
-        t.layers.push_back(norm(n + "_bn", true));
-    };
-    convBn("conv1", 64, 7, 2);
-    t.layers.push_back(simple("conv1_relu", LayerType::Elementwise));
-    t.layers.push_back(pool("pool1", 3, 2, 1));
-    std::string blockInput = "pool1";
-    long long channels = 64;
+    Layer c = conv(n, out, k, stride, k / 2, 1, false);
+    c.input = input;
+    t.layers.push_back(std::move(c));
+    t.layers.push_back(norm(n + "_bn", true));
+}
+
+// The four stages of residual blocks after the stem (output `blockInput`, `channels` wide);
+// projection shortcuts where the shape changes.
+void addResidualStages(LayerTable& t, const ResnetPlan& plan, std::string blockInput, long long channels)
+{
     for (int stage = 0; stage < 4; ++stage) {
         const long long width = 64LL << stage;
         const long long out = plan.bottleneck ? 4 * width : width;
@@ -79,19 +70,19 @@ LayerTable resnet(int depth)
             const std::string n = "res" + std::to_string(stage + 2) + char('a' + b);
             const long long stride = stage > 0 && b == 0 ? 2 : 1;
             if (plan.bottleneck) {
-                convBn(n + "_1", width, 1, 1, blockInput);
+                convBn(t, n + "_1", width, 1, 1, blockInput);
                 t.layers.push_back(simple(n + "_1_relu", LayerType::Elementwise));
-                convBn(n + "_2", width, 3, stride);
+                convBn(t, n + "_2", width, 3, stride);
                 t.layers.push_back(simple(n + "_2_relu", LayerType::Elementwise));
-                convBn(n + "_3", out, 1, 1);
+                convBn(t, n + "_3", out, 1, 1);
             } else {
-                convBn(n + "_1", width, 3, stride, blockInput);
+                convBn(t, n + "_1", width, 3, stride, blockInput);
                 t.layers.push_back(simple(n + "_1_relu", LayerType::Elementwise));
-                convBn(n + "_2", width, 3, 1);
+                convBn(t, n + "_2", width, 3, 1);
             }
             std::string shortcut = blockInput;
             if (stride != 1 || channels != out) {
-                convBn(n + "_proj", out, 1, stride, blockInput);
+                convBn(t, n + "_proj", out, 1, stride, blockInput);
                 shortcut = n + "_proj_bn";
                 // The add reads the main branch's last norm, not the projection.
                 t.layers.push_back(simple(n + "_add", LayerType::Elementwise));
@@ -105,8 +96,47 @@ LayerTable resnet(int depth)
             channels = out;
         }
     }
+}
+
+} // namespace
+
+// He et al. 2016, Table 1; bottleneck blocks stride on the 3x3 convolution as in
+// torchvision and MLPerf's ResNet-50 v1.5; projection shortcuts where the shape changes.
+LayerTable resnet(int depth)
+{
+    const ResnetPlan plan = depth == 18 ? ResnetPlan { { 2, 2, 2, 2 }, false }
+        : depth == 34                   ? ResnetPlan { { 3, 4, 6, 3 }, false }
+        : depth == 50                   ? ResnetPlan { { 3, 4, 6, 3 }, true }
+        : depth == 101                  ? ResnetPlan { { 3, 4, 23, 3 }, true }
+                                        : ResnetPlan { { 3, 8, 36, 3 }, true };
+    LayerTable t = named("ResNet-" + std::to_string(depth) + (plan.bottleneck ? " v1.5" : ""),
+        "He, Zhang, Ren and Sun, 'Deep Residual Learning for Image Recognition', CVPR 2016, Table 1; v1.5 strides the 3x3 "
+        "convolution (torchvision resnet, MLPerf Training image classification)",
+        { 3, 224, 224 });
+    convBn(t, "conv1", 64, 7, 2);
+    t.layers.push_back(simple("conv1_relu", LayerType::Elementwise));
+    t.layers.push_back(pool("pool1", 3, 2, 1));
+    addResidualStages(t, plan, "pool1", 64);
     t.layers.push_back(pool("avgpool", 7, 1));
     t.layers.push_back(linear("fc", 1000));
+    return t;
+}
+
+// ResNet-18 for CIFAR-10's 32 x 32 images as the CIFAR training code of the PowerSGD paper
+// and many others defines it (kuangliu/pytorch-cifar models/resnet.py): a 3x3 stem at
+// stride 1 with no max pooling, the same four stages of basic blocks, a 4 x 4 average
+// pool and 10 classes; 11.17 million parameters.
+LayerTable resnet18Cifar()
+{
+    LayerTable t = named("ResNet-18 (CIFAR-10)",
+        "He et al. 2016 adapted to 32 x 32 inputs as in kuangliu/pytorch-cifar models/resnet.py (ResNet18): 3x3 stem, "
+        "no max pooling, 10 classes; the model of Vogels et al. 2019 (PowerSGD) Sec. 5",
+        { 3, 32, 32 });
+    convBn(t, "conv1", 64, 3, 1);
+    t.layers.push_back(simple("conv1_relu", LayerType::Elementwise));
+    addResidualStages(t, ResnetPlan { { 2, 2, 2, 2 }, false }, "conv1_relu", 64);
+    t.layers.push_back(pool("avgpool", 4, 1));
+    t.layers.push_back(linear("fc", 10));
     return t;
 }
 

@@ -97,6 +97,7 @@ inline void addResidual(LayerTable& t, const std::string& name, const std::strin
 // Convolutional and recommendation families (families_cnn.cpp).
 LayerTable alexnet2012();
 LayerTable resnet(int depth);
+LayerTable resnet18Cifar();
 LayerTable vgg16();
 LayerTable dlrmMlperf();
 

@@ -2,6 +2,7 @@
 
 #include "../step.h"
 #include "../step_comm.h"
+#include "../step_compression.h"
 #include "../step_layer.h"
 
 #include <algorithm>
@@ -373,7 +374,8 @@ MemoryReport memoryOf(const Scenario& s, const Calibration& c, const TableWork& 
     m.gradients = shard(2) * storageBytes(tr.gradReduce);
     m.optimizer = shard(1) * stateBytes;
     m.activations = work.activationBytes;
-    const double allocated = m.weights + m.gradients + m.optimizer + m.activations;
+    m.compression = compressionStateBytes(s, work.parameters, p.dp);
+    const double allocated = m.weights + m.gradients + m.optimizer + m.activations + m.compression;
     m.reserved = c.forGeneration(s.hardware.generation).reservedMemoryBytes + c.allocatorOverhead * allocated;
     m.total = allocated + m.reserved;
     m.capacity = s.hardware.memoryBytes;
@@ -418,12 +420,21 @@ StepReport predictLayerTableStep(const Scenario& s, const Calibration& c, bool i
     // Data parallel: the gradients are reduced in buckets as backward produces them
     // (PyTorch DDP, Horovod, MXNet's kvstore), so all but the last bucket can hide behind
     // the last micro-batch's backward.
-    const double gradBytes = storageBytes(tr.gradReduce);
+    const double gradBytes = wireBytesPerValue(tr);
     const double paramBytes = storageBytes(tr.precision);
     double dpTotal = 0, dpBytes = 0;
     if (p.dp > 1 && work.parameters > 0) {
         const GroupSpan g = groupSpan(s.cluster, p.dp, p.stride(Axis::DP));
-        if (p.zeroStage == 0) {
+        const GradCompression method = tr.gradCompression;
+        if (method == GradCompression::Fp8)
+            b.compression = fp8CastSeconds(r, work.parameters, storageBytes(tr.gradReduce));
+        if (p.zeroStage == 0 && method != GradCompression::None && method != GradCompression::Fp8) {
+            const GradMatrices mats = gradMatrices(s, work.parameters, 0.0).part(work.parameters);
+            const CompressedSync cs = compressedAllReduce(s, r, eff, g, mats, storageBytes(tr.gradReduce), dpRep);
+            dpTotal = cs.commSeconds;
+            dpBytes = cs.bytesSent;
+            b.compression = cs.compute;
+        } else if (p.zeroStage == 0) {
             const CommOp ar = comm(CollectiveKind::AllReduce, work.parameters * gradBytes, g, s, eff, dpRep);
             dpTotal = ar.seconds;
             dpBytes = ar.bytesSent;

@@ -1,6 +1,9 @@
 #include "convergence_reader.h"
 
+#include "../grad_compression.h"
+
 #include <string>
+#include <vector>
 
 namespace dtsim {
 
@@ -68,15 +71,43 @@ void readDiloco(YamlReader& r, const YAML::Node& n, const std::string& field, Di
     }
 }
 
+// grad_compression: {powersgd: {token_factor, source}, onebit: ..., fp8: ..., int8: ...}
+void readCompressionCosts(YamlReader& r, const YAML::Node& n, const std::string& field, ConvergenceConstants& out)
+{
+    r.expectMap(n, field);
+    std::vector<std::string_view> names;
+    for (GradCompression m : kAllGradCompressions)
+        if (m != GradCompression::None)
+            names.push_back(gradCompressionName(m));
+    r.checkKeys(n, field, names);
+    for (GradCompression m : kAllGradCompressions) {
+        const std::string name(gradCompressionName(m));
+        if (m == GradCompression::None)
+            continue;
+        const YAML::Node cost = n[name];
+        if (!cost)
+            continue;
+        const std::string at = field + "." + name;
+        r.expectMap(cost, at);
+        r.checkKeys(cost, at, { "token_factor", "source", "note" });
+        requireSource(r, cost, at);
+        CompressionCost& c = out.compression[std::size_t(m)];
+        c.known = true;
+        c.tokenFactor = number(r, cost, at, "token_factor", Bound::Positive);
+    }
+}
+
 } // namespace
 
 void readConvergence(YamlReader& r, const YAML::Node& n, ConvergenceConstants& out)
 {
     const std::string field = "convergence";
     r.expectMap(n, field);
-    r.checkKeys(n, field, { "loss_laws", "critical_batch", "diloco" });
+    r.checkKeys(n, field, { "loss_laws", "critical_batch", "diloco", "grad_compression" });
     if (const YAML::Node d = n["diloco"])
         readDiloco(r, d, field + ".diloco", out.diloco);
+    if (const YAML::Node g = n["grad_compression"])
+        readCompressionCosts(r, g, field + ".grad_compression", out);
     if (const YAML::Node laws = n["loss_laws"]) {
         const std::string at = field + ".loss_laws";
         r.expectMap(laws, at);

@@ -120,6 +120,7 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
     const int maxMicroBatch = m.isLayerTable() ? globalBatch : o.maxMicroBatch;
 
     auto count = [&](PlanRule r) { ++w.rejected[static_cast<int>(r)]; };
+    const bool zeroDependentRules = p.offload.any() || s.training.gradCompression != GradCompression::None;
 
     for (const long long ep : m.isMoe() ? divisorsOf(m.moe.experts) : std::vector<long long> { 1 }) {
         p.ep = static_cast<int>(ep);
@@ -145,9 +146,10 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                 }
                 for (int sp = 0; sp <= (out.tp > 1 ? 1 : 0); ++sp) {
                     p.sequenceParallel = sp == 1;
-                    // Offload's rule depends on the ZeRO stage, which the loop below varies.
+                    // Offload's and compression's rules depend on the ZeRO stage, which the
+                    // loop below varies (they are the last rules checked).
                     const PlanRule rule = firstViolation(s);
-                    if (rule != PlanRule::Ok && rule != PlanRule::Offload) {
+                    if (rule != PlanRule::Ok && rule != PlanRule::Offload && rule != PlanRule::GradCompression) {
                         count(rule);
                         continue;
                     }
@@ -174,9 +176,11 @@ void searchInner(Scenario& s, const Calibration& c, const SearchOptions& o, cons
                             if (table && r != Recompute::None)
                                 continue;
                             p.recompute = r;
-                            if (p.offload.any() && firstViolation(s) == PlanRule::Offload) {
-                                count(PlanRule::Offload);
-                                continue;
+                            if (zeroDependentRules) {
+                                if (const PlanRule late = firstViolation(s); late != PlanRule::Ok) {
+                                    count(late);
+                                    continue;
+                                }
                             }
                             if (!memoryPerGpu(s, c).fits) {
                                 ++w.rejectedMemory;

@@ -4,6 +4,7 @@
 #include "sweep.h"
 
 #include "../fields/scenario_fields.h"
+#include "../grad_compression.h"
 #include "../memory.h"
 #include "../planner/search.h"
 #include "../report_check.h"
@@ -316,16 +317,51 @@ void addNextGenerationCandidates(std::vector<Candidate>& out, const Scenario& s,
     }
 }
 
+// Gradient compression, where the data-parallel sync holds the step up: at least this
+// share of the step is exposed DP communication (a tenth: below it, halving the sync
+// gains under 5%, less than PowerSGD's and 1-bit's own GPU time in most runs).
+constexpr double kExposedDpShareForCompression = 0.10;
+
+// The methods the plan's framework can run (grad_compression.h refuses the rest):
+// FP8 under any ZeRO stage; PowerSGD (rank 4) and 1-bit Adam without ZeRO.
+void addCompressionCandidates(std::vector<Candidate>& out, const Scenario& s, const Report& base)
+{
+    const double step = base.step.stepTime;
+    const double exposed = base.step.breakdown.exposedComm[int(CommGroup::DP)];
+    if (s.training.gradCompression != GradCompression::None || !(step > 0) || exposed < kExposedDpShareForCompression * step)
+        return;
+    const std::string why = "data-parallel communication is " + percent(exposed / step)
+        + " of the step; the published runs converged in the same tokens (docs/model.md, \"Gradient compression\")";
+    const struct {
+        GradCompression method;
+        const char* title;
+    } methods[] = {
+        { GradCompression::Fp8, "FP8 gradient communication (MS-AMP / FP8-LM)" },
+        { GradCompression::PowerSgd, "PowerSGD gradient compression, rank 4 (a DDP communication hook)" },
+        { GradCompression::OneBit, "1-bit Adam (DeepSpeed), after a 15% warm-up" },
+    };
+    for (const auto& m : methods) {
+        Scenario b = s;
+        setField(b, "training.grad_compression", double(int(m.method)));
+        if (gradCompressionRefused(b))
+            continue;
+        out.push_back({ m.title, b, why, Suggestion::Kind::Precision });
+    }
+}
+
 // Every change worth simulating, in the order they are listed when their gains tie.
-// `fits`: whether the scenario as it stands fits in memory (else the candidates include
-// the changes that only a plan short of memory needs).
-std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, bool fits,
+// `base`: the scenario as it stands (when it does not fit in memory, the candidates
+// include the changes that only a plan short of memory needs).
+std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const std::vector<HardwareSpec>& catalog, const Report& base,
     const std::atomic<bool>* cancel)
 {
+    const bool fits = base.step.memory.fits;
     std::vector<Candidate> out;
     addPlanCandidates(out, s, c, cancel);
     addWidthPaddingCandidates(out, s);
     addShardingAndOverlapCandidates(out, s, fits);
+    if (fits)
+        addCompressionCandidates(out, s, base);
     addPrecisionAndScaleCandidates(out, s, c, fits, cancel);
     addNextGenerationCandidates(out, s, catalog);
     return out;
@@ -348,7 +384,7 @@ Advice advise(const Scenario& s, const Calibration& c, const std::vector<Hardwar
         a.diagnosis.reading = "no step runs until it fits: each change below makes it fit, fastest first";
     }
     Suggestion bestGpu;
-    for (Candidate& cand : candidates(s, c, catalog, a.fits, cancel)) {
+    for (Candidate& cand : candidates(s, c, catalog, base, cancel)) {
         if (cancel && cancel->load())
             break;
         if (!fieldValueIssue(cand.scenario).field.empty() || checkScenario(cand.scenario))

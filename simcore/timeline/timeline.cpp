@@ -198,7 +198,8 @@ public:
     double emitStepTail()
     {
         const StepBreakdown& bd = m_rep.breakdown;
-        const double tail = bd.optimizer + bd.overhead + bd.contention + bd.inputStall;
+        // Gradient compression's GPU time (training.grad_compression) runs with the overhead.
+        const double tail = bd.optimizer + bd.overhead + bd.contention + bd.inputStall + bd.compression;
         const double pipelineEnd = *std::max_element(m_freeAt.begin(), m_freeAt.end());
         const Task none { Op::F, -1, 0 };
         // Gradient buckets: up to 16 bars, the first ones hidden under the last backwards,
@@ -215,7 +216,7 @@ public:
             for (int bk = 0; bk < buckets; ++bk)
                 emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
             emit(st, dpEnd, bd.optimizer, Stream::Compute, TaskKind::Optimizer, none);
-            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention + bd.inputStall, Stream::Compute, TaskKind::Overhead, none);
+            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention + bd.inputStall + bd.compression, Stream::Compute, TaskKind::Overhead, none);
             stepEnd = std::max(stepEnd, dpEnd + tail);
         }
         return stepEnd;

@@ -9,9 +9,43 @@
 #include "../scenario_rules.h"
 #include "text_match.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 namespace dtsim {
+
+namespace {
+
+// A Tesla K80 is two GK210 GPUs on one board, and the catalogue describes the board
+// (resources/hardware/k80.yaml: 2 x 2,496 cores, 2 x 12 GB, 2 x 240 GB/s); frameworks and
+// clouds count each GK210 as a GPU. A row that runs one process a GK210 gets half the
+// board's FLOP/s, memory, bandwidth and power.
+HardwareSpec oneGk210(HardwareSpec board)
+{
+    for (double& peak : board.peakDenseFlops)
+        peak /= 2;
+    board.memoryBytes /= 2;
+    board.memoryBandwidth /= 2;
+    board.tdpWatts /= 2;
+    board.idleWatts /= 2;
+    board.name += ", one GK210";
+    return board;
+}
+
+// "powersgd rank N" in a row's notes: the run compressed its gradients with PowerSGD.
+void compressionFromNotes(TrainingSpec& t, const std::string& notes)
+{
+    const std::string n = text::lower(notes);
+    const auto at = n.find("powersgd rank ");
+    if (at == std::string::npos)
+        return;
+    t.gradCompression = GradCompression::PowerSgd;
+    t.gradCompressionRank = std::max(1, std::atoi(n.c_str() + at + std::strlen("powersgd rank ")));
+}
+
+} // namespace
 
 std::variant<Scenario, SkippedRun> layerTableScenarioFromRun(const RunRecord& r, const HardwareSpec& hw)
 {
@@ -20,7 +54,8 @@ std::variant<Scenario, SkippedRun> layerTableScenarioFromRun(const RunRecord& r,
         return SkippedRun { "architecture.table \"" + r.layerTable + "\" is not a built-in layer table" };
     Scenario s;
     s.name = r.id;
-    s.hardware = hw;
+    const bool gk210 = hw.id == "k80" && text::has(text::lower(r.accelerator), "gk210");
+    s.hardware = gk210 ? oneGk210(hw) : hw;
     s.model.name = r.model;
     s.model.table.ref = r.layerTable;
     s.model.table.resolved = resolveLayerTable(std::move(*table));
@@ -38,6 +73,7 @@ std::variant<Scenario, SkippedRun> layerTableScenarioFromRun(const RunRecord& r,
     t.graphCapture = text::has(text::lower(r.notes + " " + r.parallelismNotes), "cuda graph");
     if (text::has(text::lower(r.notes), "unfused attention"))
         t.attention = AttentionKernel::Unfused;
+    compressionFromNotes(t, r.notes);
     // NVIDIA's MLPerf MXNet ResNet folds batch norm and ReLU into the convolutions (cuDNN
     // fused operations); XLA fuses each norm's elementwise chain, and so does
     // DeepLearningExamples' MXNet ResNet in fp16 (its `runner` passes --fuse-bn-relu 1

@@ -52,6 +52,8 @@ std::string acceleratorId(const std::string& description)
         return "l40s";
     if (has(d, "gtx 580") || has(d, "gtx580"))
         return "gtx580";
+    if (has(d, "k80"))
+        return "k80";
     if (has(d, "mi300x"))
         return "mi300x";
     return {};

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RUNS = os.path.join(ROOT, "tests/validation/published-runs.yaml")
 LAYER_RUNS = os.path.join(ROOT, "tests/validation/layer-table-runs.yaml")
+COMPRESSION_RUNS = os.path.join(ROOT, "tests/validation/compression-runs.yaml")
 SHARED = os.path.join(ROOT, "..", "shared", "validation", "published-runs.yaml")
 
 # Issue 20's targets on `quality: good` rows.
@@ -832,6 +833,47 @@ def model_doc_blocks(cli, validation):
     return {"model-counts": checks, "moe-layer-example": table, "moe-layer-example-notes": after}
 
 
+def explained_parts(cli, rid):
+    """The step's parts, seconds, from `validate --explain ID`'s report text."""
+    text = run_text(cli, "validate", COMPRESSION_RUNS, "--explain", rid)
+    unit = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+    parts = {}
+    for line in text.splitlines():
+        m = re.match(r"\s+(.+?)\s{2,}([0-9.]+) (us|ms|s)\b", line)
+        if m and m.group(1) not in parts:
+            parts[m.group(1)] = float(m.group(2)) * unit[m.group(3)]
+    return parts
+
+
+def compression_blocks(cli):
+    """docs/model.md, "Gradient compression": the PowerSGD paper's two rows, predicted."""
+    v = run_json(cli, "validate", COMPRESSION_RUNS)
+    rows = {r["id"]: r for r in v["runs"]}
+    sgd, psgd = rows["vogels2019-resnet18-cifar10-sgd"], rows["vogels2019-resnet18-cifar10-powersgd-rank2"]
+    ms = lambda r, key: 128 / r[key] * 1e3  # a worker's 128 images at that rate per GPU
+    published, predicted = 312 / 239, sgd["reported_tokens_per_s_per_gpu"] and psgd["predicted_tokens_per_s_per_gpu"] / sgd["predicted_tokens_per_s_per_gpu"]
+    a, b = explained_parts(cli, sgd["id"]), explained_parts(cli, psgd["id"])
+    names = [("forward", "forward compute"), ("backward", "backward compute"), ("dp communication (exposed)", "DP gradient sync (exposed)"),
+             ("gradient compression (GPU)", "compress + decompress (GPU)"), ("optimizer", "optimizer"), ("framework overhead", "framework overhead")]
+    f = lambda x: f"{x * 1e3:.1f} ms"
+    lines = ["PowerSGD's paper (Vogels et al. 2019, Table 6): ResNet-18 on CIFAR-10, 16 workers of batch 128, fp32, the",
+             "gradient sync after backward, on the cluster `tests/validation/compression-runs.yaml` describes (16 GK210s of",
+             "Tesla K80s, 2 a machine, 10 Gbit/s a machine: unverified, ADDED-RUNS.md). One step, as `dtsim-cli validate",
+             "tests/validation/compression-runs.yaml --explain ID` prints it:", "",
+             "| part | SGD | rank-2 PowerSGD |", "|---|---:|---:|"]
+    for key, label in names:
+        lines.append(f"| {label} | {f(a.get(key, 0))} | {f(b.get(key, 0))} |")
+    lines += [f"| step, predicted | {ms(sgd, 'predicted_tokens_per_s_per_gpu'):.0f} ms | {ms(psgd, 'predicted_tokens_per_s_per_gpu'):.0f} ms |",
+              f"| step, published | {ms(sgd, 'reported_tokens_per_s_per_gpu'):.0f} ms | {ms(psgd, 'reported_tokens_per_s_per_gpu'):.0f} ms |", "",
+              f"Speed-up: predicted {predicted:.3f}, published {published:.3f} ({100 * (predicted / published - 1):+.1f}%; "
+              "`tst_compression::powerSgdSpeedUpOfThePaper` holds it within 20%).",
+              "By hand: the model's 11,173,962 parameters are 21 weight matrices (20 convolutions as out x (in x k x k), and",
+              "the 10 x 512 classifier) with sum(n + m) = 36,325, and 9,610 norm and bias values. Rank r sends",
+              "r x 36,325 + 9,610 values instead of 11,173,962: 243x fewer at rank 1, 136x at rank 2, 72x at rank 4, the",
+              "compression ratios of the paper's Table 3 (`tst_compression::resnet18CifarMatchesThePapersRatios`)."]
+    return {"grad-compression-example": lines}
+
+
 ISSUE20_PREFIXES = ("mb2511-", "mb260401-", "mb2606-", "dgxc2505-", "llama3-paper-")
 
 
@@ -978,6 +1020,7 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "docs/calibration.md"), calibration_doc_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/layers.md"), layers_blocks(cli, g["count"]), check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), model_doc_blocks(cli, json.loads(out.stdout)), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/model.md"), compression_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/convergence.md"), convergence_blocks(cli, ROOT), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
