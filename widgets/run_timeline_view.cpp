@@ -23,7 +23,8 @@ namespace dtsim::gui {
 namespace {
 
 
-const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Stragglers" };
+const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Slow steps" };
+constexpr double kMarkerGrab = 4; // pixels either side of a chaos marker that grab it
 constexpr int kLanes = 4;
 constexpr int kLabelRows = 4; // rows of event labels above the lanes
 const QColor kExpectedEndColour(213, 94, 0);
@@ -47,7 +48,7 @@ QString phaseName(RunPhase::Kind k)
     case RunPhase::Kind::Lost: return QObject::tr("work lost (redone)");
     case RunPhase::Kind::Checkpoint: return QObject::tr("checkpoint");
     case RunPhase::Kind::Recovery: return QObject::tr("recovery");
-    case RunPhase::Kind::Slow: return QObject::tr("straggler");
+    case RunPhase::Kind::Slow: return QObject::tr("slow steps (a straggler or a degraded link)");
     }
     return {};
 }
@@ -63,6 +64,7 @@ RunTimelineView::RunTimelineView(QWidget* parent) : QWidget(parent)
         return TimeAxisInput::PixelSpan { double(g.left), double(g.right - g.left) };
     }, [this] { fit(); });
     input->onMoved([this] { m_userZoomed = true; });
+    input->claimPress([this](const QPointF& p) { return markerAt(p) >= 0; });
 }
 
 void RunTimelineView::setRun(std::vector<RunPhase> phases, std::vector<ChaosEvent> chaos, double failureFree, double expected)
@@ -243,6 +245,11 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         p.setPen(QPen(fg, 1, Qt::DashLine));
         p.drawLine(QPointF(x, labelY - text + 4), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
         p.drawText(QPointF(x + 3, labelY), label);
+        // An incident that lasts: its span under the label.
+        if (e.duration > 0) {
+            p.setPen(QPen(fg, 2));
+            p.drawLine(QPointF(x, labelY + 2), QPointF(std::min<double>(g.right, xAt(e.atSeconds + e.duration, g)), labelY + 2));
+        }
     }
     // Reference ends, named in the legend (written beside the lines they covered the
     // failures and stragglers lanes).
@@ -313,6 +320,49 @@ const RunPhase* RunTimelineView::phaseAt(const QPoint& pos) const
             if (!best || ph.kind == RunPhase::Kind::Lost)
                 best = &ph;
     return best;
+}
+
+int RunTimelineView::markerAt(const QPointF& pos) const
+{
+    const Geometry g = geometry(size());
+    if (pos.y() < 0 || pos.y() > g.laneY(kLanes - 1) + g.laneHeight)
+        return -1;
+    int best = -1;
+    double nearest = kMarkerGrab + 1;
+    for (std::size_t i = 0; i < m_chaos.size(); ++i) {
+        const double d = std::abs(xAt(m_chaos[i].atSeconds, g) - pos.x());
+        if (d <= kMarkerGrab && d < nearest) {
+            nearest = d;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
+void RunTimelineView::mousePressEvent(QMouseEvent* e)
+{
+    m_dragged = e->button() == Qt::LeftButton ? markerAt(e->position()) : -1;
+    m_movedYet = false;
+    QWidget::mousePressEvent(e);
+}
+
+void RunTimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (m_dragged < 0 || std::size_t(m_dragged) >= m_chaos.size()) {
+        setCursor(markerAt(e->position()) >= 0 ? Qt::SizeHorCursor : Qt::ArrowCursor);
+        return;
+    }
+    const double t = std::max(0.0, timeAt(e->position().x(), geometry(size())));
+    m_chaos[std::size_t(m_dragged)].atSeconds = t; // drawn there until the new run arrives
+    emit chaosEventMoved(m_dragged, t, !m_movedYet);
+    m_movedYet = true;
+    update();
+}
+
+void RunTimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    m_dragged = -1;
+    QWidget::mouseReleaseEvent(e);
 }
 
 bool RunTimelineView::event(QEvent* e)
