@@ -41,7 +41,7 @@ ReliabilityReport handMade()
     r.checkpointLoad = 200;
     r.spareGpus = 8;
     r.rackGpus = 64;
-    r.podGpus = 512; // two pods and more: a partition cuts the job
+    r.podGpus = 512; // units of switch tiers: a partition between two cuts the job
     r.plan = storagePlan(r);
     return r;
 }
@@ -145,11 +145,14 @@ private slots:
         const double delta = out.run.mean - out.clean.mean;
         qInfo("link at 25%%: step %.2f%% slower, run %.0f s longer, %.0f s by hand (tau %.0f s)", 100 * slow, delta, hand, tau);
         QVERIFY2(std::abs(delta - hand) <= 2 * tau * slow, qPrintable(QString("%1 s against %2 s by hand").arg(delta).arg(hand)));
-        // One tier alone (the leaf) slows the step no more than the whole scale-out.
+        // One tier alone (the preset's one tier, its 3,072-GPU pods, whose uplink the
+        // NICs' bandwidth over the oversubscription gives) slows the step, but no more
+        // than the whole scale-out network.
         Scenario leaf = s;
         leaf.reliability.chaos[0].tier = 1;
         const RunOutlook leafOut = runOutlook(leaf, test::calibration(), test::failureRates(), o);
-        QVERIFY(leafOut.report.chaos[0].stepSlowdown <= slow + 1e-12);
+        const double leafSlow = leafOut.report.chaos[0].stepSlowdown;
+        QVERIFY2(leafSlow > 0.001 && leafSlow <= slow + 1e-12, qPrintable(QString::number(leafSlow)));
     }
 
     // The checkpoint store down for 3 h from kAt. Checkpoints are due at the end of the
@@ -180,7 +183,7 @@ private slots:
     // (kCollectiveTimeout) and the job fails; it cannot restart before the partition
     // heals; then it recovers from the last checkpoint. Lost work 1,000 s + max(600 s,
     // duration) + R: for 1 h, 1,000 + 3,600 + 600; for 5 min the timeout decides:
-    // 1,000 + 600 + 600. A job inside one pod is not cut at all.
+    // 1,000 + 600 + 600. A job below one switch (one unit of the first tier) is not cut.
     void partitionHoldsTheRestartUntilItHeals()
     {
         const ReliabilityReport r = handMade();
@@ -188,7 +191,7 @@ private slots:
         QCOMPARE(runTime(r, { chaos(ChaosEvent::Kind::Partition, kAt, 3600) }), kClean + 1000 + 3600 + kR);
         QCOMPARE(runTime(r, { chaos(ChaosEvent::Kind::Partition, kAt, 300) }), kClean + 1000 + kCollectiveTimeout + kR);
         ReliabilityReport onePod = r;
-        onePod.podGpus = 1000;
+        onePod.rackGpus = onePod.podGpus = 1000;
         const ChaosEvent cut = chaos(ChaosEvent::Kind::Partition, kAt, 3600);
         QCOMPARE(runTime(onePod, { cut }), kClean);
         QVERIFY(!chaosEffect(cut, onePod, false, 0).noEffect.empty());

@@ -63,7 +63,9 @@ double linkStepSlowdown(const Scenario& s0, const Calibration& c, LinkLevel leve
     if (level == LinkLevel::ScaleUp) {
         s.cluster.scaleUpBandwidth *= fraction;
     } else if (tier > 0 && tier <= s.cluster.tierCount) {
-        s.cluster.tiers[std::size_t(tier - 1)].uplinkBandwidth *= fraction;
+        // Its own uplink, which 0 derives from the NICs (cluster.h): made explicit first.
+        NetworkTier& t = s.cluster.tiers[std::size_t(tier - 1)];
+        t.uplinkBandwidth = t.uplinkPerGpu(s.cluster.scaleOutBandwidth) * t.spanGpus * fraction;
     } else {
         s.cluster.scaleOutBandwidth *= fraction;
         for (int i = 0; i < s.cluster.tierCount; ++i)
@@ -87,9 +89,10 @@ ChaosEffect chaosEffect(const ChaosEvent& e, const ReliabilityReport& r, bool of
         break;
     case ChaosEvent::Kind::StorageOutage: outageEffect(e, r, out); break;
     case ChaosEvent::Kind::Partition:
-        // A job inside one pod has no collective across the cut.
-        if (r.podGpus >= double(r.gpus) && r.gpus > 0) {
-            out.noEffect = "no effect: the job runs inside one pod";
+        // The cut runs between two units of a switch tier (two pods); a job below one
+        // unit of the first tier has no collective across any such cut.
+        if (r.rackGpus >= double(r.gpus) && r.gpus > 0) {
+            out.noEffect = "no effect: the job runs below one switch, which no partition between pods cuts";
             break;
         }
         out.fails = true;
