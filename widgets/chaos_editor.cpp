@@ -153,7 +153,7 @@ void ChaosEditor::rebuildForm()
             m_form->removeRow(1);
         m_specs.clear();
         m_editors.clear();
-        for (const FieldDef& f : scenarioFields())
+        for (const FieldDef& f : dtsim::scenarioFields())
             if (f.path.starts_with(kChaosPrefix) && f.hasEditor() && chaosKindUses(ChaosEvent::Kind(kind), keyOf(f.path)))
                 if (std::optional<FieldSpec> spec = fieldSpec(f, entry))
                     m_specs.push_back(std::move(*spec));
