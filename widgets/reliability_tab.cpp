@@ -177,7 +177,7 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, Scenari
         side->addWidget(m_chaosEditor);
         side->setStretchFactor(0, 1);
         side->setStretchFactor(1, 0);
-        side->setSizes({ 1000, fontMetrics().horizontalAdvance(QString(34, 'x')) });
+        side->setSizes({ 1000, fontMetrics().horizontalAdvance(QString(28, 'x')) });
         layout->addWidget(side, 1);
         connect(m_timeline, &RunTimelineView::chaosEventMoved, m_chaosEditor, &ChaosEditor::moveEvent);
     } else {

@@ -48,7 +48,7 @@ QString phaseName(RunPhase::Kind k)
     case RunPhase::Kind::Lost: return QObject::tr("work lost (redone)");
     case RunPhase::Kind::Checkpoint: return QObject::tr("checkpoint");
     case RunPhase::Kind::Recovery: return QObject::tr("recovery");
-    case RunPhase::Kind::Slow: return QObject::tr("slow steps (a straggler or a degraded link)");
+    case RunPhase::Kind::Slow: return QObject::tr("slow steps");
     }
     return {};
 }
@@ -169,8 +169,9 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         return;
     }
 
-    // Legend.
-    int lx = g.left;
+    // Legend, from the left edge (the lanes' names are below it): beside the chaos
+    // editor the view is narrower.
+    int lx = 4;
     for (RunPhase::Kind k : { RunPhase::Kind::Training, RunPhase::Kind::Lost, RunPhase::Kind::Checkpoint,
              RunPhase::Kind::Recovery, RunPhase::Kind::Slow }) {
         p.fillRect(QRect(lx, 6, 12, 12), phaseColor(k));
@@ -238,12 +239,17 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         int row = 0;
         while (row < rows && rowEnd[std::size_t(row)] > x)
             ++row;
-        if (row == rows)
-            row = int(std::min_element(rowEnd.begin(), rowEnd.begin() + rows) - rowEnd.begin());
-        rowEnd[std::size_t(row)] = x + fontMetrics().horizontalAdvance(label) + 8;
+        // No row free: the marker alone (its tooltip names it), not text over text.
+        const bool labelled = row < rows;
+        if (!labelled)
+            row = 0;
+        else
+            rowEnd[std::size_t(row)] = x + fontMetrics().horizontalAdvance(label) + 8;
         const double labelY = g.top - 4 - (rows - 1 - row) * text;
         p.setPen(QPen(fg, 1, Qt::DashLine));
         p.drawLine(QPointF(x, labelY - text + 4), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
+        if (!labelled)
+            continue;
         p.drawText(QPointF(x + 3, labelY), label);
         // An incident that lasts: its span under the label.
         if (e.duration > 0) {
@@ -369,7 +375,13 @@ bool RunTimelineView::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        if (const RunPhase* ph = phaseAt(help->pos())) {
+        if (const int marker = markerAt(help->pos()); marker >= 0) {
+            const ChaosEvent& c = m_chaos[std::size_t(marker)];
+            QToolTip::showText(help->globalPos(), tr("<b>%1</b> at day %2%3<br>drag to move it")
+                    .arg(QString::fromLatin1(chaosKindName(c.kind)).replace('_', ' '))
+                    .arg(c.atSeconds / units::day, 0, 'f', 3)
+                    .arg(c.target.empty() ? QString() : ": " + QString::fromStdString(c.target).toHtmlEscaped()), this);
+        } else if (const RunPhase* ph = phaseAt(help->pos())) {
             QString tip = ph->period > 0
                 ? tr("<b>%1s</b><br>every %2, %3 each<br>from day %4 to day %5")
                       .arg(phaseName(ph->kind), QString::fromStdString(formatDuration(ph->period)),
