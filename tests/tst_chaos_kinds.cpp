@@ -251,6 +251,42 @@ private slots:
         QCOMPARE(runTime(r, { oom, later }), clean + 200 + 300);
     }
 
+    // The simulated run the tab draws: a degraded link's window on the slow-steps lane,
+    // a partition's wait and recovery on the recovery lane.
+    void theRunTimelineShowsTheIncidents()
+    {
+        ReliabilityReport r = handMade();
+        ReliabilitySpec spec;
+        spec.chaos = { chaos(ChaosEvent::Kind::LinkDegraded, 2 * kDay, 6 * 3600, 0.5), chaos(ChaosEvent::Kind::Partition, kAt + kDay, 3600) };
+        r.chaos = { chaosEffect(spec.chaos[0], r, false, 0.2), chaosEffect(spec.chaos[1], r, false, 0) };
+        bool slow = false, held = false;
+        for (const RunPhase& p : sampleRuns(r, spec, 1, 1, true).firstTrial) {
+            slow |= p.kind == RunPhase::Kind::Slow && p.start == 2 * kDay && p.end == 2 * kDay + 6 * 3600;
+            held |= p.kind == RunPhase::Kind::Recovery && p.start == kAt + kDay && p.end == kAt + kDay + 3600 + kR;
+        }
+        QVERIFY(slow && held);
+    }
+
+    // Seeded with random failures too: the same seed gives the same trials, and the new
+    // kinds cost no more failures than the budget counts (each injected one once).
+    void randomFailuresWithTheNewKindsStaySeeded()
+    {
+        ReliabilityReport r = handMade();
+        r.clusterMtbf = 6 * 3600.0;
+        r.failuresPerDayByCause = { 4, 0, 0, 0, 0 };
+        ReliabilitySpec spec;
+        spec.chaos = { chaos(ChaosEvent::Kind::Drain, 2 * kDay, 3600), chaos(ChaosEvent::Kind::StorageOutage, 3 * kDay, 6 * 3600),
+            chaos(ChaosEvent::Kind::Partition, 4 * kDay, 1800), chaos(ChaosEvent::Kind::HostOom, 5 * kDay) };
+        for (const ChaosEvent& e : spec.chaos)
+            r.chaos.push_back(chaosEffect(e, r, true, 0));
+        const MonteCarloResult a = sampleRuns(r, spec, 200, 7), b = sampleRuns(r, spec, 200, 7);
+        QCOMPARE(a.times, b.times);
+        QCOMPARE(a.cappedTrials, 0);
+        ReliabilitySpec calm;
+        const MonteCarloResult c = sampleRuns(r, calm, 200, 7);
+        QVERIFY(a.mean > c.mean); // a drain, a partition and an OOM'd offload cost time
+    }
+
     // The offload plan comes from the scenario: with the optimizer states on the CPU a
     // host OOM is a failure.
     void hostOomFollowsTheScenariosOffload()
