@@ -3,14 +3,19 @@
 // mitigations and injected chaos events. Plain values, read from the scenario's
 // optional `reliability:` section; the defaults come from resources/reliability.
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dtsim {
 
+enum class LinkLevel { ScaleUp, ScaleOut };
+
 // An injected event ("at day 12 lose switch leaf-7", "from day 3 GPU 1042 runs 15%
-// slow", "checkpoint at day 20 is corrupt").
+// slow", "checkpoint at day 20 is corrupt"), or an incident that lasts a while (issue
+// 45: a node drained, a link degraded, the checkpoint store down, two pods partitioned,
+// a host out of memory). docs/reliability.md, "Chaos events", gives each one's effect.
 struct ChaosEvent {
-    enum class Kind { Failure, Straggler, CorruptCheckpoint };
+    enum class Kind { Failure, Straggler, CorruptCheckpoint, Drain, LinkDegraded, StorageOutage, Partition, HostOom };
     Kind kind = Kind::Failure;
     double atSeconds = 0; // of wall-clock time since the run started
     double slowdown = 0;  // straggler: fractional step slowdown from then on
@@ -18,13 +23,45 @@ struct ChaosEvent {
     // A failure's blast radius: one node, or every GPU below a rack (leaf) or pod switch.
     enum class Scope { Node, Rack, Pod };
     Scope scope = Scope::Node;
+    double duration = 0;  // drain, link_degraded, storage_outage, partition: seconds it lasts
+    // link_degraded: the level's share of its bandwidth (0 < f < 1); storage_outage: the
+    // store's share of its write bandwidth, 0 when writes fail.
+    double fraction = 0;
+    LinkLevel level = LinkLevel::ScaleOut; // link_degraded: which fabric
+    int tier = 0; // link_degraded on scale-out: 0 every switch tier and the NICs, k only tier k (1 = leaf)
 
     bool operator==(const ChaosEvent&) const = default;
 };
 
 const char* chaosKindName(ChaosEvent::Kind k);
-
-enum class LinkLevel { ScaleUp, ScaleOut };
+// Whether an event of kind `k` lasts a while (`duration`), and whether it reads `fraction`.
+inline bool chaosKindLasts(ChaosEvent::Kind k)
+{
+    using K = ChaosEvent::Kind;
+    return k == K::Drain || k == K::LinkDegraded || k == K::StorageOutage || k == K::Partition;
+}
+inline bool chaosKindHasFraction(ChaosEvent::Kind k)
+{
+    return k == ChaosEvent::Kind::LinkDegraded || k == ChaosEvent::Kind::StorageOutage;
+}
+// Whether an event of kind `k` reads the member keyed `key` in files (`scope`,
+// `slowdown`, `duration`, `fraction`, `level`, `tier`); every kind reads `at`, `event`
+// and `target`. The field registry's checks and the chaos editor's form ask this.
+inline bool chaosKindUses(ChaosEvent::Kind k, std::string_view key)
+{
+    using K = ChaosEvent::Kind;
+    if (key == "at" || key == "event" || key == "target")
+        return true;
+    if (key == "scope")
+        return k == K::Failure;
+    if (key == "slowdown")
+        return k == K::Straggler;
+    if (key == "duration")
+        return chaosKindLasts(k);
+    if (key == "fraction")
+        return chaosKindHasFraction(k);
+    return (key == "level" || key == "tier") && k == K::LinkDegraded;
+}
 
 // How a run gets back its state after a failure (docs/reliability.md):
 // - Storage: periodic checkpoints to remote storage, synchronous or asynchronous;

@@ -155,10 +155,11 @@ private slots:
                 QVERIFY(fields >= 3);
             }
         }
-        // Every field the registry gives an editor outside the panel is on the tab, and
-        // the network fields the tab always had are there too.
+        // Every field the registry gives an editor outside the panel is on the tab (but
+        // a chaos event's, which the Reliability tab's chaos editor shows:
+        // tst_chaos_editor), and the network fields the tab always had are there too.
         for (const FieldDef& f : scenarioFields())
-            if (f.hasEditor() && !f.inPanel())
+            if (f.hasEditor() && !f.inPanel() && !f.path.starts_with("reliability.chaos[]."))
                 QVERIFY2(seen.count(f.path), (f.path + " has an editor declared but is on no form").c_str());
         for (const char* id : { "cluster.scale_up_domain", "cluster.gpus_per_node", "cluster.scale_up_bandwidth", "cluster.scale_up_latency",
                  "cluster.scale_out_bandwidth", "cluster.scale_out_latency", "cluster.scale_up_in_network_reduction",

@@ -1,5 +1,6 @@
 #include "reliability_tab.h"
 
+#include "chaos_editor.h"
 #include "palette_colors.h"
 #include "units_text.h"
 #include "plot_style.h"
@@ -60,6 +61,19 @@ QString strategiesLine(const ReliabilityReport& r)
     return ReliabilityTab::tr("expected %1 %2").arg(parts.join(" &middot; "), QString::fromStdString(apart.unit));
 }
 
+// Each chaos event and what it does on this run (or why nothing: a host OOM when nothing
+// of the run lives in host memory is said, not ignored).
+QString chaosEffectsText(const std::vector<ChaosEvent>& events, const ReliabilityReport& r)
+{
+    QString text;
+    for (std::size_t i = 0; i < events.size() && i < r.chaos.size(); ++i)
+        text += QString("<br>%1 at %2: %3")
+                    .arg(QString::fromLatin1(chaosKindName(events[i].kind)).replace('_', ' '),
+                        QString::fromStdString(formatDuration(events[i].atSeconds)),
+                        QString::fromStdString(describeChaosEffect(events[i], r.chaos[i])).toHtmlEscaped());
+    return text;
+}
+
 } // namespace
 
 // P50, P90 and P99 with as many decimals as tell them apart: they printed "105, 105,
@@ -82,7 +96,7 @@ QString ReliabilityTab::percentiles(double p50, double p90, double p99)
         .arg(d.unit == "days" ? tr("days") : tr("hours"));
 }
 
-ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent)
+ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent)
     , m_evaluator(evaluator)
     , m_rates(std::move(rates))
@@ -102,8 +116,10 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     controls->addWidget(m_trials);
     controls->addWidget(new QLabel(tr("Seed"), this));
     controls->addWidget(m_seed);
-    auto* hint = new QLabel(tr("Storage, checkpoint policy, spares and stragglers: the Reliability group on the left; "
-                               "chaos events: the scenario's reliability.chaos list."), this);
+    auto* hint = new QLabel(doc ? tr("Storage, checkpoint policy, spares and stragglers: the Reliability group on the left; "
+                                     "chaos events: the list on the right (drag a marker on the run to move it).")
+                                : tr("Storage, checkpoint policy, spares and stragglers: the Reliability group on the left; "
+                                     "chaos events: the scenario's reliability.chaos list."), this);
     hint->setWordWrap(true); // on one line it kept the window 1419 px wide at least
     controls->addWidget(hint, 1);
     layout->addLayout(controls);
@@ -153,7 +169,20 @@ ReliabilityTab::ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(content);
-    layout->addWidget(scroll, 1);
+    if (doc) {
+        // The chaos editor beside the run it changes, full height.
+        auto* side = new QSplitter(Qt::Horizontal, this);
+        side->addWidget(scroll);
+        m_chaosEditor = new ChaosEditor(doc, side);
+        side->addWidget(m_chaosEditor);
+        side->setStretchFactor(0, 1);
+        side->setStretchFactor(1, 0);
+        side->setSizes({ 1000, fontMetrics().horizontalAdvance(QString(28, 'x')) });
+        layout->addWidget(side, 1);
+        connect(m_timeline, &RunTimelineView::chaosEventMoved, m_chaosEditor, &ChaosEditor::moveEvent);
+    } else {
+        layout->addWidget(scroll, 1);
+    }
 
     m_histogram->setBackground(background());
     styleAxis(m_histogram->xAxis);
@@ -274,11 +303,14 @@ void ReliabilityTab::showOutlook(const RunOutlook& o)
                                   .arg(QString::fromStdString(formatCount(r.mitigationGpuHours))));
     if (o.hasChaos)
         row(tr("Chaos events"), tr("P50 %1 against %2 for the clean run: %3 later")
-                                    .arg(durationText(m.p50), durationText(o.clean.p50), durationText(m.p50 - o.clean.p50)));
+                                    .arg(durationText(m.p50), durationText(o.clean.p50), durationText(m.p50 - o.clean.p50))
+                + chaosEffectsText(m_scenario.reliability.chaos, r));
     html += "</table>";
     m_summary->setText(html);
 
     m_timeline->setRun(m.firstTrial, m_scenario.reliability.chaos, r.failureFreeTime, r.expectedTime);
+    if (m_chaosEditor)
+        m_chaosEditor->setRunLength(r.expectedTime);
     plotHistogram(o);
     // A new scenario deadline sets the control; the user's own value stands until then
     // (the Frontier tab's duration works the same way). Without one, the P90.

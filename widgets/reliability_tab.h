@@ -2,7 +2,8 @@
 // The Reliability tab: the expected run with failures, checkpoints and stragglers.
 // A summary of the analysis, one simulated run over days, and the histogram of time
 // to train over the Monte Carlo trials (against the clean run when chaos events are
-// injected). The Monte Carlo runs on the evaluator's worker thread.
+// injected), and the chaos events' editor. The Monte Carlo runs on the evaluator's
+// worker thread.
 #include "evaluator.h"
 #include "tab_page.h"
 
@@ -20,12 +21,15 @@ class QSpinBox;
 
 namespace dtsim::gui {
 
+class ChaosEditor;
 class RunTimelineView;
+class ScenarioDocument;
 
 class ReliabilityTab : public QWidget, public TabPage {
     Q_OBJECT
 public:
-    ReliabilityTab(Evaluator* evaluator, FailureRates rates, QWidget* parent = nullptr);
+    // With a document, the tab edits its chaos events (ChaosEditor, beside the run).
+    ReliabilityTab(Evaluator* evaluator, FailureRates rates, ScenarioDocument* doc = nullptr, QWidget* parent = nullptr);
     // The Monte Carlo when edits pause; an invalid plan clears the tab at once.
     void follow(const TabInput& in, TabMoment when) override
     {
@@ -38,6 +42,7 @@ public:
     void setPresenting(bool on) override { setChartsFirst(on); }
     void setChartsFirst(bool on); // presentation mode: the timeline above the summary
     RunTimelineView* timeline() const { return m_timeline; }
+    ChaosEditor* chaosEditor() const { return m_chaosEditor; } // null without a document
     QCustomPlot* histogram() const { return m_histogram; }
     bool hasResult() const { return m_hasResult; }
     const RunOutlook& outlook() const { return m_outlook; } // the last one shown
@@ -68,6 +73,7 @@ private:
     class QVBoxLayout* m_column = nullptr;
     QWidget* m_charts = nullptr; // the timeline over the histogram
     RunTimelineView* m_timeline = nullptr;
+    ChaosEditor* m_chaosEditor = nullptr;
     QCustomPlot* m_histogram = nullptr;
 };
 

@@ -23,7 +23,8 @@ namespace dtsim::gui {
 namespace {
 
 
-const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Stragglers" };
+const char* kLaneNames[] = { "Training", "Checkpoints", "Failures and recovery", "Slow steps" };
+constexpr double kMarkerGrab = 4; // pixels either side of a chaos marker that grab it
 constexpr int kLanes = 4;
 constexpr int kLabelRows = 4; // rows of event labels above the lanes
 const QColor kExpectedEndColour(213, 94, 0);
@@ -47,7 +48,7 @@ QString phaseName(RunPhase::Kind k)
     case RunPhase::Kind::Lost: return QObject::tr("work lost (redone)");
     case RunPhase::Kind::Checkpoint: return QObject::tr("checkpoint");
     case RunPhase::Kind::Recovery: return QObject::tr("recovery");
-    case RunPhase::Kind::Slow: return QObject::tr("straggler");
+    case RunPhase::Kind::Slow: return QObject::tr("slow steps");
     }
     return {};
 }
@@ -63,6 +64,7 @@ RunTimelineView::RunTimelineView(QWidget* parent) : QWidget(parent)
         return TimeAxisInput::PixelSpan { double(g.left), double(g.right - g.left) };
     }, [this] { fit(); });
     input->onMoved([this] { m_userZoomed = true; });
+    input->claimPress([this](const QPointF& p) { return markerAt(p) >= 0; });
 }
 
 void RunTimelineView::setRun(std::vector<RunPhase> phases, std::vector<ChaosEvent> chaos, double failureFree, double expected)
@@ -167,8 +169,9 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         return;
     }
 
-    // Legend.
-    int lx = g.left;
+    // Legend, from the left edge (the lanes' names are below it): beside the chaos
+    // editor the view is narrower.
+    int lx = 4;
     for (RunPhase::Kind k : { RunPhase::Kind::Training, RunPhase::Kind::Lost, RunPhase::Kind::Checkpoint,
              RunPhase::Kind::Recovery, RunPhase::Kind::Slow }) {
         p.fillRect(QRect(lx, 6, 12, 12), phaseColor(k));
@@ -236,13 +239,23 @@ void RunTimelineView::paint(QPainter& p, const QSize& size)
         int row = 0;
         while (row < rows && rowEnd[std::size_t(row)] > x)
             ++row;
-        if (row == rows)
-            row = int(std::min_element(rowEnd.begin(), rowEnd.begin() + rows) - rowEnd.begin());
-        rowEnd[std::size_t(row)] = x + fontMetrics().horizontalAdvance(label) + 8;
+        // No row free: the marker alone (its tooltip names it), not text over text.
+        const bool labelled = row < rows;
+        if (!labelled)
+            row = 0;
+        else
+            rowEnd[std::size_t(row)] = x + fontMetrics().horizontalAdvance(label) + 8;
         const double labelY = g.top - 4 - (rows - 1 - row) * text;
         p.setPen(QPen(fg, 1, Qt::DashLine));
         p.drawLine(QPointF(x, labelY - text + 4), QPointF(x, g.laneY(kLanes - 1) + g.laneHeight));
+        if (!labelled)
+            continue;
         p.drawText(QPointF(x + 3, labelY), label);
+        // An incident that lasts: its span under the label.
+        if (e.duration > 0) {
+            p.setPen(QPen(fg, 2));
+            p.drawLine(QPointF(x, labelY + 2), QPointF(std::min<double>(g.right, xAt(e.atSeconds + e.duration, g)), labelY + 2));
+        }
     }
     // Reference ends, named in the legend (written beside the lines they covered the
     // failures and stragglers lanes).
@@ -315,11 +328,60 @@ const RunPhase* RunTimelineView::phaseAt(const QPoint& pos) const
     return best;
 }
 
+int RunTimelineView::markerAt(const QPointF& pos) const
+{
+    const Geometry g = geometry(size());
+    if (pos.y() < 0 || pos.y() > g.laneY(kLanes - 1) + g.laneHeight)
+        return -1;
+    int best = -1;
+    double nearest = kMarkerGrab + 1;
+    for (std::size_t i = 0; i < m_chaos.size(); ++i) {
+        const double d = std::abs(xAt(m_chaos[i].atSeconds, g) - pos.x());
+        if (d <= kMarkerGrab && d < nearest) {
+            nearest = d;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
+void RunTimelineView::mousePressEvent(QMouseEvent* e)
+{
+    m_dragged = e->button() == Qt::LeftButton ? markerAt(e->position()) : -1;
+    m_movedYet = false;
+    QWidget::mousePressEvent(e);
+}
+
+void RunTimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (m_dragged < 0 || std::size_t(m_dragged) >= m_chaos.size()) {
+        setCursor(markerAt(e->position()) >= 0 ? Qt::SizeHorCursor : Qt::ArrowCursor);
+        return;
+    }
+    const double t = std::max(0.0, timeAt(e->position().x(), geometry(size())));
+    m_chaos[std::size_t(m_dragged)].atSeconds = t; // drawn there until the new run arrives
+    emit chaosEventMoved(m_dragged, t, !m_movedYet);
+    m_movedYet = true;
+    update();
+}
+
+void RunTimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    m_dragged = -1;
+    QWidget::mouseReleaseEvent(e);
+}
+
 bool RunTimelineView::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        if (const RunPhase* ph = phaseAt(help->pos())) {
+        if (const int marker = markerAt(help->pos()); marker >= 0) {
+            const ChaosEvent& c = m_chaos[std::size_t(marker)];
+            QToolTip::showText(help->globalPos(), tr("<b>%1</b> at day %2%3<br>drag to move it")
+                    .arg(QString::fromLatin1(chaosKindName(c.kind)).replace('_', ' '))
+                    .arg(c.atSeconds / units::day, 0, 'f', 3)
+                    .arg(c.target.empty() ? QString() : ": " + QString::fromStdString(c.target).toHtmlEscaped()), this);
+        } else if (const RunPhase* ph = phaseAt(help->pos())) {
             QString tip = ph->period > 0
                 ? tr("<b>%1s</b><br>every %2, %3 each<br>from day %4 to day %5")
                       .arg(phaseName(ph->kind), QString::fromStdString(formatDuration(ph->period)),

@@ -1,7 +1,9 @@
 #pragma once
 // One simulated run over days: training, work lost to failures, checkpoints, recovery
 // and straggler periods, each on its own lane, with the clean and failure-free ends
-// marked. Mouse wheel zooms around the cursor, drag pans, F or double-click fits.
+// marked. Mouse wheel zooms around the cursor, drag pans, F or double-click fits; a
+// chaos event's marker drags to another time (the Reliability tab's chaos editor makes
+// the move one undo step).
 #include "time_axis.h"
 #include "simcore/reliability/reliability.h"
 
@@ -27,10 +29,20 @@ public:
     int laneCentreForTest(RunPhase::Kind k) const;
     int xForTest(double seconds) const;
     double visibleSpanForTest() const { return m_axis.span(); }
+    // The chaos event (index in the list setRun got) whose marker is under `p`; -1 if none.
+    int markerAt(const QPointF& p) const;
+
+signals:
+    // A marker dragged to `seconds`: `first` on the drag's first move (a new undo step),
+    // then the same event's later moves (merged into it).
+    void chaosEventMoved(int index, double seconds, bool first);
 
 protected:
     void paintEvent(QPaintEvent*) override;
     bool event(QEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
     void changeEvent(QEvent* e) override;
 
 private:
@@ -51,6 +63,8 @@ private:
     double m_failureFree = 0, m_expected = 0, m_end = 1;
     TimeAxis m_axis;
     bool m_userZoomed = false; // keep the user's zoom when a new run arrives
+    int m_dragged = -1;        // the chaos event being dragged
+    bool m_movedYet = false;   // ... and whether it has moved in this drag
 };
 
 } // namespace dtsim::gui

@@ -43,7 +43,7 @@ const std::vector<TabEntry>& tabRegistry()
             } },
         { "reliability", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Reliability"),
             [](const TabServices& s, QWidget* parent) -> QWidget* {
-                return new ReliabilityTab(s.evaluator, s.data.failureRates, parent);
+                return new ReliabilityTab(s.evaluator, s.data.failureRates, s.document, parent);
             } },
         { "cost", QT_TRANSLATE_NOOP("dtsim::gui::MainWindow", "Cost"),
             [](const TabServices& s, QWidget* parent) -> QWidget* {

@@ -43,7 +43,7 @@ bool TimeAxisInput::eventFilter(QObject* watched, QEvent* e)
     }
     case QEvent::MouseButtonPress: {
         auto* m = static_cast<QMouseEvent*>(e);
-        if (m->button() != Qt::LeftButton)
+        if (m->button() != Qt::LeftButton || (m_claims && m_claims(m->position())))
             return false;
         m_dragging = true;
         m_dragFromX = m->position().x();

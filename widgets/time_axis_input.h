@@ -7,6 +7,7 @@
 #include "time_axis.h"
 
 #include <QObject>
+#include <QPointF>
 
 #include <functional>
 
@@ -24,6 +25,9 @@ public:
     // Called after every gesture that moved the axis (the run timeline stops following
     // the run's end once the user zoomed).
     void onMoved(std::function<void()> moved) { m_moved = std::move(moved); }
+    // A left-button press the view claims for itself (the run timeline's chaos markers,
+    // which a drag moves) starts no pan.
+    void claimPress(std::function<bool(const QPointF&)> claims) { m_claims = std::move(claims); }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
@@ -35,6 +39,7 @@ private:
     std::function<PixelSpan()> m_span;
     std::function<void()> m_fit;
     std::function<void()> m_moved;
+    std::function<bool(const QPointF&)> m_claims;
     bool m_dragging = false;
     double m_dragFromX = 0, m_dragStart = 0;
 };

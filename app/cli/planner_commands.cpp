@@ -387,6 +387,7 @@ void benchMonteCarlo(BenchResults& b, const Scenario& preset, const EngineData& 
         s.reliability.strategy = strategy;
         report = analyzeReliability(s, data.calibration, data.failureRates);
         report.failureFreeTime = 90 * 86400.0;
+        report.chaos = chaosEffects(s, data.calibration, report);
         const auto t = BenchClock::now();
         const MonteCarloResult m = sampleRuns(report, s.reliability, 10000, 1);
         ms = msSince(t);

@@ -88,6 +88,20 @@ void printStrategies(QTextStream& out, const ReliabilityReport& r)
     }
 }
 
+// Each chaos event with what it does on this run, or why it does nothing here (a host
+// OOM with nothing in host memory is said, not silently ignored).
+void printChaosEvents(QTextStream& out, const Scenario& s, const ReliabilityReport& r)
+{
+    const std::vector<ChaosEvent>& events = s.reliability.chaos;
+    for (std::size_t i = 0; i < events.size() && i < r.chaos.size(); ++i) {
+        const ChaosEvent& e = events[i];
+        out << QString("  %1 at %2%3: %4\n")
+                   .arg(QString::fromLatin1(chaosKindName(e.kind)), QString::fromStdString(formatDuration(e.atSeconds)),
+                       e.target.empty() ? QString() : QString(" (%1)").arg(QString::fromStdString(e.target)),
+                       QString::fromStdString(describeChaosEffect(e, r.chaos[i])));
+    }
+}
+
 void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloResult& m,
     const MonteCarloResult* clean, int trials, unsigned long long seed)
 {
@@ -136,6 +150,19 @@ void printText(const Scenario& s, const ReliabilityReport& r, const MonteCarloRe
     if (clean)
         out << QString("chaos events        P50 %1 against %2 without them (%3)\n")
                    .arg(days(m.p50), days(clean->p50)).arg(days(m.p50 - clean->p50));
+    printChaosEvents(out, s, r);
+}
+
+// The events that do nothing on this run, and why; JSON's `chaos_no_effect` (present
+// only when there are such, so that other outputs keep their keys).
+QJsonArray chaosWithoutEffect(const Scenario& s, const ReliabilityReport& r)
+{
+    QJsonArray a;
+    for (std::size_t i = 0; i < s.reliability.chaos.size() && i < r.chaos.size(); ++i)
+        if (!r.chaos[i].noEffect.empty())
+            a.append(QJsonObject { { "index", int(i) }, { "event", chaosKindName(s.reliability.chaos[i].kind) },
+                { "reason", QString::fromStdString(r.chaos[i].noEffect) } });
+    return a;
 }
 
 } // namespace
@@ -234,6 +261,8 @@ int runReliability(const QStringList& args)
         if (chaos)
             o["clean"] = QJsonObject { { "mean_s", clean.mean }, { "p50_s", clean.p50 }, { "p90_s", clean.p90 },
                 { "p99_s", clean.p99 }, { "goodput", clean.goodput }, { "lost_gpu_hours", lostByCause(clean) } };
+        if (const QJsonArray none = chaosWithoutEffect(s, r); !none.isEmpty())
+            o["chaos_no_effect"] = none;
         printJson(QJsonDocument(o));
         return kExitOk;
     } catch (const InputError& e) {

@@ -19,6 +19,8 @@ RunOutlook runOutlook(const Scenario& s, const Calibration& c, const FailureRate
         return out;
     }
     out.hasChaos = !s.reliability.chaos.empty();
+    // Each event's effect once, before the trials (a degraded link costs a step-model run).
+    out.report.chaos = chaosEffects(s, c, out.report);
     // The Monte Carlo follows every failure: a long, failure-prone run affords fewer trials.
     out.trials = affordableTrials(out.report, o.trials, out.hasChaos ? 2 : 1);
     if (out.trials < o.trials && o.strictTrials) {

@@ -24,6 +24,9 @@ Field& bindChaos(Field& f, T ChaosEvent::*member)
 }
 
 bool straggler(const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].kind == ChaosEvent::Kind::Straggler; }
+bool degradedLink(const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].kind == ChaosEvent::Kind::LinkDegraded; }
+// Whether entry i's kind reads the member keyed `key` (reliability_spec.h).
+bool uses(const Scenario& s, int i, std::string_view key) { return chaosKindUses(s.reliability.chaos[std::size_t(i)].kind, key); }
 
 // A GPU more than ten times slower than its peers is not a straggler but a fault: the
 // job's health checks take it out (NCCL's and PyTorch's collective timeouts fire long
@@ -190,20 +193,97 @@ void addDegradedLinkFields(std::vector<FieldDef>& f)
             }));
 }
 
+// --- reliability.chaos[]: what an incident that lasts reads (issue 45) -----------
+// Each is written only for the kinds that read it, and only off its default, so a file
+// of older kinds writes back unchanged.
+void addLastingChaosFields(std::vector<FieldDef>& f)
+{
+    {
+        Field d = quantity("reliability.chaos[].duration", Dimension::Seconds, "s");
+        bindChaos(d, &ChaosEvent::duration);
+        f.push_back(std::move(d.typeText("time").byDefault("drain, link_degraded, storage_outage, partition: required")
+                .help("how long the incident lasts")
+                .derived([](const Scenario& s, int i) {
+                    return uses(s, i, "duration") ? DerivedDefault::fail("reliability.chaos[" + std::to_string(i) + "].duration",
+                                                        "this event lasts a while: give its duration (4 h)")
+                                                  : DerivedDefault::of(0);
+                })
+                .check([](const Scenario& s, double, int i) {
+                    return uses(s, i, "duration") ? "" : "only a drain, link_degraded, storage_outage or partition event has a duration";
+                })
+                // Off its kind and off 0 it is written too, for the check to refuse.
+                .writtenWhen([](const Scenario& s, int i) { return uses(s, i, "duration") || s.reliability.chaos[std::size_t(i)].duration != 0; })
+                .form("Duration", 0, 2400, SliderScale::Linear, "How long the incident lasts.").shown("h", 3600)));
+    }
+    {
+        Field fr = quantity("reliability.chaos[].fraction", Dimension::Count, "", Bound::NonNegative);
+        bindChaos(fr, &ChaosEvent::fraction);
+        f.push_back(std::move(fr.typeText("0-1").byDefault("link_degraded: required; storage_outage: `0` (writes fail)")
+                .help("a degraded link's share of its bandwidth; the store's share of its write bandwidth in an outage")
+                .derived([](const Scenario& s, int i) {
+                    return degradedLink(s, i) ? DerivedDefault::fail("reliability.chaos[" + std::to_string(i) + "].fraction",
+                                                    "a degraded link needs its share of bandwidth (0.25 for 25%)")
+                                              : DerivedDefault::of(0);
+                })
+                .check([](const Scenario& s, double v, int i) {
+                    return !uses(s, i, "fraction") ? "only a link_degraded or storage_outage event has a fraction"
+                        : v > 1                    ? "a fraction must be at most 1 (write 0.25 for 25%)"
+                        : degradedLink(s, i) && !(v > 0) ? "a link at 0 is down: write a partition or a failure"
+                                                         : "";
+                })
+                .writtenWhen([](const Scenario& s, int i) { return degradedLink(s, i) || s.reliability.chaos[std::size_t(i)].fraction != 0; })
+                .form("Share of bandwidth", 0, 100, SliderScale::Linear,
+                    "A degraded link's share of its bandwidth, or the checkpoint store's in an outage (0: writes fail).")
+                .shown("%", 0.01)));
+    }
+    {
+        Field level = choice("reliability.chaos[].level", { { "scale_out", int(LinkLevel::ScaleOut) }, { "scale_up", int(LinkLevel::ScaleUp) } });
+        bindChaos(level, &ChaosEvent::level);
+        f.push_back(std::move(level.byDefault("`scale_out`").help("a degraded link's fabric")
+                .check([](const Scenario& s, double v, int i) {
+                    return v != int(LinkLevel::ScaleOut) && !degradedLink(s, i) ? "only a link_degraded event has a level" : "";
+                })
+                .writtenWhen([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].level != LinkLevel::ScaleOut; })
+                .form("Fabric", 0, 1).labels({ "scale-out", "scale-up" })));
+    }
+    {
+        Field tier = integer("reliability.chaos[].tier").min(0).max(kMaxTiers);
+        bindChaos(tier, &ChaosEvent::tier);
+        f.push_back(std::move(tier.byDefault("`0` (the NICs and every tier)").help("a degraded scale-out link's switch tier: 1 the leaf, 2 the spine...")
+                .check([](const Scenario& s, double v, int i) -> std::string {
+                    if (v == 0)
+                        return "";
+                    if (!degradedLink(s, i))
+                        return "only a link_degraded event has a tier";
+                    if (s.reliability.chaos[std::size_t(i)].level == LinkLevel::ScaleUp)
+                        return "a tier is a scale-out switch level; leave it out for scale_up";
+                    return v > s.cluster.tierCount ? "the cluster has " + std::to_string(s.cluster.tierCount) + " switch tiers" : "";
+                })
+                .writtenWhen([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].tier != 0; })
+                .form("Switch tier (0 = all)", 0, kMaxTiers)));
+    }
+}
+
 // --- reliability.chaos[] -----------------------------------------------------------
 void addChaosFields(std::vector<FieldDef>& f)
 {
     {
         Field at = quantity("reliability.chaos[].at", Dimension::Seconds, "s", Bound::NonNegative);
         bindChaos(at, &ChaosEvent::atSeconds);
-        f.push_back(std::move(at.required().typeText("time").byDefault("required").help("wall-clock time since the start")));
+        f.push_back(std::move(at.required().typeText("time").byDefault("required").help("wall-clock time since the start")
+                .form("At", 0, 1000, SliderScale::Linear, "Wall-clock time since the run started.").shown("d", 86400)));
     }
     {
         Field kind = choice("reliability.chaos[].event", { { "failure", int(ChaosEvent::Kind::Failure) },
                                                              { "straggler", int(ChaosEvent::Kind::Straggler) },
-                                                             { "corrupt_checkpoint", int(ChaosEvent::Kind::CorruptCheckpoint) } });
+                                                             { "corrupt_checkpoint", int(ChaosEvent::Kind::CorruptCheckpoint) },
+                                                             { "drain", int(ChaosEvent::Kind::Drain) },
+                                                             { "link_degraded", int(ChaosEvent::Kind::LinkDegraded) },
+                                                             { "storage_outage", int(ChaosEvent::Kind::StorageOutage) },
+                                                             { "partition", int(ChaosEvent::Kind::Partition) },
+                                                             { "host_oom", int(ChaosEvent::Kind::HostOom) } });
         bindChaos(kind, &ChaosEvent::kind);
-        f.push_back(std::move(kind.required().byDefault("required").help("what happens")));
+        f.push_back(std::move(kind.required().byDefault("required").help("what happens (docs/reliability.md, \"Chaos events\")")));
     }
     {
         Field scope = choice("reliability.chaos[].scope", { { "node", int(ChaosEvent::Scope::Node) }, { "rack", int(ChaosEvent::Scope::Rack) },
@@ -214,12 +294,15 @@ void addChaosFields(std::vector<FieldDef>& f)
                     return v != int(ChaosEvent::Scope::Node) && s.reliability.chaos[std::size_t(i)].kind != ChaosEvent::Kind::Failure
                         ? "only a failure event has a scope" : "";
                 })
-                .writtenWhen([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].scope != ChaosEvent::Scope::Node; })));
+                .writtenWhen([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].scope != ChaosEvent::Scope::Node; })
+                .form("Blast radius", 0, 2, SliderScale::Linear, "A failure takes one node, or every GPU of its rack or pod.")
+                .labels({ "node", "rack", "pod" })));
     }
     f.push_back(text("reliability.chaos[].target").byDefault("empty").help("a label such as `switch leaf-7`")
             .text([](const Scenario& s, int i) { return s.reliability.chaos[std::size_t(i)].target; },
                 [](Scenario& s, const std::string& v, int i) { s.reliability.chaos[std::size_t(i)].target = v; })
-            .writtenWhen([](const Scenario& s, int i) { return !s.reliability.chaos[std::size_t(i)].target.empty(); }));
+            .writtenWhen([](const Scenario& s, int i) { return !s.reliability.chaos[std::size_t(i)].target.empty(); })
+            .form("Target", 0, 0, SliderScale::Linear, "A label for what the event hits (switch leaf-7, gpu 1042)."));
     {
         Field slow = quantity("reliability.chaos[].slowdown", Dimension::Count, "");
         bindChaos(slow, &ChaosEvent::slowdown);
@@ -230,8 +313,10 @@ void addChaosFields(std::vector<FieldDef>& f)
                                            : DerivedDefault::of(0);
                 })
                 .check([](const Scenario& s, double v, int i) { return straggler(s, i) ? stragglerLimit(v) : "only a straggler event has a slowdown"; })
-                .writtenWhen(straggler)));
+                .writtenWhen([](const Scenario& s, int i) { return straggler(s, i) || s.reliability.chaos[std::size_t(i)].slowdown != 0; })
+                .form("Slowdown", 0, 1000, SliderScale::Linear, "The straggler's fractional slowdown from then on.").shown("%", 0.01)));
     }
+    addLastingChaosFields(f);
 }
 
 } // namespace

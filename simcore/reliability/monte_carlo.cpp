@@ -1,6 +1,7 @@
 // The seeded Monte Carlo of a whole run under a recovery plan: failures arrive as a
 // Poisson process, strike during recovery too, and roll back to the last segment (when
-// the plan survives the cause) or the last storage checkpoint; chaos events on top.
+// the plan survives the cause) or the last storage checkpoint; chaos events on top
+// (their effects: chaos_effects.h).
 #include "reliability.h"
 
 #include "../parallel_for.h"
@@ -15,45 +16,6 @@ namespace dtsim {
 namespace {
 
 using Rng = SplitMix64;
-
-FailureCause scopeCause(ChaosEvent::Scope s)
-{
-    return s == ChaosEvent::Scope::Rack ? FailureCause::Rack : s == ChaosEvent::Scope::Pod ? FailureCause::Pod : FailureCause::Injected;
-}
-
-// The chaos events, ready for one pass through a run.
-struct Chaos {
-    struct Failure {
-        double at = 0;
-        int like = int(FailureCause::Injected); // the cause whose coverage and recovery it has
-    };
-    std::vector<Failure> failures;  // injected failures, sorted
-    std::vector<double> changes;    // times the pace or checkpoint validity changes, sorted
-    std::vector<ChaosEvent> stragglers;
-    std::vector<double> corruptions; // sorted
-
-    explicit Chaos(const std::vector<ChaosEvent>& events)
-    {
-        for (const ChaosEvent& e : events) {
-            switch (e.kind) {
-            case ChaosEvent::Kind::Failure: failures.push_back({ e.atSeconds, int(scopeCause(e.scope)) }); break;
-            case ChaosEvent::Kind::Straggler: stragglers.push_back(e); changes.push_back(e.atSeconds); break;
-            case ChaosEvent::Kind::CorruptCheckpoint: corruptions.push_back(e.atSeconds); changes.push_back(e.atSeconds); break;
-            }
-        }
-        std::sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) { return a.at < b.at; });
-        std::sort(changes.begin(), changes.end());
-        std::sort(corruptions.begin(), corruptions.end());
-    }
-    double slowdownAt(double t) const
-    {
-        double s = 0;
-        for (const ChaosEvent& e : stragglers)
-            if (t >= e.atSeconds)
-                s = std::max(s, e.slowdown);
-        return s;
-    }
-};
 
 // Phases of the first trial kept for the run timeline; more could not be told apart on
 // any chart and would only cost memory.
@@ -146,7 +108,7 @@ struct TrialState {
 struct RunInputs {
     RunInputs(const ReliabilityReport& r, const ReliabilitySpec& spec)
         : plan(r.plan)
-        , chaos(spec.chaos)
+        , chaos(spec.chaos, r.chaos, r)
     {
         lambda = std::isfinite(r.clusterMtbf) && r.clusterMtbf > 0 ? 1.0 / r.clusterMtbf : 0.0;
         for (int i = 0; i < kComponentCount; ++i)
@@ -163,7 +125,7 @@ struct RunInputs {
     }
 
     const RecoveryPlan& plan;
-    const Chaos chaos;
+    const ChaosSchedule chaos;
     double lambda = 0;                                  // failures per second, whole cluster
     std::array<double, kComponentCount> cumulative {}; // failures per day, causes 0..i
     double acc = 0;                                     // ... all causes
@@ -180,6 +142,7 @@ struct Segment {
     double work = 0;
     bool last = false;     // the run's final segment: no checkpoint after it
     bool blockEnd = false; // a storage checkpoint follows the fast one
+    bool skipped = false;  // ... but the storage is down: the checkpoint is skipped
     double stalls = 0;
     double end = 0;        // wall clock when it and its checkpoints finish
 };
@@ -207,22 +170,25 @@ public:
             while (m_change < in.chaos.changes.size() && in.chaos.changes[m_change] <= m_st.t)
                 ++m_change;
             const double nextChange = m_change < in.chaos.changes.size() ? in.chaos.changes[m_change] : INFINITY;
-            const double pace = 1 + in.chaos.slowdownAt(m_st.t);
+            const double pace = in.chaos.paceAt(m_st.t);
             const double injectedAt = m_injected < in.chaos.failures.size() ? in.chaos.failures[m_injected].at : INFINITY;
+            const double drainAt = m_drain < in.chaos.drains.size() ? std::max(m_st.t, in.chaos.drains[m_drain].at) : INFINITY;
             const double failAt = std::max(m_st.t, std::min(m_nextFailure, injectedAt));
             const double segment = in.I * pace + in.fastStall;
-            advanceWholeSegments(std::min(failAt, nextChange), pace, segment);
-            // The next segment is the one the failure or change falls in.
+            // A storage outage changes each storage checkpoint due in it: they are taken
+            // one at a time there (the fast segments between them still jump).
+            const bool outage = in.chaos.outageAt(m_st.t) != nullptr;
+            advanceWholeSegments(std::min(failAt, nextChange), pace, segment, outage ? in.n - m_st.inBlock - 1 : INFINITY);
+            // The next segment is the one the failure, drain or change falls in.
             const Segment next = segmentAt(pace);
-            if (failAt < next.end)
+            if (drainAt < m_st.t + next.work * pace && drainAt < failAt)
+                drainNode(drainAt, pace);
+            else if (failAt < next.end)
                 failAndRecover(failAt, injectedAt <= m_nextFailure, pace);
             else
                 finish(next, pace);
         }
-        if (m_trace.on())
-            for (const ChaosEvent& e : in.chaos.stragglers)
-                if (e.atSeconds < m_st.t)
-                    m_trace.add(RunPhase::Kind::Slow, e.atSeconds, m_st.t);
+        traceSlowSpans();
         // A capped trial stopped short of the end: its time is a lower bound, and the
         // work it had left takes at least that long again.
         m_res.time = m_st.t + (m_res.capped ? (in.T - m_st.done) : 0.0);
@@ -238,6 +204,42 @@ private:
             kComponentCount - 1);
     }
 
+    // Stragglers from their start, degraded links over their window, to the trial's end.
+    void traceSlowSpans()
+    {
+        if (!m_trace.on())
+            return;
+        for (const ChaosEvent& e : m_in.chaos.stragglers)
+            if (e.atSeconds < m_st.t)
+                m_trace.add(RunPhase::Kind::Slow, e.atSeconds, m_st.t);
+        for (const ChaosSchedule::Window& w : m_in.chaos.links)
+            if (w.from < m_st.t)
+                m_trace.add(RunPhase::Kind::Slow, w.from, std::min(w.until, m_st.t));
+    }
+
+    // A planned drain at `d`, inside the current segment's training: the work so far is
+    // checkpointed (none is lost), then the job is away for the drain's downtime.
+    void drainNode(double d, double pace)
+    {
+        const ChaosSchedule::Drain& drain = m_in.chaos.drains[m_drain++];
+        m_trace.add(RunPhase::Kind::Training, m_st.t, d);
+        m_st.done = std::min(m_in.T, m_st.done + (d - m_st.t) / pace);
+        const double saved = d + drain.checkpoint;
+        m_trace.add(RunPhase::Kind::Checkpoint, d, saved);
+        m_res.checkpointHours += drain.checkpoint * m_in.gpuHoursPerSecond;
+        storageCheckpoint(m_st.done, saved);
+        m_st.inBlock = 0;
+        m_st.sinceStorage = 0;
+        const int injected = int(FailureCause::Injected);
+        m_trace.add(RunPhase::Kind::Recovery, saved, saved + drain.downtime, injected);
+        m_res.lost[std::size_t(injected)] += drain.downtime * m_in.gpuHoursPerSecond;
+        m_st.t = saved + drain.downtime;
+        // Nothing of the job ran meanwhile for a failure to strike; failures are
+        // memoryless, so the next is drawn from the restart.
+        if (m_nextFailure < m_st.t)
+            m_nextFailure = m_st.t + m_rng.exponential(m_in.lambda);
+    }
+
     // A storage checkpoint finished at `at` holding `done`: the first written at or
     // after a corruption event is unreadable.
     void storageCheckpoint(double done, double at)
@@ -251,13 +253,14 @@ private:
 
     // Whole segments (and the storage checkpoints among them) that finish before `until`,
     // the next failure or chaos change, taken in one step; the last segment has no
-    // checkpoint. The step crosses no change, so the pace holds throughout.
-    void advanceWholeSegments(double until, double pace, double segment)
+    // checkpoint. The step crosses no change, so the pace holds throughout; it takes at
+    // most `maxJump` segments.
+    void advanceWholeSegments(double until, double pace, double segment, double maxJump)
     {
         const RunInputs& in = m_in;
         const double n = in.n;
         const double wholeLeft = std::ceil((in.T - m_st.done) / in.I) - 1;
-        const double jump = std::min(wholeLeft, segmentsWithin(until - m_st.t, m_st.inBlock, n, segment, in.storageStall));
+        const double jump = std::min({ wholeLeft, maxJump, segmentsWithin(until - m_st.t, m_st.inBlock, n, segment, in.storageStall) });
         if (!(jump >= 1))
             return;
         const double crossed = std::isfinite(n) ? std::floor((m_st.inBlock + jump) / n) : 0.0;
@@ -336,7 +339,13 @@ private:
         s.work = std::min(m_in.I, m_in.T - m_st.done);
         s.last = m_st.done + s.work >= m_in.T;
         s.blockEnd = !s.last && m_st.inBlock + 1 >= m_in.n;
-        s.stalls = s.last ? 0.0 : m_in.fastStall + (s.blockEnd ? m_in.storageStall : 0.0);
+        double storage = m_in.storageStall;
+        // A storage checkpoint due in an outage is skipped or stalls longer.
+        if (const ChaosSchedule::Window* o = s.blockEnd ? m_in.chaos.outageAt(m_st.t + s.work * pace) : nullptr) {
+            s.skipped = o->value < 0;
+            storage = s.skipped ? 0.0 : o->value;
+        }
+        s.stalls = s.last ? 0.0 : m_in.fastStall + (s.blockEnd ? storage : 0.0);
         s.end = m_st.t + s.work * pace + s.stalls;
         return s;
     }
@@ -348,7 +357,12 @@ private:
         m_trace.add(RunPhase::Kind::Checkpoint, m_st.t + s.work * pace, s.end);
         m_res.checkpointHours += s.stalls * m_in.gpuHoursPerSecond;
         m_st.done = s.last ? m_in.T : m_st.done + s.work;
-        if (s.blockEnd) {
+        if (s.blockEnd && s.skipped) {
+            // The schedule goes on: the next checkpoint is a whole block later, and until
+            // then a failure goes back to the last one written before the outage.
+            m_st.inBlock = 0;
+            m_st.sinceStorage += s.end - m_st.t;
+        } else if (s.blockEnd) {
             storageCheckpoint(m_st.done, s.end);
             m_st.inBlock = 0;
             m_st.sinceStorage = 0;
@@ -379,7 +393,10 @@ private:
     {
         int cause = isInjected ? int(FailureCause::Injected) : drawCause();
         const int like = isInjected ? m_in.chaos.failures[m_injected].like : cause;
-        const bool covered = m_in.plan.covered[std::size_t(like)];
+        // A partition holds the restart until it heals (and the timeout has fired).
+        const double heal = isInjected ? failAt + m_in.chaos.failures[m_injected].hold : 0.0;
+        // The segment's in-memory copies are gone when a host lost them since it began.
+        const bool covered = m_in.plan.covered[std::size_t(like)] && !m_in.chaos.copiesLostIn(m_st.t, failAt);
         // Covered: back to the start of this segment. Otherwise back to the
         // newest readable storage checkpoint.
         double lost = failAt - m_st.t;
@@ -393,15 +410,15 @@ private:
             ++m_injected;
         else
             m_nextFailure = failAt + m_rng.exponential(m_in.lambda); // memoryless: from the failure on
-        recover(failAt, cause, like, covered, pace);
+        recover(failAt, cause, like, covered, pace, heal);
     }
 
     // Recovery from a failure at `from`; a failure during it starts it again (and, if the
-    // copies do not survive it, from storage).
-    void recover(double from, int cause, int like, bool covered, double pace)
+    // copies do not survive it, from storage). Nothing restarts before `heal`.
+    void recover(double from, int cause, int like, bool covered, double pace, double heal)
     {
         const RecoveryPlan& plan = m_in.plan;
-        double until = from + (covered ? plan.recoveryCovered[std::size_t(like)] : plan.recoveryUncovered[std::size_t(like)]);
+        double until = std::max(from, heal) + (covered ? plan.recoveryCovered[std::size_t(like)] : plan.recoveryUncovered[std::size_t(like)]);
         while (m_nextFailure < until && m_trialFailures < m_in.failureCap) {
             m_trace.add(RunPhase::Kind::Recovery, from, m_nextFailure, cause);
             m_res.lost[std::size_t(cause)] += (m_nextFailure - from) * m_in.gpuHoursPerSecond;
@@ -413,7 +430,7 @@ private:
                 m_res.lost[std::size_t(cause)] += lost * m_in.gpuHoursPerSecond;
             }
             from = m_nextFailure;
-            until = from + (covered ? plan.recoveryCovered[std::size_t(cause)] : plan.recoveryUncovered[std::size_t(cause)]);
+            until = std::max(from, heal) + (covered ? plan.recoveryCovered[std::size_t(cause)] : plan.recoveryUncovered[std::size_t(cause)]);
             m_nextFailure = from + m_rng.exponential(m_in.lambda);
             m_res.failures += 1;
             m_trialFailures += 1;
@@ -430,7 +447,7 @@ private:
     TrialOutcome m_res;
     double m_trialFailures = 0;
     double m_nextFailure = INFINITY;
-    std::size_t m_injected = 0, m_change = 0, m_corruption = 0; // next chaos event of each list
+    std::size_t m_injected = 0, m_change = 0, m_corruption = 0, m_drain = 0; // next chaos event of each list
 };
 
 // The trials' sums into `out`, in trial order so that they do not depend on which thread

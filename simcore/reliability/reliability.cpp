@@ -36,6 +36,11 @@ const char* chaosKindName(ChaosEvent::Kind k)
     case ChaosEvent::Kind::Failure: return "failure";
     case ChaosEvent::Kind::Straggler: return "straggler";
     case ChaosEvent::Kind::CorruptCheckpoint: return "corrupt_checkpoint";
+    case ChaosEvent::Kind::Drain: return "drain";
+    case ChaosEvent::Kind::LinkDegraded: return "link_degraded";
+    case ChaosEvent::Kind::StorageOutage: return "storage_outage";
+    case ChaosEvent::Kind::Partition: return "partition";
+    case ChaosEvent::Kind::HostOom: return "host_oom";
     }
     return "?";
 }
@@ -90,24 +95,6 @@ RunOverhead runOverhead(double M, double C, double R, double tau, double W)
     return o;
 }
 
-namespace {
-
-// Step time when one link of a level runs at a share of its bandwidth: a ring runs at
-// its slowest link's pace, and so does an all-to-all, so the whole level slows.
-double degradedStepTime(Scenario s, const Calibration& c, const ReliabilitySpec& spec)
-{
-    const double f = spec.degradedLinkFraction;
-    if (spec.degradedLinkLevel == LinkLevel::ScaleUp) {
-        s.cluster.scaleUpBandwidth *= f;
-    } else {
-        s.cluster.scaleOutBandwidth *= f;
-        for (int i = 0; i < s.cluster.tierCount; ++i)
-            s.cluster.tiers[i].uplinkBandwidth *= f;
-    }
-    return predictRun(s, c).step.stepTime;
-}
-
-} // namespace
 
 ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, const FailureRates& rates)
 {
@@ -256,7 +243,7 @@ ReliabilityReport analyzeReliability(const Scenario& s, const Calibration& c, co
     // collectives that cross it.
     const double straggler = spec.backupWorkers ? 0.0 : spec.stragglerSlowdown;
     const double link = spec.degradedLinkFraction < 1 && base.step.stepTime > 0
-        ? degradedStepTime(s, c, spec) / base.step.stepTime - 1 : 0.0;
+        ? linkStepSlowdown(s, c, spec.degradedLinkLevel, 0, spec.degradedLinkFraction, base.step.stepTime) : 0.0;
     r.stepSlowdown = (1 + straggler) * (1 + link) - 1;
     r.gpus = static_cast<long long>(std::llround(gpus * (spec.backupWorkers ? 1 + rates.backupWorkerFraction : 1.0)));
     r.memoryProblem = memoryIssue(s, base.step.memory);

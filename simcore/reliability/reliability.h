@@ -2,6 +2,8 @@
 // What failures, checkpoints and stragglers do to a run: the cluster's failure rate,
 // checkpoint size and cost, the optimal interval (Young 1974, Daly 2006), the expected
 // time to train, and a seeded Monte Carlo of the whole run.
+#include "chaos_effects.h"
+
 #include "../calibration.h"
 #include "../plan_check.h"
 #include "../report.h"
@@ -101,6 +103,11 @@ struct ReliabilityReport {
     RecoveryPlan plan;           // the scenario's strategy, which the Monte Carlo runs
     // Every strategy on this run, for comparison; plan is one of them.
     std::array<RecoveryPlan, 4> strategies {};
+    // What each of the scenario's chaos events does here, in its order (chaosEffects;
+    // runOutlook fills it, since a degraded link costs a step-model run). sampleRuns
+    // reads it; when it does not match the events, it works each out from the report
+    // alone, with no link slowdown and nothing in host memory.
+    std::vector<ChaosEffect> chaos;
 };
 
 // GPUs one failure takes down: a node, a rack (below one unit of the first switch
