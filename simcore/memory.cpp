@@ -1,4 +1,5 @@
 #include "memory.h"
+#include "offload.h"
 
 #include "eager_autocast.h"
 #include "grad_compression.h"
@@ -42,7 +43,9 @@ void moveOffloaded(const Scenario& s, const OffloadSizes& z, MemoryReport& r)
         r.optimizer -= moved;
     }
     if (o.gradients != OffloadTarget::None) {
-        place(o.gradients, z.hostGradientBytes);
+        // With the optimizer on NVMe DeepSpeed swaps the gradient partitions out beside its
+        // states (optimizer swapper, swap_out_gradients).
+        place(o.optimizer == OffloadTarget::Nvme ? OffloadTarget::Nvme : o.gradients, z.hostGradientBytes);
         r.gradients = std::min(r.gradients, z.gpuGradientBuffers);
     }
     if (o.parameters != OffloadTarget::None) {
@@ -273,8 +276,8 @@ MemoryReport memoryPerGpu(const Scenario& s, const Calibration& c, const Paramet
         r.capacity = s.hardware.memoryBytes;
         r.inflightMicrobatches = stageInflight;
         r.worstStage = stage;
-        r.hostCapacity = s.hardware.hostMemoryBytes;
-        r.nvmeCapacity = s.hardware.nvmeBytes;
+        r.hostCapacity = s.hardware.hostMemoryBytes * hostShareScale(s);
+        r.nvmeCapacity = s.hardware.nvmeBytes * hostShareScale(s);
         r.fits = r.total <= r.capacity && r.hostFits();
         if (r.total > best.total)
             best = r;

@@ -30,13 +30,14 @@ void optimizerStep(const Scenario& s, const Calibration& c, const OffloadShard& 
     const OffloadSpec& o = s.plan.offload;
     const HardwareSpec& h = s.hardware;
     const double params = shard.optimizerParams * o.optimizerFraction;
-    r.cpuOptimizer = params * cpuOptimizerBytesPerParam(s, c) / (h.hostMemoryBandwidth * c.cpuOptimizerEfficiency);
+    const double share = hostShareScale(s);
+    r.cpuOptimizer = params * cpuOptimizerBytesPerParam(s, c) / (h.hostMemoryBandwidth * share * c.cpuOptimizerEfficiency);
     const double down = o.gradients == OffloadTarget::None ? params * 4.0 : 0.0; // fp32 gradients (DeepSpeed casts on the GPU)
     const double up = o.parameters == OffloadTarget::None ? params * storageBytes(s.training.precision) : 0.0;
     double swap = 0;
     if (o.optimizer == OffloadTarget::Nvme) {
         r.nvmeBytes += 2.0 * params * stateBytes(s); // read, then write back
-        swap = 2.0 * params * stateBytes(s) / h.nvmeBandwidth;
+        swap = 2.0 * params * stateBytes(s) / (h.nvmeBandwidth * share);
     }
     r.linkBytes += down + up;
     r.optimizerCopies = std::max({ down / h.hostLinkBandwidth, up / h.hostLinkBandwidth, swap });
@@ -48,6 +49,12 @@ void optimizerStep(const Scenario& s, const Calibration& c, const OffloadShard& 
 double cpuOptimizerBytesPerParam(const Scenario& s, const Calibration& c)
 {
     return c.optimizerBytesPerParam * (s.training.optimizer == Optimizer::Adam ? 1.0 : 0.5);
+}
+
+double hostShareScale(const Scenario& s)
+{
+    const long long gpus = std::max(1LL, s.cluster.gpus);
+    return s.cluster.gpusPerNode > gpus ? double(s.cluster.gpusPerNode) / double(gpus) : 1.0;
 }
 
 double gpuOptimizerShare(const OffloadSpec& o) { return o.optimizer == OffloadTarget::None ? 1.0 : 1.0 - o.optimizerFraction; }

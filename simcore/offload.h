@@ -49,6 +49,10 @@ OffloadReport offloadTimes(const Scenario& s, const Calibration& c, const Offloa
 // (calibration optimizer_bytes_per_param); plain SGD reads and writes two fewer fp32 values.
 double cpuOptimizerBytesPerParam(const Scenario& s, const Calibration& c);
 
+// The catalogue's host figures are a full node's shared by its GPUs; a job on fewer GPUs
+// than a node has the node's CPU memory, its bandwidth and the NVMe to fewer of them.
+double hostShareScale(const Scenario& s);
+
 // The GPU's remaining share of the optimizer step (1 - the offloaded fraction).
 double gpuOptimizerShare(const OffloadSpec& o);
 

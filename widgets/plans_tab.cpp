@@ -174,7 +174,8 @@ void PlansTab::showResult(const SearchResult& r)
                           "as a Megatron-LM, torchtitan, DeepSpeed or NeMo configuration.")
                            .arg(r.considered()).arg(r.evaluated).arg(r.rejectedMemory)
                            .arg(r.baseline ? tr(" Your plan: %1.").arg(QString::fromStdString(formatDuration(r.baseline->timeToTrain)))
-                                           : tr(" Your plan is not valid or does not fit.")));
+                                           : tr(" Your plan is not valid or does not fit."))
+        + (r.offload ? tr(" Nothing fits in GPU memory alone: these plans offload (Apply sets parallel.offload).") : QString()));
 }
 
 } // namespace dtsim::gui

@@ -23,6 +23,27 @@ namespace dtsim::cli {
 
 namespace {
 
+// "optimizer and gradients to CPU memory, parameters to NVMe"
+std::string offloadText(const OffloadSpec& o)
+{
+    std::string text;
+    auto add = [&](const char* what, OffloadTarget t) {
+        if (t == OffloadTarget::None)
+            return;
+        text += (text.empty() ? "" : ", ") + std::string(what) + (t == OffloadTarget::Nvme ? " to NVMe" : " to CPU memory");
+    };
+    add("the optimizer states", o.optimizer);
+    add("gradients", o.gradients);
+    add("parameters", o.parameters);
+    add("activations", o.activations);
+    return text;
+}
+
+} // namespace
+
+
+namespace {
+
 QJsonObject candidateJson(const PlanCandidate& c, const PlanCandidate* baseline)
 {
     const ParallelPlan& p = c.plan;
@@ -122,6 +143,8 @@ int runSearch(const QStringList& args)
             QJsonObject doc { { "objective", QString::fromStdString(objectiveText) }, { "evaluated", double(r.evaluated) },
                 { "considered", double(r.considered()) }, { "rejected", rejected }, { "search_ms", ms }, { "top", list },
                 { "baseline", base ? QJsonValue(candidateJson(*base, nullptr)) : QJsonValue(QJsonValue::Null) } };
+            if (r.offload)
+                doc.insert("offloaded", QString::fromStdString(offloadText(*r.offload)));
             if (*objective == Objective::Cost) {
                 doc.insert("naive", costed.naive ? QJsonValue(candidateJson(*costed.naive, nullptr)) : QJsonValue(QJsonValue::Null));
                 doc.insert("saving_vs_naive", costed.naive ? QJsonValue(costed.savingVsNaive) : QJsonValue(QJsonValue::Null));
@@ -135,6 +158,9 @@ int runSearch(const QStringList& args)
         const QString header = QString("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10    %11 %12\n")
                                    .arg("gpus", 6).arg("tp", 4).arg("pp", 4).arg("dp", 5).arg("cp", 3).arg("ep", 3)
                                    .arg("schedule", -15).arg("mb", 3).arg("z", 2).arg("recompute", -9).arg("step", 9).arg("MFU    time to train");
+        if (r.offload)
+            out << "  Nothing fits in GPU memory alone; the plans below offload " << QString::fromStdString(offloadText(*r.offload))
+                << " (parallel.offload)\n\n";
         out << "  " << header;
         if (base)
             out << "  " << candidateLine(*base) << "   (your plan)\n";

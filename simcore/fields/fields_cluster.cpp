@@ -35,18 +35,18 @@ void addHardwareFields(std::vector<FieldDef>& f)
             .bind(&Scenario::hardware, &HardwareSpec::powerLimitWatts)
             .writtenWhen([](const Scenario& s, int) { return s.hardware.powerLimitWatts > 0; }));
     // The host's share per GPU, which offload (parallel.offload) moves state to.
-    f.push_back(quantity("hardware.host_memory", Dimension::Bytes, "B").typeText("bytes").byDefault("catalogue (`host.memory`)")
+    f.push_back(quantity("hardware.host_memory", Dimension::Bytes, "B", Bound::NonNegative).typeText("bytes").byDefault("catalogue (`host.memory`)")
             .help("CPU memory per GPU (the node's over its GPUs) for offloaded state")
             .bind(&Scenario::hardware, &HardwareSpec::hostMemoryBytes));
-    f.push_back(quantity("hardware.host_memory_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s")
+    f.push_back(quantity("hardware.host_memory_bandwidth", Dimension::BytesPerSecond, "B/s", Bound::NonNegative).typeText("bytes/s")
             .byDefault("catalogue").help("CPU memory bandwidth per GPU (peak); paces the optimizer step on the CPU")
             .bind(&Scenario::hardware, &HardwareSpec::hostMemoryBandwidth));
-    f.push_back(quantity("hardware.host_link_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s")
+    f.push_back(quantity("hardware.host_link_bandwidth", Dimension::BytesPerSecond, "B/s", Bound::NonNegative).typeText("bytes/s")
             .byDefault("catalogue").help("GPU-host copies per GPU and direction while every GPU of the node copies (PCIe, NVLink-C2C)")
             .bind(&Scenario::hardware, &HardwareSpec::hostLinkBandwidth));
-    f.push_back(quantity("hardware.nvme_capacity", Dimension::Bytes, "B").typeText("bytes").byDefault("catalogue")
+    f.push_back(quantity("hardware.nvme_capacity", Dimension::Bytes, "B", Bound::NonNegative).typeText("bytes").byDefault("catalogue")
             .help("local NVMe per GPU for offloaded state").bind(&Scenario::hardware, &HardwareSpec::nvmeBytes));
-    f.push_back(quantity("hardware.nvme_bandwidth", Dimension::BytesPerSecond, "B/s").typeText("bytes/s").byDefault("catalogue")
+    f.push_back(quantity("hardware.nvme_bandwidth", Dimension::BytesPerSecond, "B/s", Bound::NonNegative).typeText("bytes/s").byDefault("catalogue")
             .help("local NVMe per GPU while every GPU of the node reads or writes")
             .bind(&Scenario::hardware, &HardwareSpec::nvmeBandwidth));
 }

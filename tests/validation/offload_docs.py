@@ -1,7 +1,5 @@
 """docs/model.md's offload figures, from dtsim-cli (update_docs.py calls `offload_blocks`)."""
-import json, os, subprocess
-
-import yaml
+import json, os, re, subprocess
 
 ZERO_ROWS = ("zero-offload-", "zero-infinity-")
 BASE = "tests/validation/offload-capacity-base.yaml"
@@ -12,43 +10,74 @@ def _json(cli, *args):
     return json.loads(subprocess.run([cli, *args, "--json"], capture_output=True, text=True, check=True).stdout)
 
 
+def _zero_rows(path):
+    """The ZeRO rows' published TFLOP/s and offload map (the script reads YAML by hand: CI's
+    Python has no YAML module)."""
+    rows, current, in_offload = {}, None, False
+    for line in open(path):
+        if m := re.match(r"- id: (\S+)", line):
+            current = m.group(1) if m.group(1).startswith(ZERO_ROWS) else None
+            if current:
+                rows[current] = {"tflops": None, "offload": {}}
+            in_offload = False
+        elif current:
+            if m := re.match(r"    tflops_per_gpu: ([0-9.]+)", line):
+                rows[current]["tflops"] = float(m.group(1))
+            in_offload = line.startswith("    offload:") or (in_offload and line.startswith("      "))
+            if in_offload and (m := re.match(r"      (\w+): (\w+)", line)):
+                rows[current]["offload"][m.group(1)] = m.group(2)
+    return rows
+
+
+def _capacity_rows(path):
+    """offload-capacity.yaml's rows: id, published_params, hidden, heads and set."""
+    rows = []
+    for line in open(path):
+        if m := re.match(r"  - id: (\S+)", line):
+            rows.append({"id": m.group(1)})
+        elif rows and (m := re.match(r"    (published_params|hidden|heads): ([0-9.e]+)", line)):
+            rows[-1][m.group(1)] = float(m.group(2))
+        elif rows and (m := re.match(r"    set: \[(.*)\]", line)):
+            rows[-1]["set"] = [x.strip() for x in m.group(1).split(",")]
+    return rows
+
+
 def validation_block(validation, root):
     """The ZeRO rows of published-runs.yaml: TFLOP/s per GPU published and predicted (the
     source's FLOP rule applied to dtsim's tokens/s), and each against the same paper's row
     that offloads nothing (which cancels the compute model's own error)."""
-    rows = {r["id"]: r for r in yaml.safe_load(open(os.path.join(root, "tests/validation/published-runs.yaml")))
-            if r["id"].startswith(ZERO_ROWS)}
+    rows = _zero_rows(os.path.join(root, "tests/validation/published-runs.yaml"))
     runs = {r["id"]: r for r in validation["runs"] if r["id"] in rows and not r["skipped"]}
-    tflops = lambda i: rows[i]["result"]["tflops_per_gpu"] * runs[i]["predicted_tokens_per_s_per_gpu"] / runs[i]["reported_tokens_per_s_per_gpu"]
+    tflops = lambda i: rows[i]["tflops"] * runs[i]["predicted_tokens_per_s_per_gpu"] / runs[i]["reported_tokens_per_s_per_gpu"]
     out = ["| row | offloaded | published TFLOP/s per GPU | dtsim | error | against the paper's on-GPU row: published | dtsim |",
            "|---|---|---|---|---|---|---|"]
     for i, row in rows.items():
         if i not in runs:
             continue
-        off = row["parallelism"].get("offload") or {}
+        off = row["offload"]
         where = ", ".join(f"{k} {v}" for k, v in off.items()) or "nothing"
         ref = "zero-infinity-10b-dgx2" if i.endswith("-dgx2") else "zero-infinity-1t-512xv100" if i.startswith("zero-infinity") else None
         rel = "-"
         if ref and off and ref in runs:
-            pub = row["result"]["tflops_per_gpu"] / rows[ref]["result"]["tflops_per_gpu"]
+            pub = row["tflops"] / rows[ref]["tflops"]
             rel = f"{pub:.2f} | {tflops(i) / tflops(ref):.2f}"
         else:
             rel = "- | -"
-        out.append(f"| `{i}` | {where} | {row['result']['tflops_per_gpu']:g} | {tflops(i):.1f} | {100 * runs[i]['rel_error']:+.0f}% | {rel} |")
+        out.append(f"| `{i}` | {where} | {row['tflops']:g} | {tflops(i):.1f} | {100 * runs[i]['rel_error']:+.0f}% | {rel} |")
     return out
 
 
 def _fits(cli, sets, layers):
     args = ["simulate", BASE] + [a for s in sets for a in ("--set", s)] + ["--set", f"model.layers={layers}"]
     d = _json(cli, *args)
-    return d["memory_fits"], d["parameters"]
+    return d["fits_in_memory"], d["parameters"]
 
 
 def capacity_block(cli, root):
-    data = yaml.safe_load(open(os.path.join(root, CAPACITY)))
+    data = {"rows": _capacity_rows(os.path.join(root, CAPACITY))}
     rows = ["| system (one DGX-2, batch 1 a GPU) | published largest | dtsim: deepest that fits | error |", "|---|---|---|---|"]
     for r in data["rows"]:
-        sets = list(r["set"]) + [f"model.hidden={r['hidden']}", f"model.heads={r['heads']}"]
+        sets = list(r["set"]) + [f"model.hidden={int(r['hidden'])}", f"model.heads={int(r['heads'])}"]
         fits, params, step = 0, 0.0, 512
         while step >= 1:
             ok, p = _fits(cli, sets, fits + step)
@@ -56,7 +85,7 @@ def capacity_block(cli, root):
                 fits, params = fits + step, p
             else:
                 step //= 2
-        rows.append(f"| {r['id']} | {r['published_params'] / 1e9:g}B | {params / 1e9:.1f}B ({fits} layers of {r['hidden']}) "
+        rows.append(f"| {r['id']} | {r['published_params'] / 1e9:g}B | {params / 1e9:.1f}B ({fits} layers of {int(r['hidden'])}) "
                     f"| {100 * (params / r['published_params'] - 1):+.0f}% |")
     return rows
 

@@ -19,6 +19,7 @@ import statistics, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from convergence_docs import convergence_blocks  # noqa: E402  (docs/convergence.md)
+from offload_docs import offload_blocks  # noqa: E402  (docs/model.md, "Offload")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -1022,6 +1023,7 @@ def main():
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), model_doc_blocks(cli, json.loads(out.stdout)), check)
     changed |= rewrite(os.path.join(ROOT, "docs/model.md"), compression_blocks(cli), check)
     changed |= rewrite(os.path.join(ROOT, "docs/convergence.md"), convergence_blocks(cli, ROOT), check)
+    changed |= rewrite(os.path.join(ROOT, "docs/model.md"), offload_blocks(cli, json.loads(out.stdout), ROOT), check)
     # The scenario reference: the field registry's own tables.
     fields = subprocess.run([cli, "fields", "--markdown"], capture_output=True, text=True, check=True).stdout
     changed |= rewrite(os.path.join(ROOT, "docs/scenario.md"), {"scenario-fields": fields.rstrip("\n").split("\n")}, check)
