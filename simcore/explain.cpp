@@ -41,6 +41,14 @@ Explanation explainFigure(const std::string& key, const Scenario& s, const Repor
             + formatSeconds(comm) + " + " + formatSeconds(b.bubble) + " + " + formatSeconds(b.optimizer) + " + "
             + formatSeconds(b.overhead) + " + " + formatSeconds(b.contention) + " + " + formatSeconds(b.inputStall) + " + "
             + formatSeconds(b.straggler);
+        // The terms that only some runs have, named only when they are there.
+        for (const auto& [name, v] : { std::pair { " + DiLoCo's outer sync", b.outerSync }, std::pair { " + gradient compression", b.compression },
+                 std::pair { " + waiting for the host (offload)", b.offload } })
+            if (v > 0) {
+                e.formula += name;
+                e.terms.push_back(v);
+                e.substituted += " + " + formatSeconds(v);
+            }
         e.value = st.stepTime;
         e.result = "= " + formatSeconds(st.stepTime);
         e.note = "Compute of all " + std::to_string(st.microbatches) + " micro-batches on the slowest pipeline stage; communication counts only "

@@ -199,7 +199,9 @@ public:
     {
         const StepBreakdown& bd = m_rep.breakdown;
         // Gradient compression's GPU time (training.grad_compression) runs with the overhead.
-        const double tail = bd.optimizer + bd.overhead + bd.contention + bd.inputStall + bd.compression;
+        // Offload's wait (parallel.offload) is mostly the CPU's optimizer step: drawn with the optimizer.
+        const double optimizer = bd.optimizer + bd.offload;
+        const double tail = optimizer + bd.overhead + bd.contention + bd.inputStall + bd.compression;
         const double pipelineEnd = *std::max_element(m_freeAt.begin(), m_freeAt.end());
         const Task none { Op::F, -1, 0 };
         // Gradient buckets: up to 16 bars, the first ones hidden under the last backwards,
@@ -215,8 +217,8 @@ public:
             const double bucket = (dpEnd - dpStart) / buckets;
             for (int bk = 0; bk < buckets; ++bk)
                 emit(st, dpStart + bk * bucket, bucket, Stream::DataParallelComm, TaskKind::DataParallel, none);
-            emit(st, dpEnd, bd.optimizer, Stream::Compute, TaskKind::Optimizer, none);
-            emit(st, dpEnd + bd.optimizer, bd.overhead + bd.contention + bd.inputStall + bd.compression, Stream::Compute, TaskKind::Overhead, none);
+            emit(st, dpEnd, optimizer, Stream::Compute, TaskKind::Optimizer, none);
+            emit(st, dpEnd + optimizer, bd.overhead + bd.contention + bd.inputStall + bd.compression, Stream::Compute, TaskKind::Overhead, none);
             stepEnd = std::max(stepEnd, dpEnd + tail);
         }
         return stepEnd;
