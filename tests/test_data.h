@@ -6,6 +6,7 @@
 #include "simcore/loader/hardware_loader.h"
 #include "simcore/loader/reliability_loader.h"
 #include "simcore/loader/scenario_loader.h"
+#include "simcore/loader/scenario_writer.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -58,6 +59,14 @@ inline const std::vector<FrontierAnchor>& frontierAnchors()
 inline Scenario preset(const std::string& name, const std::vector<Override>& overrides = {})
 {
     return loadScenarioFile(dataPath("presets/" + name + ".yaml"), catalog(), overrides, topologies());
+}
+
+// A preset written back to YAML with a section appended (a `reliability:` block with
+// chaos events, say), read again as a file would be.
+inline Scenario presetWithSection(const std::string& presetName, const std::string& section)
+{
+    const std::string text = scenarioToYaml(preset(presetName)) + section;
+    return loadScenarioText(text, "chaos.yaml", catalog(), {}, topologies());
 }
 
 inline std::vector<std::string> presetNames()

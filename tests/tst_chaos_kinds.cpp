@@ -68,12 +68,6 @@ double runTime(ReliabilityReport r, const std::vector<ChaosEvent>& events, bool 
     return sampleRuns(r, spec, 1, 1).mean;
 }
 
-Scenario withSection(const std::string& presetName, const std::string& section)
-{
-    const std::string text = scenarioToYaml(test::preset(presetName)) + section;
-    return loadScenarioText(text, "chaos.yaml", test::catalog(), {}, test::topologies());
-}
-
 } // namespace
 
 class TestChaosKinds : public QObject {
@@ -302,7 +296,7 @@ private slots:
     // The new kinds read, write back equal, and older kinds write no new keys.
     void newKindsReadAndWriteBack()
     {
-        const Scenario s = withSection("llama3-405b-h100", R"(reliability:
+        const Scenario s = test::presetWithSection("llama3-405b-h100", R"(reliability:
   chaos:
     - {at: 2 days, event: drain, duration: 6 h, target: node 17}
     - {at: 3 days, event: link_degraded, duration: 4 h, fraction: 0.25, level: scale_out, tier: 1}
@@ -354,7 +348,7 @@ private slots:
         QFETCH(QString, entry);
         QFETCH(QString, field);
         try {
-            withSection("gpt3-175b-a100", "reliability:\n  chaos:\n    - " + entry.toStdString() + "\n");
+            test::presetWithSection("gpt3-175b-a100", "reliability:\n  chaos:\n    - " + entry.toStdString() + "\n");
             QFAIL("accepted");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.field()), field);

@@ -34,12 +34,6 @@ ReliabilityReport handMade(double mtbf, double checkpoint, double recovery, doub
     return r;
 }
 
-Scenario withSection(const std::string& presetName, const std::string& section)
-{
-    const std::string text = scenarioToYaml(test::preset(presetName)) + section;
-    return loadScenarioText(text, "chaos.yaml", test::catalog(), {}, test::topologies());
-}
-
 } // namespace
 
 class TestReliability : public QObject {
@@ -503,7 +497,7 @@ private slots:
 
     void scenarioSectionRoundTrips()
     {
-        const Scenario s = withSection("llama3-405b-h100", R"(reliability:
+        const Scenario s = test::presetWithSection("llama3-405b-h100", R"(reliability:
   storage_write_bandwidth: 2 TB/s
   async_checkpoint: true
   checkpoint_interval: 30 min
@@ -556,7 +550,7 @@ private slots:
         QFETCH(QString, section);
         QFETCH(QString, field);
         try {
-            withSection("gpt3-175b-a100", section.toStdString());
+            test::presetWithSection("gpt3-175b-a100", section.toStdString());
             QFAIL("accepted");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.field()), field);
