@@ -1,5 +1,7 @@
 #include "breakdown_tab.h"
 
+#include <algorithm>
+
 #include "chart_style.h"
 #include "theme.h"
 #include "palette_colors.h"
@@ -236,6 +238,10 @@ void BreakdownTab::showReport(const StepReport& r)
     parts.emplace_back(tr("pipeline bubble"), values([](const StepReport& x) { return x.breakdown.bubble; }));
     parts.emplace_back(tr("optimizer"), values([](const StepReport& x) { return x.breakdown.optimizer; }));
     parts.emplace_back(tr("overhead + contention"), values([](const StepReport& x) { return x.breakdown.overhead + x.breakdown.contention + x.breakdown.inputStall + x.breakdown.straggler + x.breakdown.outerSync + x.breakdown.compression; }));
+    // Offload's wait for the host (parallel.offload), listed when a report has one.
+    const std::vector<double> host = values([](const StepReport& x) { return x.breakdown.offload; });
+    if (std::any_of(host.begin(), host.end(), [](double v) { return v > 0; }))
+        parts.emplace_back(tr("waiting for the host (offload)"), host);
     const QStringList stepBars = m_pinned ? QStringList { tr("A: %1").arg(m_pinnedName), tr("B: step") } : QStringList { tr("step") };
     const std::vector<int> grey = m_pinned ? std::vector<int> { 0 } : std::vector<int> {};
     m_stepSeries = fillStacked(m_step, stepBars, parts, 1.0, tr("seconds"), 0, grey);
@@ -252,7 +258,11 @@ void BreakdownTab::showReport(const StepReport& r)
     constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
     const QString fits = m.fits ? tr("fits") : tr("does NOT fit");
     const QStringList memBars = m_pinned ? QStringList { tr("A"), tr("B: %1").arg(fits) } : QStringList { fits };
-    fillStacked(m_memory, memBars, mem, GiB, tr("GiB (capacity %1 GiB)").arg(m.capacity / GiB, 0, 'f', 1), m.capacity, grey);
+    QString axis = tr("GiB (capacity %1 GiB)").arg(m.capacity / GiB, 0, 'f', 1);
+    if (m.hostBytes + m.nvmeBytes > 0) // offloaded state lives off the GPU: say where and how much
+        axis += tr("; offloaded %1 GiB to host memory (of %2), %3 GiB to NVMe")
+                    .arg(m.hostBytes / GiB, 0, 'f', 1).arg(m.hostCapacity / GiB, 0, 'f', 0).arg(m.nvmeBytes / GiB, 0, 'f', 1);
+    fillStacked(m_memory, memBars, mem, GiB, axis, m.capacity, grey);
 }
 
 } // namespace dtsim::gui
