@@ -153,7 +153,8 @@ void addPlanCandidates(std::vector<Candidate>& out, const Scenario& s, const Cal
         b.plan = best.top.front().plan;
         b.training.microBatch = best.top.front().microBatch;
         if (!(b.plan == s.plan) || b.training.microBatch != s.training.microBatch)
-            out.push_back({ "the planner's fastest plan: " + planText(b), b, "" });
+            out.push_back({ "the planner's fastest plan: " + planText(b)
+                    + (b.plan.offload == s.plan.offload ? "" : ", offloading to the host (nothing fits without)"), b, "" });
     }
     // The micro-batch, halved and doubled.
     for (int mb : { s.training.microBatch * 2, s.training.microBatch / 2 }) {
@@ -244,6 +245,23 @@ void addShardingAndOverlapCandidates(std::vector<Candidate>& out, const Scenario
         Scenario b = s;
         b.plan.*(ov.member) = true;
         out.push_back({ ov.title, b, "" });
+    }
+}
+
+// For a plan that does not fit: ZeRO-Offload's placement (optimizer states and gradients in
+// CPU memory), and ZeRO-Infinity's (the parameters too, under ZeRO 3 without pipelining).
+void addOffloadCandidates(std::vector<Candidate>& out, const Scenario& s, bool fits)
+{
+    if (fits || s.model.isLayerTable() || s.plan.offload.any() || s.hardware.hostLinkBandwidth <= 0)
+        return;
+    Scenario b = s;
+    b.plan.zeroStage = std::max(1, s.plan.zeroStage);
+    b.plan.offload.optimizer = b.plan.offload.gradients = OffloadTarget::Cpu;
+    out.push_back({ "offload the optimizer states and gradients to CPU memory (ZeRO-Offload)", b, "" });
+    if (s.plan.pp == 1) {
+        b.plan.zeroStage = 3;
+        b.plan.offload.parameters = OffloadTarget::Cpu;
+        out.push_back({ "offload the optimizer states, gradients and parameters to CPU memory (ZeRO-Infinity, ZeRO 3)", b, "" });
     }
 }
 
@@ -360,6 +378,7 @@ std::vector<Candidate> candidates(const Scenario& s, const Calibration& c, const
     addPlanCandidates(out, s, c, cancel);
     addWidthPaddingCandidates(out, s);
     addShardingAndOverlapCandidates(out, s, fits);
+    addOffloadCandidates(out, s, fits);
     if (fits)
         addCompressionCandidates(out, s, base);
     addPrecisionAndScaleCandidates(out, s, c, fits, cancel);
