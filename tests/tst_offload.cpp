@@ -7,6 +7,7 @@
 #include "simcore/plan_check.h"
 #include "simcore/planner/search.h"
 #include "simcore/step.h"
+#include "simcore/study/advice.h"
 #include "test_data.h"
 
 #include <QtTest>
@@ -117,6 +118,26 @@ private slots:
         Scenario small = test::preset("llama2-7b-8xa100");
         const SearchResult plain = searchPlans(small, c, o);
         QVERIFY(!plain.offload.has_value() && !plain.top.empty());
+    }
+
+    // The advisor, asked what makes the node fit, lists ZeRO-Offload's placement among the
+    // changes, at the same GPUs.
+    void advisorSuggestsOffloadWhenNothingFits()
+    {
+        Scenario s = seventyB();
+        s.plan.offload = {};
+        const Advice a = advise(s, test::calibration(), test::catalog());
+        QVERIFY(!a.fits);
+        const auto offload = std::find_if(a.suggestions.begin(), a.suggestions.end(), [](const Suggestion& g) {
+            return g.scenario.plan.offload.optimizer == OffloadTarget::Cpu && g.scenario.cluster.gpus == 8
+                && g.scenario.hardware.id == "h100-sxm";
+        });
+        QVERIFY(offload != a.suggestions.end());
+        QVERIFY(offload->makesItFit);
+        // A scenario that fits is not told to offload.
+        const Advice fits = advise(test::preset("llama2-7b-8xa100"), test::calibration(), test::catalog());
+        for (const Suggestion& g : fits.suggestions)
+            QVERIFY(!g.scenario.plan.offload.any());
     }
 
     // NVMe: the optimizer's states are read and written back each step (fp32 master and
