@@ -3,6 +3,7 @@
 #include "precision.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dtsim {
 
@@ -66,6 +67,13 @@ OffloadReport offloadTimes(const Scenario& s, const Calibration& c, const Offloa
     if (!o.any())
         return r;
     const HardwareSpec& h = s.hardware;
+    // Without the host's figures checkPlan refuses offload; a caller that skipped it gets a
+    // step that never ends (report_check refuses it) rather than a division by zero.
+    const bool nvme = o.optimizer == OffloadTarget::Nvme || o.parameters == OffloadTarget::Nvme;
+    if (h.hostLinkBandwidth <= 0 || h.hostMemoryBandwidth <= 0 || (nvme && h.nvmeBandwidth <= 0)) {
+        r.exposed = INFINITY;
+        return r;
+    }
     const double mb = compute.microbatches;
     if (o.optimizer != OffloadTarget::None)
         optimizerStep(s, c, shard, r);
