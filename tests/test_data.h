@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,17 @@ inline Scenario presetWithSection(const std::string& presetName, const std::stri
 {
     const std::string text = scenarioToYaml(preset(presetName)) + section;
     return loadScenarioText(text, "chaos.yaml", catalog(), {}, topologies());
+}
+
+// The located error a preset with `section` appended is refused with; nullopt when it loads.
+inline std::optional<InputError> sectionError(const std::string& presetName, const std::string& section)
+{
+    try {
+        presetWithSection(presetName, section);
+    } catch (const InputError& e) {
+        return e;
+    }
+    return std::nullopt;
 }
 
 inline std::vector<std::string> presetNames()

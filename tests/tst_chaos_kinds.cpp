@@ -347,14 +347,11 @@ private slots:
     {
         QFETCH(QString, entry);
         QFETCH(QString, field);
-        try {
-            test::presetWithSection("gpt3-175b-a100", "reliability:\n  chaos:\n    - " + entry.toStdString() + "\n");
-            QFAIL("accepted");
-        } catch (const InputError& e) {
-            QCOMPARE(QString::fromStdString(e.field()), field);
-            QVERIFY(e.line() > 0);
-            QCOMPARE(QString::fromStdString(e.where()), QString("chaos.yaml"));
-        }
+        const std::optional<InputError> e = test::sectionError("gpt3-175b-a100", "reliability:\n  chaos:\n    - " + entry.toStdString() + "\n");
+        QVERIFY2(e.has_value(), "accepted");
+        QCOMPARE(QString::fromStdString(e->field()), field);
+        QVERIFY(e->line() > 0);
+        QCOMPARE(QString::fromStdString(e->where()), QString("chaos.yaml"));
     }
 };
 
